@@ -1,0 +1,36 @@
+# Two commands set everything up: `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PORT ?= 8000
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed
+
+.PHONY: run test lint migrations-check install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when requirements.txt changes.
+$(STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+migrations-check: install
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+test: install migrations-check lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

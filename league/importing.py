@@ -1,0 +1,226 @@
+"""CSV import of matchday results: all or nothing, with errors that name the line.
+
+Format (one row per player per matchday; header required, column order free):
+
+    matchday,date,game,rounds,player,placing,rated_placing
+    5,2025-11-10,Hearts,4,R,3,4
+
+`rated_placing` may be empty. Unknown players (by short name) and games (by name) are created; new
+games count as official.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from league.models import Game, Matchday, Player, Result
+from league.rankings import Entry, matchday_problems
+from ratings import services
+
+COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+MAX_ERRORS = 20
+
+
+class ImportFailed(Exception):
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__("\n".join(errors))
+
+
+@dataclass
+class Row:
+    line: int
+    matchday: int
+    date: date
+    game: str
+    rounds: int
+    player: str
+    placing: int
+    rated_placing: int | None
+
+
+@dataclass
+class ParsedMatchday:
+    number: int
+    rows: list[Row] = field(default_factory=list)
+
+
+@dataclass
+class ImportSummary:
+    matchdays: int
+    results: int
+    players_created: list[str]
+    games_created: list[str]
+
+
+def _whole_number(text: str, column: str, *, optional: bool = False) -> int | None:
+    if optional and text == "":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise ValueError(f"{column} must be at least 1, not {value}")
+    return value
+
+
+def parse(data: bytes) -> list[ParsedMatchday]:
+    """Read and check the whole file; raise ImportFailed listing every problem found."""
+    try:
+        text = data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
+    except UnicodeDecodeError as exc:
+        raise ImportFailed(
+            [f"The file is not UTF-8 text (byte {exc.start + 1}); save it as CSV UTF-8."]
+        ) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None or not any(cell.strip() for cell in header):
+        raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
+    header = [cell.strip().lower() for cell in header]
+    missing = [c for c in COLUMNS if c not in header]
+    unknown = [c for c in header if c not in COLUMNS]
+    if missing or unknown:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if unknown:
+            parts.append("unknown " + ", ".join(repr(c) for c in unknown))
+        raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
+
+    errors: list[str] = []
+    matchdays: dict[int, ParsedMatchday] = {}
+    for cells in reader:
+        line = reader.line_num
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(header):
+            errors.append(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
+            continue
+        values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
+        try:
+            row = _parse_row(line, values)
+        except ValueError as exc:
+            errors.append(f"Line {line}: {exc}.")
+            continue
+        matchdays.setdefault(row.matchday, ParsedMatchday(row.matchday)).rows.append(row)
+    if not matchdays and not errors:
+        errors.append("The file has a header but no results.")
+    for matchday in matchdays.values():
+        errors.extend(_matchday_errors(matchday))
+    if errors:
+        raise ImportFailed(_capped(errors))
+    return sorted(matchdays.values(), key=lambda m: (m.rows[0].date, m.number))
+
+
+def _parse_row(line: int, values: dict[str, str]) -> Row:
+    for column in ("matchday", "date", "game", "rounds", "player", "placing"):
+        if values[column] == "":
+            raise ValueError(f"{column} is empty")
+    try:
+        day = date.fromisoformat(values["date"])
+    except ValueError:
+        raise ValueError(f"date {values['date']!r} is not a date like 2025-11-03") from None
+    return Row(
+        line=line,
+        matchday=_whole_number(values["matchday"], "matchday"),
+        date=day,
+        game=values["game"],
+        rounds=_whole_number(values["rounds"], "rounds"),
+        player=values["player"],
+        placing=_whole_number(values["placing"], "placing"),
+        rated_placing=_whole_number(values["rated_placing"], "rated_placing", optional=True),
+    )
+
+
+def _matchday_errors(matchday: ParsedMatchday) -> list[str]:
+    first = matchday.rows[0]
+    errors = []
+    for row in matchday.rows[1:]:
+        for column in ("date", "game", "rounds"):
+            if getattr(row, column) != getattr(first, column):
+                errors.append(
+                    f"Line {row.line}: matchday {matchday.number} has {column} "
+                    f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
+                )
+    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in matchday.rows]
+    lines = f"lines {first.line}-{matchday.rows[-1].line}" if len(matchday.rows) > 1 else f"line {first.line}"
+    errors.extend(
+        problem if problem.startswith("Line ") else f"Matchday {matchday.number} ({lines}): {problem}"
+        for problem in matchday_problems(entries)
+    )
+    return errors
+
+
+def _capped(errors: list[str]) -> list[str]:
+    if len(errors) <= MAX_ERRORS:
+        return errors
+    return errors[:MAX_ERRORS] + [f"... and {len(errors) - MAX_ERRORS} more problems."]
+
+
+@transaction.atomic
+def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
+    """Import a CSV file's results and recompute the ratings they touch; nothing changes on error."""
+    parsed = parse(data)
+    numbers = [m.number for m in parsed]
+    existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
+    if existing and not replace:
+        shown = ", ".join(str(n) for n in sorted(existing))
+        raise ImportFailed([f"Matchday {shown} already exists; use --replace to replace its results."])
+
+    players = {p.short_name.casefold(): p for p in Player.objects.all()}
+    games = {g.name.casefold(): g for g in Game.objects.all()}
+    players_created, games_created = [], []
+    for matchday in parsed:
+        for row in matchday.rows:
+            if row.player.casefold() not in players:
+                players[row.player.casefold()] = Player.objects.create(name=row.player, short_name=row.player)
+                players_created.append(row.player)
+        name = matchday.rows[0].game
+        if name.casefold() not in games:
+            games[name.casefold()] = Game.objects.create(name=name, slug=_free_game_slug(name))
+            games_created.append(name)
+
+    touched_positions, touched_games = [], {}
+    for old in existing.values():
+        touched_positions.append(old.position)
+        touched_games[old.game_id] = old.game
+    results = []
+    for parsed_day in parsed:
+        first = parsed_day.rows[0]
+        game = games[first.game.casefold()]
+        matchday = existing.get(parsed_day.number)
+        if matchday is None:
+            matchday = Matchday(number=parsed_day.number)
+        else:
+            matchday.results.all().delete()
+        matchday.date, matchday.game, matchday.rounds = first.date, game, first.rounds
+        matchday.save()
+        touched_positions.append(matchday.position)
+        touched_games[game.pk] = game
+        results.extend(
+            Result(
+                matchday=matchday,
+                player=players[row.player.casefold()],
+                placing=row.placing,
+                rated_placing=row.rated_placing,
+            )
+            for row in parsed_day.rows
+        )
+    Result.objects.bulk_create(results, batch_size=2000)
+    services.recompute_from(min(touched_positions), touched_games.values())
+    return ImportSummary(len(parsed), len(results), players_created, games_created)
+
+
+def _free_game_slug(name: str) -> str:
+    base = slugify(name) or "game"
+    slug, n = base, 2
+    while Game.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug

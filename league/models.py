@@ -1,0 +1,143 @@
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class Category(models.Model):
+    """A family of games, e.g. "Trick-taking" or "Trading card games"."""
+
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(
+        blank=True,
+        help_text="Shown above the category's rating table when its games are unofficial.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "categories"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField("full name", max_length=100)
+    short_name = models.CharField(max_length=12, unique=True, help_text='Shown in table headers, e.g. "GL".')
+
+    class Meta:
+        ordering = ["short_name"]
+
+    def __str__(self) -> str:
+        return self.short_name
+
+
+class Game(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    category = models.ForeignKey(
+        Category, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
+    )
+    official = models.BooleanField(default=True, help_text="Official games count in the overall rating.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:game", args=[self.slug])
+
+
+class MatchdayQuerySet(models.QuerySet):
+    def in_play_order(self):
+        """Matchdays in the order ratings are computed: by date, then by number."""
+        return self.order_by("date", "number")
+
+    def from_position(self, date, number):
+        """This matchday position and everything after it in play order."""
+        return self.filter(Q(date__gt=date) | Q(date=date, number__gte=number))
+
+
+class Matchday(models.Model):
+    number = models.PositiveIntegerField(unique=True)
+    date = models.DateField()
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
+    rounds = models.PositiveSmallIntegerField(validators=[MinValueValidator(1, "Rounds must be at least 1.")])
+    notes = models.TextField(blank=True)
+
+    objects = MatchdayQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["date", "number"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="league_matchday_rounds_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Matchday {self.number}"
+
+    @property
+    def position(self) -> tuple:
+        """Where this matchday stands in play order; ratings are computed in this order."""
+        return (self.date, self.number)
+
+
+class Result(models.Model):
+    matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
+    placing = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1, "Placings start at 1 (1 is the winner).")]
+    )
+    rated_placing = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1, "Placings start at 1 (1 is the winner).")],
+        help_text="Only for a penalty: the placing used for the rating instead of the real one.",
+    )
+    note = models.CharField(max_length=200, blank=True, help_text='e.g. "left early"')
+
+    class Meta:
+        ordering = ["matchday", "placing", "player__short_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["matchday", "player"], name="league_result_one_per_player"),
+            models.CheckConstraint(condition=Q(placing__gte=1), name="league_result_placing_positive"),
+            models.CheckConstraint(
+                condition=Q(rated_placing__isnull=True) | Q(rated_placing__gte=1),
+                name="league_result_rated_placing_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.display_placing} at {self.matchday}"
+
+    @property
+    def effective_placing(self) -> int:
+        return self.rated_placing if self.rated_placing is not None else self.placing
+
+    @property
+    def display_placing(self) -> str:
+        """The club's notation: "4(3)" is finished 3rd, rated as 4th."""
+        if self.rated_placing is not None and self.rated_placing != self.placing:
+            return f"{self.rated_placing}({self.placing})"
+        return str(self.placing)
+
+
+class Page(models.Model):
+    """An admin-edited text page such as the Constitution or the Laws, written in Markdown."""
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=100)
+    body = models.TextField(blank=True, help_text="Markdown. HTML tags are removed for safety.")
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order in the navigation.")
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:page", args=[self.slug])

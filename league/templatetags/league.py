@@ -1,0 +1,31 @@
+import markdown as markdown_lib
+import nh3
+from django import template
+from django.utils.safestring import mark_safe
+
+from league.names import format_change, format_rating
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def player(context, player):
+    """A player's short name with their ratings in a tooltip (see league.names)."""
+    return context["player_names"].html(player)
+
+
+@register.filter
+def rating(value):
+    return format_rating(value)
+
+
+@register.filter
+def signed(value):
+    return format_change(value)
+
+
+@register.filter
+def markdown(text):
+    """Admin-written Markdown, with any HTML it produces cleaned of scripts and attributes."""
+    cleaned = nh3.clean(markdown_lib.markdown(text or "", extensions=["tables"]))
+    return mark_safe(cleaned)  # noqa: S308 - nh3 has removed scripts and unsafe attributes

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from league import views
+
+league_patterns = [
+    path("", views.home, name="home"),
+    path("standings/", views.standings, name="standings"),
+    path("games/<slug:slug>/", views.game, name="game"),
+    path("pages/<slug:slug>/", views.page, name="page"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include((league_patterns, "league"))),
+]

@@ -1,0 +1,152 @@
+from django.db import models
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
+from django.urls import reverse
+
+from league.models import Category, Game, Matchday, Player, Result
+
+from . import club
+
+
+class RatingTableQuerySet(models.QuerySet):
+    def in_page_order(self):
+        """Overall first, then one table per game, then the unofficial categories."""
+        rank = models.Case(models.When(scope="overall", then=0), models.When(scope="game", then=1), default=2)
+        return self.select_related("game", "category").order_by(rank, "name")
+
+
+class RatingTable(models.Model):
+    """One rating: which matchdays count in it, and the formula's parameters.
+
+    Tables are kept in step with the games by `ratings.services.sync_tables`: one overall table for
+    official games, one per game, and one per category of unofficial games.
+    """
+
+    class Scope(models.TextChoices):
+        OVERALL = "overall", "All official games"
+        GAME = "game", "One game"
+        CATEGORY = "category", "Unofficial games of one category"
+
+    class Method(models.TextChoices):
+        CLUB = "club", "Club formula"
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100, unique=True)
+    scope = models.CharField(max_length=10, choices=Scope.choices)
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table"
+    )
+    category = models.OneToOneField(
+        Category, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table"
+    )
+    description = models.TextField(blank=True, help_text="Shown above the table.")
+    method = models.CharField(max_length=20, choices=Method.choices, default=Method.CLUB)
+    start_rating = models.FloatField(default=club.START_RATING)
+    k_per_round = models.FloatField(
+        default=club.K_PER_ROUND, help_text="K is this number times the matchday's rounds."
+    )
+    whole_numbers = models.BooleanField(
+        default=True,
+        help_text="Round ratings to whole numbers after every matchday, as the club does by hand.",
+    )
+
+    objects = RatingTableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(scope="overall", game__isnull=True, category__isnull=True)
+                    | Q(scope="game", game__isnull=False, category__isnull=True)
+                    | Q(scope="category", game__isnull=True, category__isnull=False)
+                ),
+                name="ratings_table_scope_matches_target",
+            ),
+            models.UniqueConstraint(
+                fields=["scope"], condition=Q(scope="overall"), name="ratings_table_one_overall"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        if self.scope == self.Scope.GAME:
+            return reverse("league:game", args=[self.game.slug])
+        return reverse("league:home") + f"#{self.slug}"
+
+    @property
+    def official(self) -> bool:
+        return self.scope != self.Scope.CATEGORY
+
+    def counts(self, game: Game) -> bool:
+        """Whether matchdays of this game count in this table."""
+        if self.scope == self.Scope.OVERALL:
+            return game.official
+        if self.scope == self.Scope.GAME:
+            return self.game_id == game.pk
+        return not game.official and self.category_id == game.category_id
+
+    def matchdays(self):
+        """The matchdays that count in this table, in play order."""
+        if self.scope == self.Scope.OVERALL:
+            games = Q(game__official=True)
+        elif self.scope == self.Scope.GAME:
+            games = Q(game_id=self.game_id)
+        else:
+            games = Q(game__official=False, game__category_id=self.category_id)
+        return Matchday.objects.filter(games).in_play_order()
+
+
+class RatingEntryQuerySet(models.QuerySet):
+    def in_play_order(self):
+        return self.order_by("matchday__date", "matchday__number", "player__short_name")
+
+    def before_position(self, date, number):
+        return self.filter(Q(matchday__date__lt=date) | Q(matchday__date=date, matchday__number__lt=number))
+
+    def latest_per_player(self):
+        """Each player's last entry per table, annotated with `played`, their number of entries.
+
+        One query with window functions, whatever the length of the history.
+        """
+        per_player = [F("table_id"), F("player_id")]
+        return self.annotate(
+            newest_first=Window(
+                RowNumber(),
+                partition_by=per_player,
+                order_by=[F("matchday__date").desc(), F("matchday__number").desc()],
+            ),
+            played=Window(Count("pk"), partition_by=per_player),
+        ).filter(newest_first=1)
+
+
+class RatingEntry(models.Model):
+    """One player's rating change at one matchday in one table. Derived data: rebuilt at will."""
+
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="entries")
+    matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="rating_entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_entries")
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    opponents_mean = models.FloatField(help_text="M: mean rating of the other players before.")
+    expected = models.FloatField()
+    score = models.FloatField()
+    k = models.FloatField()
+    delta = models.FloatField()
+
+    objects = RatingEntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "rating entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "matchday", "player"], name="ratings_entry_one_per_player"
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "player"], name="ratings_entry_table_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f} in {self.table}"
