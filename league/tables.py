@@ -35,10 +35,10 @@ class PlayerColumn(tables.Column):
 
 
 class MatchdayGridTable(tables.Table):
-    matchday = tables.Column("Matchday", accessor="matchday.number", attrs={"td": {"class": "num"}})
-    date = tables.DateColumn("F j", verbose_name="Date", accessor="matchday.date")
-    game = tables.Column("Game", accessor="matchday.game.name")
-    rounds = tables.Column("Rounds", accessor="matchday.rounds", attrs={"td": {"class": "num"}})
+    matchday = tables.Column("Matchday", accessor="matchday__number", attrs={"td": {"class": "num"}})
+    date = tables.DateColumn("F j", verbose_name="Date", accessor="matchday__date")
+    game = tables.Column("Game", accessor="matchday__game__name")
+    rounds = tables.Column("Rounds", accessor="matchday__rounds", attrs={"td": {"class": "num"}})
 
     class Meta:
         orderable = False
@@ -57,7 +57,7 @@ class StandingsTable(tables.Table):
     player = tables.Column("Player", empty_values=())
     rating = tables.Column("Rating", attrs={"td": {"class": "num"}})
     played = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
-    last_played = tables.DateColumn("F j, Y", verbose_name="Last played", accessor="last_played.date")
+    last_played = tables.DateColumn("F j, Y", verbose_name="Last played", accessor="last_played__date")
     last_change = tables.Column("Last change", attrs={"td": {"class": "num"}})
 
     class Meta:

@@ -82,7 +82,8 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     ratings: dict[int, float] = {}
     if since is not None:
         matchdays = matchdays.from_position(*since)
-        stale = stale.filter(matchday__in=matchdays)
+        # By position, not by the matchdays that count now: an edit may have moved one out.
+        stale = stale.from_position(*since)
         ratings = ratings_before(table, since)
     stale.delete()
 

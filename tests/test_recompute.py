@@ -1,0 +1,112 @@
+"""The engine recomputes from the edited matchday onward and never rewrites the past."""
+
+from datetime import date
+
+from league.models import Category, Game, Matchday, Result
+from ratings import services
+from ratings.models import RatingEntry, RatingTable
+
+
+def snapshot(table_slug="overall"):
+    """matchday number -> {player: (entry pk, before, after)}"""
+    rows = {}
+    for e in RatingEntry.objects.filter(table__slug=table_slug).select_related("matchday", "player"):
+        rows.setdefault(e.matchday.number, {})[e.player.short_name] = (e.pk, e.rating_before, e.rating_after)
+    return rows
+
+
+def test_editing_matchday_2_changes_every_later_matchday_and_nothing_before(club):
+    before = snapshot()
+    matchday = Matchday.objects.get(number=2)
+    # J won matchday 2; make GL the winner and J third instead.
+    Result.objects.filter(matchday=matchday, player__short_name="J").update(placing=3)
+    Result.objects.filter(matchday=matchday, player__short_name="GL").update(placing=1)
+    services.recompute_for_matchday(matchday)
+    after = snapshot()
+
+    assert after[1] == before[1]  # same rows (same primary keys), same numbers
+    for number in range(2, 7):
+        changed = {p for p in after[number] if after[number][p][1:] != before[number][p][1:]}
+        assert changed, f"matchday {number} should have changed"
+    assert after[2]["GL"][2] > before[2]["GL"][2]
+
+
+def test_recompute_rewrites_only_the_rows_from_the_given_matchday(club):
+    table = RatingTable.objects.get(slug="overall")
+    fourth = Matchday.objects.get(number=4)
+    kept = set(table.entries.filter(matchday__number__lt=4).values_list("pk", flat=True))
+    written = services.recompute(table, since=fourth.position)
+    assert written == 12  # matchdays 4, 5 and 6, four players each
+    assert kept <= set(table.entries.values_list("pk", flat=True))
+    assert table.entries.count() == 24
+
+
+def test_a_new_matchday_at_the_end_writes_only_its_own_rows(club, make_matchday):
+    before = snapshot()
+    make_matchday(7, "2025-11-20", {"I": 1, "J": 2, "K": 3}, rounds=3)
+    after = snapshot()
+    assert {n: after[n] for n in range(1, 7)} == before
+    assert {p: v[1] for p, v in after[7].items()} == {"I": 1521, "J": 1534, "K": 1494}
+
+
+def test_a_matchday_moved_earlier_is_rated_in_its_new_place(club):
+    sixth = Matchday.objects.get(number=6)
+    old = Matchday.objects.get(pk=sixth.pk)
+    sixth.date = date(2025, 11, 7)  # between matchdays 2 and 3
+    sixth.save()
+    services.recompute_for_matchday(sixth, old=old)
+    after = snapshot()
+    # Matchday 6 now follows matchday 2: I starts it with 1535, K with 1515.
+    assert after[6]["I"][1] == 1535 and after[6]["K"][1] == 1515
+    # ... and matchday 3 now starts from matchday 6's results.
+    assert after[3]["I"][1] == after[6]["I"][2]
+    fresh = snapshot()
+    services.recompute_all()
+    assert {n: {p: v[1:] for p, v in r.items()} for n, r in snapshot().items()} == {
+        n: {p: v[1:] for p, v in r.items()} for n, r in fresh.items()
+    }
+
+
+def test_deleting_a_matchday_recomputes_from_its_place(club):
+    first = Matchday.objects.get(number=1)
+    position, game = first.position, first.game
+    first.delete()
+    services.recompute_from(position, [game])
+    after = snapshot()
+    assert 1 not in after
+    assert all(v[1] == 1500 for v in after[2].values())
+
+
+def test_making_a_game_unofficial_moves_its_matchdays_to_the_category_table(club, make_matchday):
+    tcg = Category.objects.create(name="Trading card games", slug="trading-card-games")
+    magic = Game.objects.create(name="Magic", slug="magic", category=tcg)
+    make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=magic)
+    assert RatingEntry.objects.filter(table__slug="overall", matchday__number=7).count() == 2
+
+    before = Game.objects.get(pk=magic.pk)
+    magic.official = False
+    magic.save()
+    services.recompute_for_game(magic, before)
+
+    assert not RatingEntry.objects.filter(table__slug="overall", matchday__number=7).exists()
+    category_table = RatingTable.objects.get(scope="category", category=tcg)
+    assert category_table.entries.count() == 2
+    assert not category_table.official
+
+
+def test_a_game_moved_to_another_game_leaves_the_old_games_table(club, make_matchday):
+    spades = Game.objects.create(name="Spades", slug="spades")
+    seventh = make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
+    old = Matchday.objects.select_related("game").get(pk=seventh.pk)
+    seventh.game = spades
+    seventh.save()
+    services.recompute_for_matchday(seventh, old=old)
+    assert not RatingEntry.objects.filter(table__slug="hearts", matchday=seventh).exists()
+    assert RatingEntry.objects.filter(table__slug="spades", matchday=seventh).count() == 2
+    assert RatingEntry.objects.filter(table__slug="overall", matchday=seventh).count() == 2
+
+
+def test_every_game_gets_a_table_and_only_unofficial_categories_do(club):
+    services.sync_tables()
+    scopes = sorted(RatingTable.objects.values_list("scope", "slug"))
+    assert scopes == [("game", "hearts"), ("overall", "overall")]

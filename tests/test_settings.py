@@ -1,0 +1,54 @@
+"""Production refuses to start on unsafe settings; local use needs no settings at all."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start(**env):
+    """Load the settings in a fresh interpreter, as a server start would."""
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE="league.settings")
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)",
+        ],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_local_use_needs_no_settings():
+    result = start(LEAGUE_PRODUCTION="")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = start(LEAGUE_PRODUCTION="1", ALLOWED_HOSTS="club.example")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_refuses_to_start_with_debug_on():
+    result = start(LEAGUE_PRODUCTION="1", DEBUG="1", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    assert result.returncode != 0
+    assert "DEBUG must be off" in result.stderr
+
+
+def test_production_needs_its_host_names():
+    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY="x" * 50)
+    assert "ALLOWED_HOSTS must name" in result.stderr
+
+
+def test_production_starts_with_its_settings():
+    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
