@@ -7,6 +7,7 @@ admin's transaction, and reports each player's rating change.
 from __future__ import annotations
 
 import copy
+from itertools import groupby
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
@@ -123,11 +124,15 @@ class MatchdayAdmin(admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         matchday = form.instance
         services.recompute_for_matchday(matchday, old=getattr(matchday, "_before_edit", None))
-        entries = _entries_of(matchday)
+        by_table = groupby(_entries_of(matchday), key=lambda e: e.table.name)
         summary = "; ".join(
-            f"{e.table.name}: {e.player.short_name} {format_rating(e.rating_before)} → "
-            f"{format_rating(e.rating_after)} ({format_change(e.delta)})"
-            for e in entries
+            f"{table}: "
+            + ", ".join(
+                f"{e.player.short_name} {format_rating(e.rating_before)} → "
+                f"{format_rating(e.rating_after)} ({format_change(e.delta)})"
+                for e in entries
+            )
+            for table, entries in by_table
         )
         self.message_user(request, f"Ratings updated. {summary}", messages.SUCCESS)
 

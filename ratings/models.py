@@ -107,9 +107,7 @@ class RatingEntryQuerySet(models.QuerySet):
         return self.filter(Q(matchday__date__lt=date) | Q(matchday__date=date, matchday__number__lt=number))
 
     def from_position(self, date, number):
-        return self.filter(
-            Q(matchday__date__gt=date) | Q(matchday__date=date, matchday__number__gte=number)
-        )
+        return self.filter(Q(matchday__date__gt=date) | Q(matchday__date=date, matchday__number__gte=number))
 
     def latest_per_player(self):
         """Each player's last entry per table, annotated with `played`, their number of entries.

@@ -1,0 +1,103 @@
+"""Browser tests: the real site in a real Chromium, as a member or the secretary uses it.
+
+The site runs as its own process (`manage.py runserver`) on a free loopback port with its own SQLite
+database holding the club's demo data; Playwright drives Debian's Chromium (never a downloaded browser).
+Without Chromium the tests skip locally, but fail in CI, where `.ci/run` installs it.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The URL of a freshly set-up site with the club's demo data and the demo admin login."""
+    folder = tmp_path_factory.mktemp("site")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "DEMO_ADMIN_PASSWORD": "secretary-pass-1",
+        "DEBUG": "1",
+        "LEAGUE_PRODUCTION": "",
+    }
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True, cwd=ROOT)
+    subprocess.run([*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True)
+    port = _free_port()
+    log = open(folder / "server.log", "w")  # noqa: SIM115 - closed at teardown
+    server = subprocess.Popen(
+        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"], env=env, cwd=ROOT, stdout=log, stderr=log
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=1)  # noqa: S310 - our own loopback server
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                raise RuntimeError((folder / "server.log").read_text()) from None
+            time.sleep(0.2)
+    yield url
+    server.terminate()
+    server.wait(10)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        message = (
+            f"Chromium not found at {CHROMIUM}: install Debian's chromium package (apt-get install chromium)"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message + "; in CI the browser tests must run.")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
