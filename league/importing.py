@@ -59,6 +59,14 @@ class ImportSummary:
     games_created: list[str]
 
 
+# The largest values the database columns hold (PositiveIntegerField, PositiveSmallIntegerField).
+LARGEST = {"matchday": 2_147_483_647, "rounds": 32_767, "placing": 32_767, "rated_placing": 32_767}
+LONGEST = {
+    "player": Player._meta.get_field("short_name").max_length,
+    "game": Game._meta.get_field("name").max_length,
+}
+
+
 def _whole_number(text: str, column: str, *, optional: bool = False) -> int | None:
     if optional and text == "":
         return None
@@ -68,52 +76,68 @@ def _whole_number(text: str, column: str, *, optional: bool = False) -> int | No
         raise ValueError(f"{column} must be a whole number, not {text!r}") from None
     if value < 1:
         raise ValueError(f"{column} must be at least 1, not {value}")
+    if value > LARGEST[column]:
+        raise ValueError(f"{column} {value} is too large (at most {LARGEST[column]})")
     return value
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ImportFailed(
+            [f"Line {line}: the file is not UTF-8 text (byte {exc.start + 1}); save it as CSV UTF-8."]
+        ) from None
 
 
 def parse(data: bytes) -> list[ParsedMatchday]:
     """Read and check the whole file; raise ImportFailed listing every problem found."""
-    try:
-        text = data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
-    except UnicodeDecodeError as exc:
-        raise ImportFailed(
-            [f"The file is not UTF-8 text (byte {exc.start + 1}); save it as CSV UTF-8."]
-        ) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(_decode(data), newline=""))
     header = next(reader, None)
     if header is None or not any(cell.strip() for cell in header):
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
     missing = [c for c in COLUMNS if c not in header]
     unknown = [c for c in header if c not in COLUMNS]
-    if missing or unknown:
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if missing or unknown or twice:
         parts = []
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
             parts.append("unknown " + ", ".join(repr(c) for c in unknown))
+        if twice:
+            parts.append("given twice " + ", ".join(repr(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
 
     errors: list[str] = []
     matchdays: dict[int, ParsedMatchday] = {}
+    # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
+    # check would report false problems with their good lines. None: a lost line's matchday is unknown.
+    incomplete: set[int | None] = set()
     for cells in reader:
         line = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
             errors.append(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
+            incomplete.add(None)
             continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
             row = _parse_row(line, values)
         except ValueError as exc:
             errors.append(f"Line {line}: {exc}.")
+            incomplete.add(int(values["matchday"]) if values["matchday"].isdigit() else None)
             continue
         matchdays.setdefault(row.matchday, ParsedMatchday(row.matchday)).rows.append(row)
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
-    for matchday in matchdays.values():
-        errors.extend(_matchday_errors(matchday))
+    if None not in incomplete:
+        for matchday in matchdays.values():
+            if matchday.number not in incomplete:
+                errors.extend(_matchday_errors(matchday))
     if errors:
         raise ImportFailed(_capped(errors))
     return sorted(matchdays.values(), key=lambda m: (m.rows[0].date, m.number))
@@ -123,6 +147,9 @@ def _parse_row(line: int, values: dict[str, str]) -> Row:
     for column in ("matchday", "date", "game", "rounds", "player", "placing"):
         if values[column] == "":
             raise ValueError(f"{column} is empty")
+    for column, longest in LONGEST.items():
+        if len(values[column]) > longest:
+            raise ValueError(f"{column} {values[column]!r} is longer than {longest} characters")
     try:
         day = date.fromisoformat(values["date"])
     except ValueError:

@@ -34,7 +34,8 @@ class Command(BaseCommand):
             summary = import_results(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
-        self.stdout.write(f"Imported {summary.matchdays} matchdays with {summary.results} results.")
+        matchdays = "matchday" if summary.matchdays == 1 else "matchdays"
+        self.stdout.write(f"Imported {summary.matchdays} {matchdays} with {summary.results} results.")
         if summary.players_created:
             self.stdout.write("New players: " + ", ".join(summary.players_created))
         if summary.games_created:
