@@ -15,11 +15,12 @@ from django.db.models import Min
 from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
+from league.formatting import format_change, format_rating
 from league.models import Category, Game, Matchday, Page, Player, Result
-from league.names import format_change, format_rating
 from league.rankings import Entry, matchday_problems
 from ratings import services
-from ratings.models import RatingEntry, RatingTable
+from ratings.models import RatingEntry
+from ratings.selectors import table_order
 
 
 class ResultFormSet(BaseInlineFormSet):
@@ -78,9 +79,8 @@ def rating_changes_html(entries) -> str:
 
 
 def _entries_of(matchday: Matchday):
-    rank = {RatingTable.Scope.OVERALL: 0, RatingTable.Scope.GAME: 1, RatingTable.Scope.CATEGORY: 2}
     entries = RatingEntry.objects.filter(matchday=matchday).select_related("table", "player")
-    return sorted(entries, key=lambda e: (rank[e.table.scope], e.table.name, -e.delta))
+    return sorted(entries, key=lambda e: (*table_order(e.table), -e.delta))
 
 
 @admin.register(Matchday)

@@ -1,30 +1,16 @@
-"""Player names with a rating tooltip that works without JavaScript.
+"""Player names that link to the player's page and show their ratings in a tooltip.
 
-The tooltip is plain HTML shown by CSS on hover and on keyboard focus (`:hover`, `:focus-within`),
-and tied to the name with `aria-describedby` so screen readers announce it.
+The tooltip is plain HTML shown by CSS on hover and on keyboard focus (`:hover`, `:focus`), and tied
+to the link with `aria-describedby` so screen readers announce it. No JavaScript is involved.
 """
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-
-def format_rating(value: float | None) -> str:
-    """Whole-number ratings as the club writes them; unrounded ones with one decimal."""
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
-
-
-def format_change(value: float) -> str:
-    """A rating change as +12, −7 or ±0 (a real minus sign, which lines up with the plus)."""
-    text = format_rating(abs(value))
-    if value > 0:
-        return f"+{text}"
-    if value < 0:
-        return f"\u2212{text}"
-    return "\u00b10"
+from league.formatting import format_rating
 
 
 class PlayerNames:
@@ -51,12 +37,20 @@ class PlayerNames:
         else:
             lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
         return format_html(
-            '<span class="player" tabindex="0" aria-describedby="{}">{}'
-            '<span class="tip" role="tooltip" id="{}"><span class="tip-name">{}</span>{}</span>'
-            "</span>",
+            '<a class="player" href="{}" data-player="{}" aria-describedby="{}">{}'
+            '<span class="tip" role="tooltip" id="{}"><span class="tip-name">{}</span>{}</span></a>',
+            reverse("league:player", args=[player.pk]),
+            player.short_name,
             tip_id,
             player.short_name,
             tip_id,
             player.name,
             lines,
         )
+
+
+class PlainNames:
+    """Player names as plain text, for exports."""
+
+    def html(self, player) -> str:
+        return player.short_name

@@ -143,6 +143,10 @@ DJANGO_TABLES2_TEMPLATE = "league/_table.html"
 
 # The site's name in the header and the page titles.
 LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")
+# Standings hide players with no matchday in this many days (0: show everyone).
+LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "0"))
+# Players with fewer matchdays than this in a table are marked provisional there.
+LEAGUE_PROVISIONAL_MATCHDAYS = int(os.environ.get("LEAGUE_PROVISIONAL_MATCHDAYS", "3"))
 
 LOGGING = {
     "version": 1,

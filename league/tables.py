@@ -8,8 +8,12 @@ template per cell.
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.conf import settings
+from django.urls import reverse
+from django.utils.html import format_html
 
-from league.names import PlayerNames, format_change, format_rating
+from league.formatting import format_change, format_rating
+from league.names import PlayerNames
 from ratings.selectors import Grid, Standing
 
 
@@ -28,17 +32,35 @@ class PlayerColumn(tables.Column):
 
     def render(self, record):
         value = record.cells.get(self.player_id)
-        return "-" if value is None else self.formatter(value)
+        if value is None:
+            return "-"
+        note = record.notes.get(self.player_id)
+        if note:  # the player played this matchday: say how the change came about
+            return format_html('<span class="played" title="{}">{}</span>', note, self.formatter(value))
+        return self.formatter(value)
 
     def value(self, record, value):
-        return record.cells.get(self.player_id, "")
+        value = record.cells.get(self.player_id)
+        return "" if value is None else self.formatter(value)
 
 
 class MatchdayGridTable(tables.Table):
-    matchday = tables.Column("Matchday", accessor="matchday__number", attrs={"td": {"class": "num"}})
+    matchday = tables.Column(
+        "Matchday",
+        accessor="matchday__number",
+        linkify=lambda record: reverse("league:matchday", args=[record.matchday.number]),
+        attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}},
+    )
     date = tables.DateColumn("F j", verbose_name="Date", accessor="matchday__date")
-    game = tables.Column("Game", accessor="matchday__game__name")
-    rounds = tables.Column("Rounds", accessor="matchday__rounds", attrs={"td": {"class": "num"}})
+    # On a phone the game and rounds give way to the ratings; the matchday's page has them.
+    game = tables.Column(
+        "Game", accessor="matchday__game__name", attrs={"td": {"class": "wide"}, "th": {"class": "wide"}}
+    )
+    rounds = tables.Column(
+        "Rounds",
+        accessor="matchday__rounds",
+        attrs={"td": {"class": "num wide"}, "th": {"class": "wide"}},
+    )
 
     class Meta:
         orderable = False
@@ -70,10 +92,153 @@ class StandingsTable(tables.Table):
         self.names = names
 
     def render_player(self, record):
+        if record.provisional:
+            return format_html(
+                '{} <span class="badge" title="Fewer than {} matchdays: the rating is still settling">'
+                "provisional</span>",
+                self.names.html(record.player),
+                settings.LEAGUE_PROVISIONAL_MATCHDAYS,
+            )
         return self.names.html(record.player)
+
+    def value_player(self, record):
+        return record.player.short_name
 
     def render_rating(self, value):
         return format_rating(value)
 
     def render_last_change(self, value):
         return format_change(value)
+
+
+def _fraction(value) -> str:
+    return f"{value:.2f}"
+
+
+class ExplainedColumns(tables.Table):
+    """The pieces of a rating change, so a member can redo the arithmetic:
+    R' = R + K (S - 1 / (1 + 10^((M - R) / 400)))."""
+
+    rating_before = tables.Column("Before", attrs={"td": {"class": "num"}})
+    opponents_mean = tables.Column(
+        "M", attrs={"td": {"class": "num"}, "th": {"title": "Mean rating of the other players"}}
+    )
+    expected = tables.Column("Expected", attrs={"td": {"class": "num"}})
+    score = tables.Column("Score", attrs={"td": {"class": "num"}})
+    k = tables.Column("K", attrs={"td": {"class": "num"}})
+    delta = tables.Column("Change", attrs={"td": {"class": "num"}})
+    rating_after = tables.Column("After", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        orderable = False
+
+    def render_rating_before(self, value):
+        return format_rating(value)
+
+    def render_rating_after(self, value):
+        return format_rating(value)
+
+    def render_opponents_mean(self, value):
+        return format_rating(round(value, 1))
+
+    def render_expected(self, value):
+        return _fraction(value)
+
+    def render_score(self, value):
+        return _fraction(value)
+
+    def render_k(self, value):
+        return format_rating(value)
+
+    def render_delta(self, value):
+        return format_change(value)
+
+
+class EntryTable(ExplainedColumns):
+    """One rating table's changes at one matchday."""
+
+    player = tables.Column("Player", empty_values=())
+    placing = tables.Column("Placing", accessor="result__display_placing", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "explained"}
+        sequence = ("player", "placing", "...")
+
+    def __init__(self, data, names: PlayerNames, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
+
+    def render_player(self, record):
+        return self.names.html(record.player)
+
+    def value_player(self, record):
+        return record.player.short_name
+
+
+class PlayerEntryTable(ExplainedColumns):
+    """Every matchday of one player in one rating table."""
+
+    date = tables.DateColumn("F j, Y", verbose_name="Date", accessor="matchday__date")
+    matchday = tables.Column(
+        "Matchday",
+        accessor="matchday__number",
+        linkify=lambda record: reverse("league:matchday", args=[record.matchday.number]),
+        attrs={"td": {"class": "num"}},
+    )
+    game = tables.Column("Game", accessor="matchday__game__name")
+    placing = tables.Column("Placing", empty_values=(), attrs={"td": {"class": "num"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "explained"}
+        sequence = ("date", "matchday", "game", "placing", "...")
+
+    def render_placing(self, record):
+        return f"{record.result.display_placing} of {record.players}"
+
+    def value_placing(self, record):
+        return record.result.display_placing
+
+
+class HeadToHeadTable(tables.Table):
+    opponent = tables.Column("Opponent", empty_values=())
+    game = tables.Column("Game", accessor="game__name")
+    met = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
+    ahead = tables.Column("Finished ahead", attrs={"td": {"class": "num"}})
+    behind = tables.Column("Behind", attrs={"td": {"class": "num"}})
+    tied = tables.Column("Tied", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        orderable = False
+        empty_text = "No opponents yet."
+
+    def __init__(self, data, names: PlayerNames, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
+
+    def render_opponent(self, record):
+        return self.names.html(record.opponent)
+
+    def value_opponent(self, record):
+        return record.opponent.short_name
+
+
+class MatchdayResultsTable(tables.Table):
+    placing = tables.Column("Placing", accessor="display_placing", attrs={"td": {"class": "num"}})
+    player = tables.Column("Player", empty_values=())
+    name = tables.Column("Name", accessor="player__name")
+    note = tables.Column("Note")
+
+    class Meta:
+        orderable = False
+
+    def __init__(self, data, names: PlayerNames, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
+
+    def render_player(self, record):
+        return self.names.html(record.player)
+
+    def value_player(self, record):
+        return record.player.short_name

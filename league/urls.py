@@ -7,6 +7,8 @@ league_patterns = [
     path("", views.home, name="home"),
     path("standings/", views.standings, name="standings"),
     path("games/<slug:slug>/", views.game, name="game"),
+    path("players/<int:pk>/", views.player, name="player"),
+    path("matchdays/<int:number>/", views.matchday, name="matchday"),
     path("pages/<slug:slug>/", views.page, name="page"),
 ]
 

@@ -1,10 +1,34 @@
-from django.shortcuts import get_object_or_404, render
+"""The public pages. Each view gathers page-shaped data from the selectors and renders it; every
+table on a page can also be downloaded as CSV or JSON (`?export=csv&table=KEY`)."""
 
-from league.models import Game, Matchday, Page
-from league.names import PlayerNames
-from league.tables import StandingsTable, grid_table
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.http import HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django_tables2.export import TableExport
+
+from league import charts
+from league.formatting import format_rating
+from league.models import Game, Matchday, Page, Player, Result
+from league.names import PlainNames, PlayerNames
+from league.selectors import head_to_head
+from league.tables import (
+    EntryTable,
+    HeadToHeadTable,
+    MatchdayResultsTable,
+    PlayerEntryTable,
+    StandingsTable,
+    grid_table,
+)
 from ratings import selectors
 from ratings.models import RatingTable
+
+EXPORT_FORMATS = ("csv", "json")
 
 
 def player_names(request) -> PlayerNames:
@@ -14,70 +38,168 @@ def player_names(request) -> PlayerNames:
     return request._player_names
 
 
-def _rating_sections(request, tables, players):
-    names = player_names(request)
-    return [
-        {
-            "table": table,
-            "grid": grid_table(
-                selectors.rating_grid(table, players),
-                names,
-                show_game=table.scope != RatingTable.Scope.GAME,
-                ratings=True,
-            ),
-        }
-        for table in tables
-    ]
+class Exports:
+    """The tables a page offers for download, each built on demand with plain-text names."""
+
+    def __init__(self, request):
+        self.request = request
+        self.builders: dict[str, Callable] = {}
+
+    def add(self, key: str, build: Callable) -> dict:
+        """Register `build(names)` under `key`; returns the section's table and download key."""
+        self.builders[key] = build
+        return {"key": key, "table": None if self.wanted else build(player_names(self.request))}
+
+    @property
+    def wanted(self) -> bool:
+        return "export" in self.request.GET
+
+    def response(self):
+        """The download asked for, or None when the page itself was asked for."""
+        if not self.wanted:
+            return None
+        export_format, key = self.request.GET.get("export"), self.request.GET.get("table")
+        if export_format not in EXPORT_FORMATS:
+            return HttpResponseBadRequest(f"export must be one of {', '.join(EXPORT_FORMATS)}.")
+        if key not in self.builders:
+            return HttpResponseBadRequest(f"table must be one of {', '.join(self.builders)}.")
+        return TableExport(export_format, self.builders[key](PlainNames())).response(f"{key}.{export_format}")
+
+
+def _rating_section(exports: Exports, table: RatingTable, players) -> dict:
+    grid = selectors.rating_grid(table, players)
+    show_game = table.scope != RatingTable.Scope.GAME
+    section = exports.add(
+        table.slug, lambda names: grid_table(grid, names, show_game=show_game, ratings=True)
+    )
+    return {**section, "rating_table": table}
 
 
 def home(request):
+    exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
     played = set(Matchday.objects.values_list("game_id", flat=True).distinct())
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or t.game_id in played]
     players = selectors.players_in_join_order()
-    sections = _rating_sections(request, tables, players)
-    results = grid_table(
-        selectors.results_grid(Matchday.objects.all(), players),
-        player_names(request),
-        show_game=True,
-        ratings=False,
+    sections = [_rating_section(exports, table, players) for table in tables]
+    results_grid = selectors.results_grid(Matchday.objects.all(), players)
+    results = exports.add(
+        "results", lambda names: grid_table(results_grid, names, show_game=True, ratings=False)
     )
     ctx = {"overall": sections[:1], "results": results, "sections": sections[1:]}
-    return render(request, "league/home.html", ctx)
+    return exports.response() or render(request, "league/home.html", ctx)
 
 
 def standings(request):
+    exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
-    by_table = selectors.standings(tables)
-    names = player_names(request)
-    ctx = {
-        "sections": [
-            {"table": t, "standings": StandingsTable(by_table[t.pk], names)}
-            for t in tables
-            if by_table[t.pk] or t.scope != RatingTable.Scope.GAME
-        ]
-    }
-    return render(request, "league/standings.html", ctx)
+    by_table = selectors.standings(tables, provisional_below=settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    show_all = request.GET.get("all") == "1"
+    days = settings.LEAGUE_INACTIVE_DAYS
+    hidden = 0
+    if days and not show_all:
+        since = timezone.localdate() - timedelta(days=days)
+        for table_id, rows in by_table.items():
+            active = [s for s in rows if s.last_played.date >= since]
+            hidden = max(hidden, len(rows) - len(active))
+            by_table[table_id] = selectors.ranked(active)
+    sections = []
+    for table in tables:
+        rows = by_table[table.pk]
+        if not rows and table.scope == RatingTable.Scope.GAME:
+            continue
+        section = exports.add(f"standings-{table.slug}", lambda names, rows=rows: StandingsTable(rows, names))
+        sections.append({**section, "rating_table": table})
+    ctx = {"sections": sections, "hidden": hidden, "inactive_days": days, "show_all": show_all}
+    return exports.response() or render(request, "league/standings.html", ctx)
 
 
 def game(request, slug):
     game = get_object_or_404(Game.objects.select_related("category", "rating_table"), slug=slug)
     table = game.rating_table
+    exports = Exports(request)
     players = selectors.players_in_join_order()
+    ranking = selectors.standings([table], settings.LEAGUE_PROVISIONAL_MATCHDAYS)[table.pk]
+    results_grid = selectors.results_grid(game.matchdays.all(), players)
     ctx = {
         "game": game,
-        "table": table,
-        "section": _rating_sections(request, [table], players)[0],
-        "standings": StandingsTable(selectors.standings([table])[table.pk], player_names(request)),
-        "results": grid_table(
-            selectors.results_grid(game.matchdays.all(), players),
-            player_names(request),
-            show_game=False,
-            ratings=False,
+        "section": _rating_section(exports, table, players),
+        "standings": exports.add(f"standings-{table.slug}", lambda names: StandingsTable(ranking, names)),
+        "results": exports.add(
+            "results", lambda names: grid_table(results_grid, names, show_game=False, ratings=False)
         ),
     }
-    return render(request, "league/game.html", ctx)
+    return exports.response() or render(request, "league/game.html", ctx)
+
+
+def player(request, pk):
+    player = get_object_or_404(Player, pk=pk)
+    exports = Exports(request)
+    history = selectors.player_history(player)
+    tables = [table for table, _ in history]
+    ranking = selectors.standings(tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    summary = []
+    for table, _ in history:
+        mine = next(s for s in ranking[table.pk] if s.player.pk == player.pk)
+        summary.append({"table": table, "standing": mine, "of": len(ranking[table.pk])})
+    chart = charts.rating_chart(
+        [
+            charts.Series(
+                table.name,
+                [
+                    charts.Point(
+                        e.matchday.date,
+                        e.rating_after,
+                        f"Matchday {e.matchday.number}, {e.matchday.date:%B} {e.matchday.date.day}: "
+                        f"{format_rating(e.rating_after)}",
+                    )
+                    for e in entries
+                ],
+            )
+            for table, entries in history
+        ],
+        title=f"Rating history of {player.short_name}",
+    )
+    sections = [
+        {
+            **exports.add(f"history-{table.slug}", lambda names, entries=entries: PlayerEntryTable(entries)),
+            "rating_table": table,
+        }
+        for table, entries in history
+    ]
+    records = head_to_head(player)
+    ctx = {
+        "player": player,
+        "summary": summary,
+        "chart": chart,
+        "sections": sections,
+        "head_to_head": exports.add("head-to-head", lambda names: HeadToHeadTable(records, names)),
+    }
+    return exports.response() or render(request, "league/player.html", ctx)
+
+
+def matchday(request, number):
+    matchday = get_object_or_404(Matchday.objects.select_related("game"), number=number)
+    exports = Exports(request)
+    results = list(
+        Result.objects.filter(matchday=matchday).select_related("player").order_by("placing", "rated_placing")
+    )
+    sections = [
+        {
+            **exports.add(f"ratings-{table.slug}", lambda names, e=entries: EntryTable(e, names)),
+            "rating_table": table,
+        }
+        for table, entries in selectors.matchday_entries(matchday)
+    ]
+    ctx = {
+        "matchday": matchday,
+        "results": exports.add("results", lambda names: MatchdayResultsTable(results, names)),
+        "sections": sections,
+        "previous": Matchday.objects.filter(number__lt=number).order_by("-number").first(),
+        "next": Matchday.objects.filter(number__gt=number).order_by("number").first(),
+    }
+    return exports.response() or render(request, "league/matchday.html", ctx)
 
 
 def page(request, slug):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Count, OuterRef, Subquery
 
+from league.formatting import explain_change
 from league.models import Matchday, Player, Result
 
 from .models import RatingEntry, RatingTable
@@ -30,6 +31,7 @@ def players_in_join_order() -> list[Player]:
 class GridRow:
     matchday: Matchday
     cells: dict[int, object] = field(default_factory=dict)  # player id -> value shown
+    notes: dict[int, str] = field(default_factory=dict)  # player id -> one-line explanation
 
 
 @dataclass
@@ -43,20 +45,33 @@ def rating_grid(table: RatingTable, players: list[Player]) -> Grid:
 
     Ratings are carried forward from the player's last matchday, and players who have not yet
     played show the start rating, as on the club's page. Only players with at least one matchday in
-    the table get a column.
+    the table get a column. Each rating a player earned at that matchday comes with its explanation.
     """
     matchdays = list(table.matchdays().select_related("game"))
-    entries = table.entries.values_list("matchday_id", "player_id", "rating_after")
-    after: dict[int, dict[int, float]] = {}
-    for matchday_id, player_id, rating in entries:
-        after.setdefault(matchday_id, {})[player_id] = rating
-    playing = {player_id for ratings in after.values() for player_id in ratings}
-    columns = [p for p in players if p.pk in playing]
+    entries = table.entries.values_list(
+        "matchday_id",
+        "player_id",
+        "rating_after",
+        "delta",
+        "expected",
+        "k",
+        "result__placing",
+        "result__rated_placing",
+    )
+    played: dict[int, dict[int, tuple]] = {}
+    for matchday_id, player_id, *rest in entries:
+        played.setdefault(matchday_id, {})[player_id] = rest
+    columns = [p for p in players if any(p.pk in day for day in played.values())]
     current = {p.pk: table.start_rating for p in columns}
     rows = []
     for matchday in matchdays:
-        current.update(after.get(matchday.pk, {}))
-        rows.append(GridRow(matchday, dict(current)))
+        day = played.get(matchday.pk, {})
+        notes = {}
+        for player_id, (after, delta, expected, k, placing, rated) in day.items():
+            current[player_id] = after
+            rated_placing = rated if rated is not None else placing
+            notes[player_id] = explain_change(delta, rated_placing, len(day), expected, k, placing)
+        rows.append(GridRow(matchday, dict(current), notes))
     return Grid(columns, rows)
 
 
@@ -81,22 +96,32 @@ class Standing:
     played: int
     last_played: Matchday
     last_change: float
+    provisional: bool = False
 
 
-def standings(tables: list[RatingTable]) -> dict[int, list[Standing]]:
-    """The current ranking of each table: table id -> standings, best first; ties share a rank."""
+def ranked(standings: list[Standing]) -> list[Standing]:
+    """Number the standings best first; players with equal ratings share a rank (1, 2, 2, 4)."""
+    standings = sorted(standings, key=lambda s: (-s.rating, s.player.short_name))
+    for i, standing in enumerate(standings):
+        tied = i and standings[i - 1].rating == standing.rating
+        standing.rank = standings[i - 1].rank if tied else i + 1
+    return standings
+
+
+def standings(tables: list[RatingTable], provisional_below: int = 0) -> dict[int, list[Standing]]:
+    """The current ranking of each table: table id -> standings, best first.
+
+    Players with fewer than `provisional_below` matchdays in a table are marked provisional there.
+    """
     latest = (
         RatingEntry.objects.filter(table__in=tables).latest_per_player().select_related("player", "matchday")
     )
     by_table: dict[int, list[Standing]] = {t.pk: [] for t in tables}
-    for entry in sorted(latest, key=lambda e: (-e.rating_after, e.player.short_name)):
-        ranking = by_table[entry.table_id]
-        tied = ranking and ranking[-1].rating == entry.rating_after
-        rank = ranking[-1].rank if tied else len(ranking) + 1
-        ranking.append(
-            Standing(rank, entry.player, entry.rating_after, entry.played, entry.matchday, entry.delta)
+    for e in latest:
+        by_table[e.table_id].append(
+            Standing(0, e.player, e.rating_after, e.played, e.matchday, e.delta, e.played < provisional_below)
         )
-    return by_table
+    return {table_id: ranked(rows) for table_id, rows in by_table.items()}
 
 
 def current_ratings() -> dict[int, list[tuple[RatingTable, float]]]:
@@ -106,7 +131,44 @@ def current_ratings() -> dict[int, list[tuple[RatingTable, float]]]:
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
     for entry in latest:
         ratings.setdefault(entry.player_id, []).append((entry.table, entry.rating_after))
-    order = {RatingTable.Scope.OVERALL: 0, RatingTable.Scope.GAME: 1, RatingTable.Scope.CATEGORY: 2}
     for rows in ratings.values():
-        rows.sort(key=lambda row: (order[row[0].scope], row[0].name))
+        rows.sort(key=lambda row: table_order(row[0]))
     return ratings
+
+
+def entries_with_field_size():
+    """Rating entries with `players`, the number of players at their matchday, and what a page
+    needs to explain them, in one query."""
+    field_size = (
+        Result.objects.filter(matchday=OuterRef("matchday"))
+        .values("matchday")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return RatingEntry.objects.annotate(players=Subquery(field_size)).select_related(
+        "matchday__game", "table", "result", "player"
+    )
+
+
+def player_history(player: Player) -> list[tuple[RatingTable, list[RatingEntry]]]:
+    """Every rating entry of `player`, grouped by table (overall first), in play order."""
+    entries = entries_with_field_size().filter(player=player).in_play_order()
+    by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
+    for entry in entries:
+        by_table.setdefault(entry.table_id, (entry.table, []))[1].append(entry)
+    return sorted(by_table.values(), key=lambda pair: table_order(pair[0]))
+
+
+def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:
+    """The rating entries of one matchday, grouped by table, best change first."""
+    entries = entries_with_field_size().filter(matchday=matchday).order_by("-delta", "player__short_name")
+    by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
+    for entry in entries:
+        by_table.setdefault(entry.table_id, (entry.table, []))[1].append(entry)
+    return sorted(by_table.values(), key=lambda pair: table_order(pair[0]))
+
+
+def table_order(table: RatingTable) -> tuple:
+    """Overall first, then games, then unofficial categories, each by name (as on the home page)."""
+    rank = {RatingTable.Scope.OVERALL: 0, RatingTable.Scope.GAME: 1, RatingTable.Scope.CATEGORY: 2}
+    return (rank[table.scope], table.name)

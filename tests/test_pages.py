@@ -63,7 +63,9 @@ def test_an_unofficial_category_gets_its_own_table_labelled_as_such(client, club
 def test_every_player_name_carries_a_tooltip_with_their_ratings(client, club):
     html = client.get(reverse("league:home")).content.decode()
     tip = re.search(
-        r'aria-describedby="(tip-[^"]+)">I<span class="tip" role="tooltip" id="\1">(.*?)</span></span>', html
+        r'data-player="I" aria-describedby="(tip-[^"]+)">I'
+        r'<span class="tip" role="tooltip" id="\1">(.*?)</span></a>',
+        html,
     )
     assert tip, "the I column header should carry a tooltip"
     assert "Overall</span> <b>1521</b>" in tip.group(2)

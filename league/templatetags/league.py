@@ -3,7 +3,7 @@ import nh3
 from django import template
 from django.utils.safestring import mark_safe
 
-from league.names import format_change, format_rating
+from league.formatting import format_change, format_rating
 
 register = template.Library()
 

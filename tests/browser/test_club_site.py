@@ -12,9 +12,9 @@ def overall_row(page, number):
 
 def test_hovering_a_player_name_shows_their_current_ratings(page, site):
     page.goto(site + "/")
-    tip = page.locator("#overall thead .player", has_text="GL").locator(".tip")
+    tip = page.locator('#overall thead a[data-player="GL"]').locator(".tip")
     assert not tip.is_visible()
-    page.locator("#overall thead .player", has_text="GL").hover()
+    page.locator('#overall thead a[data-player="GL"]').hover()
     assert tip.is_visible()
     assert re.search(r"Overall\s+1461", tip.inner_text())
     screenshot(page, "home-tooltip")
@@ -57,6 +57,15 @@ def test_the_secretary_adds_matchday_7_and_every_table_updates(page, site):
     page.goto(site + "/games/hearts/")
     assert page.locator("#hearts tbody tr").count() == 7
 
+    # R's page shows the new matchday, its explanation and the new rating.
+    page.goto(site + "/")
+    page.locator('#overall thead a[data-player="R"]').click()
+    assert page.locator("h1").inner_text() == "R"
+    history = page.locator("#overall tbody tr").last.locator("td").all_inner_texts()
+    assert history[:4] == ["November 22, 2025", "7", "Hearts", "1 of 4"]
+    assert history[4] == "1492" and history[-1] == seventh[5]
+    assert page.locator(".card").first.inner_text().split()[1] == seventh[5]
+
 
 def test_the_admin_refuses_placings_that_are_not_a_ranking(page, site):
     page.goto(site + "/admin/login/")
@@ -74,3 +83,57 @@ def test_the_admin_refuses_placings_that_are_not_a_ranking(page, site):
     assert "Did you mean 1, 2, 2, 4?" in page.locator(".errorlist").first.inner_text()
     page.goto(site + "/")
     assert "November 30" not in page.inner_text("#overall")
+
+
+def test_the_player_page_chart_has_one_point_per_matchday_played(page, site):
+    page.goto(site + "/")
+    page.locator('#overall thead a[data-player="J"]').click()
+    played = page.locator("#overall tbody tr").count()
+    assert played >= 3
+    points = page.locator('svg g[data-series="Overall"] circle.point')
+    assert points.count() == played
+    assert points.first.locator("title").text_content().startswith("Matchday 2, November 6:")
+    box = page.locator(".chart svg").bounding_box()
+    assert box["width"] > 300 and box["height"] > 100
+    screenshot(page, "player")
+
+
+def test_the_matchday_page_explains_each_change(page, site):
+    page.goto(site + "/")
+    page.locator("#overall tbody tr").nth(4).locator("td a").first.click()  # matchday 5
+    assert page.locator("h1").inner_text() == "Matchday 5"
+    assert "4(3)" in page.locator("#results").inner_text()
+    first = page.locator("#overall tbody tr").first.locator("td").all_inner_texts()
+    assert first == ["GL", "1", "1462", "1512", "0.43", "1.00", "40", "+23", "1485"]
+    screenshot(page, "matchday")
+
+
+def test_a_rating_in_the_grid_explains_its_change_on_hover(page, site):
+    page.goto(site + "/")
+    cell = page.locator("#overall tbody tr").first.locator("td .played").first
+    assert cell.get_attribute("title") == "+35: 1st of 4, expected 0.50, K 70"
+
+
+def test_the_home_page_does_not_scroll_sideways_on_a_phone(browser, site):
+    context = browser.new_context(
+        viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        for path, name in [
+            ("/", "home-375"),
+            ("/standings/", "standings-375"),
+            ("/matchdays/5/", "matchday-375"),
+        ]:
+            page.goto(site + path)
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, f"{path} scrolls sideways by {overflow}px"
+            screenshot(page, name)
+        # The grid itself is wider than the phone: it scrolls inside its own box.
+        page.goto(site + "/")
+        box = page.locator("#overall .table-scroll")
+        assert box.evaluate("el => el.scrollWidth > el.clientWidth")
+    finally:
+        context.close()
