@@ -37,6 +37,8 @@ class Command(BaseCommand):
         matchdays = "matchday" if summary.matchdays == 1 else "matchdays"
         self.stdout.write(f"Imported {summary.matchdays} {matchdays} with {summary.results} results.")
         if summary.players_created:
-            self.stdout.write("New players: " + ", ".join(summary.players_created))
+            shown = ", ".join(summary.players_created[:20])
+            more = len(summary.players_created) - 20
+            self.stdout.write(f"New players: {shown}" + (f" and {more} more" if more > 0 else ""))
         if summary.games_created:
             self.stdout.write("New games (official): " + ", ".join(summary.games_created))

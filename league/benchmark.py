@@ -1,0 +1,202 @@
+"""Measurements for `manage.py benchmark`, run in a child process on a throwaway database.
+
+Every figure is the median of several runs. The raw baseline does the same work as a full recompute
+(every rating table, one row per player per matchday, into the same table with the same indexes)
+with nothing but the `sqlite3` module and plain Python, to show what the framework costs.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sqlite3
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.db.models import Count, Sum
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from league.generate import UNOFFICIAL_GAME
+from league.importing import import_results
+from league.models import Category, Game, Matchday, Player, Result
+from ratings import services
+from ratings.models import RatingEntry
+
+
+def timed(action: Callable[[], object], runs: int, before: Callable[[], object] | None = None) -> float:
+    """Median seconds of `action` over `runs` runs; `before` runs untimed ahead of each."""
+    seconds = []
+    for _ in range(runs):
+        if before:
+            before()
+        start = time.perf_counter()
+        action()
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
+def empty_database() -> None:
+    """No league at all, but the generated league's unofficial game, which the import would
+    otherwise create as an official one."""
+    call_command("flush", interactive=False, verbosity=0)
+    category = Category.objects.create(slug="trading-card-games", name="Trading card games")
+    Game.objects.create(name=UNOFFICIAL_GAME, slug=UNOFFICIAL_GAME.lower(), category=category, official=False)
+
+
+def checksum() -> dict[str, tuple[int, float]]:
+    """Per table: rows and the sum of ratings, to show that two computations agree."""
+    rows = RatingEntry.objects.values("table__slug").annotate(rows=Count("pk"), total=Sum("rating_after"))
+    return {row["table__slug"]: (row["rows"], round(row["total"], 3)) for row in rows}
+
+
+def raw_baseline() -> int:
+    """The club formula over every table with plain sqlite3: read in order, compute, executemany."""
+    db = sqlite3.connect(connection.settings_dict["NAME"])
+    tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
+    results = db.execute(
+        "SELECT m.id, m.rounds, g.id, g.official, g.category_id, r.id, r.player_id,"
+        " COALESCE(r.rated_placing, r.placing)"
+        " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
+        " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
+    ).fetchall()
+    matchdays: dict[int, list[tuple]] = {}
+    for row in results:
+        matchdays.setdefault(row[0], []).append(row)
+    db.execute("DELETE FROM ratings_ratingentry")
+    rows = []
+    for table_id, scope, table_game, table_category in tables:
+        ratings: dict[int, float] = {}
+        for matchday, group in matchdays.items():
+            _, rounds, game, official, category = group[0][:5]
+            if scope == "overall":
+                counts = official
+            elif scope == "game":
+                counts = game == table_game
+            else:
+                counts = not official and category == table_category
+            if not counts:
+                continue
+            n, k = len(group), 10.0 * rounds
+            tied = Counter(r[7] for r in group)
+            before = [ratings.get(r[6], 1500.0) for r in group]
+            total = sum(before)
+            for (*_, result, player, placing), rating in zip(group, before, strict=True):
+                span = range(placing, placing + tied[placing])
+                score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
+                mean = (total - rating) / (n - 1)
+                expected = 1 / (1 + 10 ** ((mean - rating) / 400))
+                after = float(math.floor(rating + k * (score - expected) + 0.5))
+                ratings[player] = after
+                rows.append(
+                    (
+                        table_id,
+                        matchday,
+                        player,
+                        result,
+                        rating,
+                        after,
+                        mean,
+                        expected,
+                        score,
+                        k,
+                        after - rating,
+                    )
+                )
+    db.executemany(
+        "INSERT INTO ratings_ratingentry (table_id, matchday_id, player_id, result_id, rating_before,"
+        " rating_after, opponents_mean, expected, score, k, delta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+    db.commit()
+    db.close()
+    return len(rows)
+
+
+def add_latest_matchday(rng: random.Random) -> Matchday:
+    """What the admin does when the secretary saves tonight's matchday: save, then recompute."""
+    last = Matchday.objects.order_by("-date", "-number").first()
+    players = rng.sample(list(Player.objects.values_list("pk", flat=True)[:500]), 4)
+    with transaction.atomic():
+        matchday = Matchday.objects.create(
+            number=Matchday.objects.order_by("-number").first().number + 1,
+            date=last.date,
+            game=last.game,
+            rounds=5,
+        )
+        Result.objects.bulk_create(
+            Result(matchday=matchday, player_id=p, placing=i) for i, p in enumerate(players, start=1)
+        )
+        services.recompute_for_matchday(matchday)
+    return matchday
+
+
+def remove_matchday(matchday: Matchday) -> None:
+    with transaction.atomic():
+        position, game = matchday.position, matchday.game
+        matchday.delete()
+        services.recompute_from(position, [game])
+
+
+def edit_middle_matchday() -> None:
+    """Swap the first two placings of the middle matchday and recompute from it."""
+    middle = Matchday.objects.order_by("date", "number")[Matchday.objects.count() // 2]
+    with transaction.atomic():
+        results = list(middle.results.order_by("placing", "pk")[:2])
+        first, second = results
+        first.placing, second.placing = second.placing, first.placing
+        first.rated_placing = second.rated_placing = None
+        Result.objects.bulk_update([first, second], ["placing", "rated_placing"])
+        services.recompute_for_matchday(middle)
+
+
+def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
+    client = Client()
+    figures = {}
+    for name, url in urls.items():
+        with CaptureQueriesContext(connection) as queries:
+            status = client.get(url).status_code
+        seconds = timed(lambda url=url: client.get(url), runs)
+        figures[name] = {"url": url, "status": status, "queries": len(queries), "seconds": seconds}
+    return figures
+
+
+def measure(csv_path: str, runs: int) -> dict:
+    data = open(csv_path, "rb").read()
+    figures: dict = {}
+    figures["import"] = timed(lambda: import_results(data), runs, before=empty_database)
+    figures["matchdays"] = Matchday.objects.count()
+    figures["results"] = Result.objects.count()
+    figures["players"] = Player.objects.count()
+    figures["recompute"] = timed(services.recompute_all, runs)
+    figures["rows"] = RatingEntry.objects.count()
+    project = checksum()
+    if connection.vendor == "sqlite":
+        figures["baseline"] = timed(raw_baseline, runs)
+        figures["baseline_agrees"] = checksum() == project
+        services.recompute_all()
+    rng = random.Random(1)
+    added: list[Matchday] = []
+    figures["add_latest"] = timed(
+        lambda: added.append(add_latest_matchday(rng)),
+        runs,
+        before=lambda: added and remove_matchday(added.pop()),
+    )
+    if added:
+        remove_matchday(added.pop())
+    figures["edit_middle"] = timed(edit_middle_matchday, runs)
+    player = Player.objects.order_by("pk").first()
+    figures["pages"] = page_figures(
+        {
+            "home": "/",
+            "standings": "/standings/",
+            "player": f"/players/{player.pk}/",
+            "game": f"/games/{Game.objects.order_by('pk').first().slug}/",
+        },
+        runs,
+    )
+    return figures
