@@ -151,6 +151,23 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     return len(rows)
 
 
+def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
+    """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
+    per matchday. Reads only; used to refuse a method in the admin before anything is saved."""
+    results = (
+        Result.objects.filter(matchday__in=table.matchdays())
+        .select_related("matchday")
+        .order_by("matchday__date", "matchday__number", "pk")
+    )
+    problems = []
+    for matchday, group in groupby(results, key=lambda r: r.matchday):
+        try:
+            method.check([seat(r, 0, None) for r in group])
+        except methods.MethodError as error:
+            problems.append(f"{matchday} ({matchday.date}): {error}")
+    return problems
+
+
 @transaction.atomic
 def recompute_all() -> int:
     sync_tables()
