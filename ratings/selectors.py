@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from django.db.models import OuterRef, Subquery
 
 from league.models import Matchday, Player, Result
 
+from .comparison import MatchdayRecord, Played
+from .methods import Facts
 from .models import RatingEntry, RatingTable
 
 
@@ -110,3 +113,23 @@ def current_ratings() -> dict[int, list[tuple[RatingTable, float]]]:
     for rows in ratings.values():
         rows.sort(key=lambda row: (order[row[0].scope], row[0].name))
     return ratings
+
+
+def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, Player]]:
+    """The table's matchdays in play order with their results, for rating in memory (one query),
+    and the players who took part by id."""
+    results = (
+        Result.objects.filter(matchday__in=table.matchdays())
+        .select_related("matchday", "player")
+        .order_by("matchday__date", "matchday__number", "pk")
+    )
+    history, players = [], {}
+    for matchday, group in groupby(results, key=lambda r: r.matchday):
+        played = []
+        for r in group:
+            players[r.player_id] = r.player
+            counts = (r.won_by_16, r.won_by_24, r.won_by_4_and_last, r.bad_moves)
+            played.append(Played(r.player_id, r.placing, r.effective_placing, r.left_early, *counts))
+        facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
+        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played)))
+    return history, players

@@ -14,7 +14,14 @@ from typing import Any
 
 
 class MethodError(ValueError):
-    """Results that a method cannot rate (e.g. a three-player game for a two-player method)."""
+    """Results that a method cannot rate (e.g. a three-player game for a two-player method).
+
+    `param` names the input at fault, for the calculator: "placings" or "ratings" (the players).
+    """
+
+    def __init__(self, message: str, param: str = "placings"):
+        super().__init__(message)
+        self.param = param
 
 
 class ParamError(ValueError):
@@ -108,6 +115,7 @@ class Method:
     name: str = ""
     source: str = ""  # where the method comes from
     summary: str = ""
+    formula: str = ""  # the formula in plain text, for the Methods page
     params: tuple[Param, ...] = ()
     two_players_only = False
 
@@ -136,10 +144,10 @@ class Method:
     def check(self, seats: Sequence[Seat]) -> None:
         """MethodError if these seats cannot be rated by this method."""
         if len(seats) < 2:
-            raise MethodError("a matchday needs at least two players")
+            raise MethodError("a matchday needs at least two players", "ratings")
         check_ranking([s.placing for s in seats])
         if self.two_players_only and len(seats) != 2:
-            raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players")
+            raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players", "ratings")
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         raise NotImplementedError

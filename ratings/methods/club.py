@@ -114,6 +114,13 @@ class Club(Method):
         "One game against the mean rating M of the other players: S runs from 1 for the winner to 0 for "
         "last, K is a multiplier times the rounds played."
     )
+    formula = """\
+M = mean rating of the other players
+S = 1 - (p - 1) / (n - 1)   (ties share the average of their places)
+E = 1 / (1 + 10^((M - R) / 400))
+K = K per round x rounds
+R' = R + K (S - E)
+"""
     params = (
         Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
         Param(

@@ -41,6 +41,13 @@ class OpenSkill(Method):
         "updated from the matchday's order. The rating shown is the cautious ordinal mu - 3 sigma; "
         "players whose sigma is still high are marked provisional."
     )
+    formula = """\
+each player: skill mu and uncertainty sigma (start 25 and 25/3)
+the matchday's ranking updates mu and sigma (Plackett-Luce, openskill library)
+rating shown = ordinal = mu - 3 sigma
+provisional while sigma > the threshold
+E = sum over the other players of the model's chance of beating them
+"""
     params = (
         Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True),
         Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", positive=True),

@@ -65,6 +65,11 @@ class PairwisePlacing(Method):
         "Each other player at the table is one Elo game: you beat everyone you finished ahead of, tie "
         "with those who share your place and lose to the rest. K is fixed."
     )
+    formula = """\
+S = sum over the other players of 1 (finished ahead), 0.5 (same place), 0 (behind)
+E = sum over the other players j of 1 / (1 + 10^((Rj - R) / 400))
+R' = R + K (S - E)
+"""
     params = (START, FIXED_K, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
@@ -91,6 +96,12 @@ class PairwiseWinner(Method):
         "Each other player is one Elo game, but only 1st place wins: everyone else loses to the winner "
         "(or winners) and ties with each other. A player who left early loses to everyone still playing."
     )
+    formula = """\
+S = sum over the other players of: 1st beats everyone, the others tie each other
+    (a player who left early scores 0 against everyone still playing)
+E = sum over the other players j of 1 / (1 + 10^((Rj - R) / 400))
+R' = R + K (S - E)
+"""
     params = (START, FIXED_K, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
@@ -119,6 +130,11 @@ class RatingBand(Method):
         "Pairwise by placing, but each player's K comes from their own current rating: below 1200: 40, "
         "below 1800: 32, below 2200: 24, from 2200 on: 16. New players move fast, strong ones slowly."
     )
+    formula = """\
+S, E as pairwise by placing
+K = 40 below 1200, 32 below 1800, 24 below 2200, else 16 (from the player's own rating)
+R' = R + K (S - E)
+"""
     params = (START, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:

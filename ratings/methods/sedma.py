@@ -67,6 +67,15 @@ class Sedma(Method):
         "rounds won by 16, by 24 and with 4 and last (a loser gets 10% of theirs), less 0.02 per bad "
         "move; the score is kept between 0 and 1; ratings are whole numbers."
     )
+    formula = """\
+K from each player's own rating: 40 below 1200, 32 below 1800, 24 below 2200, else 16
+bonus = min(0.05 x won by 16, 0.15) + min(0.1 x won by 24, 0.2) + min(0.03 x won with 4 and last, 0.09)
+        (x 0.1 for the loser)
+malus = min(0.02 x bad moves, 0.3)
+S = clamp((1 if won else 0) + bonus - malus, 0, 1)
+E = 1 / (1 + 10^((Ropponent - R) / 400))
+R' = round(R + K (S - E))
+"""
     params = (
         Param("start_rating", "Start rating", 1500, "Every player's first rating."),
         Param("round", "Whole numbers", True, "Round ratings as the C# code does (halves to even).", bool),

@@ -77,6 +77,14 @@ class TableSize(Method):
         "Pairwise by placing; K depends on how many played (2: 48, 3-4: 32, 5-6: 24, 7-8: 16, 9-10: 12, "
         "11+: 8) and is one step lower when the winner scored 19-24, two steps lower when 12-18."
     )
+    formula = """\
+S, E as pairwise by placing
+K by players: 2: 48, 3-4: 32, 5-6: 24, 7-8: 16, 9-10: 12, 11+: 8
+  winner's score 19-24: one step lower; 12-18: two steps lower (steps below 8: 6, 4)
+R' = R + K (S - E)
+Game-length correction (games to 12): each difference x = R - Rj is replaced by y
+  with 2y + 400 log10((10^(y/400) + 3) / (3 * 10^(y/400) + 1)) = x
+"""
     params = (
         Param("start_rating", "Start rating", 1000, "Every player's first rating (Two Way Street: 1000)."),
         Param(
