@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 from itertools import groupby
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Min
@@ -18,9 +19,16 @@ from django.utils.html import format_html, format_html_join
 from league.formatting import format_change, format_rating
 from league.models import Category, Game, Matchday, Page, Player, Result
 from league.rankings import Entry, matchday_problems
-from ratings import services
-from ratings.models import RatingEntry
+from ratings import methods, services
+from ratings.models import RatingEntry, RatingTable
 from ratings.selectors import table_order
+
+SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
+
+
+def tables_counting(game) -> list[RatingTable]:
+    """The rating tables that matchdays of `game` count in."""
+    return [table for table in RatingTable.objects.all() if table.counts(game)]
 
 
 class ResultFormSet(BaseInlineFormSet):
@@ -44,18 +52,62 @@ class ResultFormSet(BaseInlineFormSet):
             )
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
-        problems = matchday_problems(entries)
+        problems = matchday_problems(entries) or self.method_problems(entries)
         if problems:
             raise ValidationError(problems)
         super().clean()
 
+    def method_problems(self, entries: list[Entry]) -> list[str]:
+        """What the rating methods of the matchday's tables cannot rate (e.g. Sedma: two players)."""
+        game = self.instance.game if self.instance.game_id else None
+        if game is None:
+            return []
+        seats = [methods.Seat(0, e.effective_placing) for e in entries]
+        problems = []
+        for table in tables_counting(game):
+            try:
+                table.rating_method.check(seats)
+            except methods.MethodError as error:
+                problems.append(f"The {table.name} rating uses {table.rating_method.name}: {error}.")
+        return problems
+
+
+class ResultForm(forms.ModelForm):
+    """A result row; the Sedma counts may be left blank, which means none."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in SEDMA_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
+                if self.instance.pk is None:
+                    self.initial[name] = None  # so that a spare row left blank stays unchanged
+
+    def clean(self):
+        data = super().clean()
+        for name in SEDMA_FIELDS:
+            if name in self.fields and data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data
+
 
 class ResultInline(admin.TabularInline):
     model = Result
+    form = ResultForm
     formset = ResultFormSet
-    fields = ["player", "placing", "rated_placing", "note"]
+    fields = ["player", "placing", "rated_placing", "left_early", "note"]
     extra = 4
     ordering = ["placing", "player__short_name"]
+
+    def get_fields(self, request, obj=None):
+        """The Sedma counts only where they count: for a game rated by Sedma (on a new matchday,
+        whenever any table uses Sedma)."""
+        sedma = RatingTable.objects.filter(method="sedma")
+        if obj is not None:
+            uses_sedma = any(table.counts(obj.game) for table in sedma)
+        else:
+            uses_sedma = sedma.exists()
+        return self.fields + SEDMA_FIELDS if uses_sedma else self.fields
 
 
 def rating_changes_html(entries) -> str:
@@ -89,7 +141,7 @@ class MatchdayAdmin(admin.ModelAdmin):
     list_filter = ["game"]
     date_hierarchy = "date"
     ordering = ["-date", "-number"]
-    fields = ["number", "date", "game", "rounds", "notes", "rating_changes"]
+    fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
 

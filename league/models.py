@@ -66,6 +66,12 @@ class Matchday(models.Model):
     date = models.DateField()
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
     rounds = models.PositiveSmallIntegerField(validators=[MinValueValidator(1, "Rounds must be at least 1.")])
+    winner_score = models.PositiveSmallIntegerField(
+        "winner's score",
+        null=True,
+        blank=True,
+        help_text="Only the table-size method uses it: 19-24 lowers K one step, 12-18 two. Blank: full game.",
+    )
     notes = models.TextField(blank=True)
 
     objects = MatchdayQuerySet.as_manager()
@@ -98,6 +104,15 @@ class Result(models.Model):
         help_text="Only for a penalty: the placing used for the rating instead of the real one.",
     )
     note = models.CharField(max_length=200, blank=True, help_text='e.g. "left early"')
+    left_early = models.BooleanField(
+        default=False,
+        help_text="Pairwise-winner method: a player who left early loses to everyone still playing.",
+    )
+    # The Sedma method's performance counts (two-player games); the other methods ignore them.
+    won_by_16 = models.PositiveSmallIntegerField("rounds won by 16", default=0)
+    won_by_24 = models.PositiveSmallIntegerField("rounds won by 24", default=0)
+    won_by_4_and_last = models.PositiveSmallIntegerField("rounds won with 4 and last", default=0)
+    bad_moves = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["matchday", "placing", "player__short_name"]

@@ -15,4 +15,5 @@ league_patterns = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include((league_patterns, "league"))),
+    path("", include("ratings.urls")),
 ]

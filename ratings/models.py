@@ -5,7 +5,8 @@ from django.urls import reverse
 
 from league.models import Category, Game, Matchday, Player, Result
 
-from . import club
+from . import methods
+from .methods import club
 
 
 class RatingTableQuerySet(models.QuerySet):
@@ -27,9 +28,6 @@ class RatingTable(models.Model):
         GAME = "game", "One game"
         CATEGORY = "category", "Unofficial games of one category"
 
-    class Method(models.TextChoices):
-        CLUB = "club", "Club formula"
-
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100, unique=True)
     scope = models.CharField(max_length=10, choices=Scope.choices)
@@ -40,14 +38,26 @@ class RatingTable(models.Model):
         Category, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table"
     )
     description = models.TextField(blank=True, help_text="Shown above the table.")
-    method = models.CharField(max_length=20, choices=Method.choices, default=Method.CLUB)
+    method = models.CharField(
+        max_length=20,
+        choices=methods.CHOICES,
+        default="club",
+        help_text="How ratings are computed; see the site's Methods page. Changing it recomputes the table.",
+    )
     start_rating = models.FloatField(default=club.START_RATING)
     k_per_round = models.FloatField(
-        default=club.K_PER_ROUND, help_text="K is this number times the matchday's rounds."
+        "K per round (club formula)",
+        default=club.K_PER_ROUND,
+        help_text="Club formula only: K is this number times the matchday's rounds.",
     )
     whole_numbers = models.BooleanField(
         default=True,
         help_text="Round ratings to whole numbers after every matchday, as the club does by hand.",
+    )
+    parameters = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The method's other parameters, by name (e.g. {\"k\": 32}); set in the admin's fields.",
     )
 
     objects = RatingTableQuerySet.as_manager()
@@ -75,6 +85,32 @@ class RatingTable(models.Model):
         if self.scope == self.Scope.GAME:
             return reverse("league:game", args=[self.game.slug])
         return reverse("league:home") + f"#{self.slug}"
+
+    # Parameters every method names alike are kept in their own columns; the rest in `parameters`.
+    COLUMNS = {"start_rating": "start_rating", "round": "whole_numbers"}
+
+    @property
+    def rating_method(self) -> methods.Method:
+        return methods.get(self.method)
+
+    def method_params(self) -> dict:
+        """The table's method's parameters, parsed, with defaults for any not set."""
+        method = self.rating_method
+        raw = {}
+        for param in method.params:
+            if param.name in self.COLUMNS:
+                raw[param.name] = getattr(self, self.COLUMNS[param.name])
+            elif method.slug == "club" and param.name == "k":
+                raw[param.name] = self.k_per_round
+            elif param.name in self.parameters:
+                raw[param.name] = self.parameters[param.name]
+        return method.clean_params(raw)
+
+    @property
+    def method_description(self) -> str:
+        """The method and its parameters in words, e.g. "Pairwise by placing: start rating 1500, K 32"."""
+        method = self.rating_method
+        return f"{method.name}: {method.describe(self.method_params())}"
 
     @property
     def official(self) -> bool:
@@ -134,11 +170,19 @@ class RatingEntry(models.Model):
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_entries")
     rating_before = models.FloatField()
     rating_after = models.FloatField()
-    opponents_mean = models.FloatField(help_text="M: mean rating of the other players before.")
+    opponents_mean = models.FloatField(
+        null=True, blank=True, help_text="M: mean rating of the other players before (club formula only)."
+    )
     expected = models.FloatField()
     score = models.FloatField()
-    k = models.FloatField()
+    k = models.FloatField(null=True, blank=True, help_text="Empty for methods without K (openskill).")
     delta = models.FloatField()
+    state = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What the method carries to the player's next matchday besides the rating "
+        "(openskill: mu and sigma).",
+    )
 
     objects = RatingEntryQuerySet.as_manager()
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from django.db.models import Count, OuterRef, Subquery
 
 from league.formatting import explain_change
 from league.models import Matchday, Player, Result
 
+from .comparison import MatchdayRecord, Played
+from .methods import Facts
 from .models import RatingEntry, RatingTable
 
 
@@ -172,3 +175,23 @@ def table_order(table: RatingTable) -> tuple:
     """Overall first, then games, then unofficial categories, each by name (as on the home page)."""
     rank = {RatingTable.Scope.OVERALL: 0, RatingTable.Scope.GAME: 1, RatingTable.Scope.CATEGORY: 2}
     return (rank[table.scope], table.name)
+
+
+def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, Player]]:
+    """The table's matchdays in play order with their results, for rating in memory (one query),
+    and the players who took part by id."""
+    results = (
+        Result.objects.filter(matchday__in=table.matchdays())
+        .select_related("matchday", "player")
+        .order_by("matchday__date", "matchday__number", "pk")
+    )
+    history, players = [], {}
+    for matchday, group in groupby(results, key=lambda r: r.matchday):
+        played = []
+        for r in group:
+            players[r.player_id] = r.player
+            counts = (r.won_by_16, r.won_by_24, r.won_by_4_and_last, r.bad_moves)
+            played.append(Played(r.player_id, r.placing, r.effective_placing, r.left_early, *counts))
+        facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
+        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played)))
+    return history, players

@@ -16,7 +16,7 @@ from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result
 
-from . import club
+from . import methods
 from .models import RatingEntry, RatingTable
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
@@ -66,25 +66,50 @@ def _free_slug(wanted: str, taken: set[str]) -> str:
 
 def ratings_before(table: RatingTable, position: Position) -> dict[int, float]:
     """Each player's rating in `table` just before the matchday at `position`."""
+    return {player_id: rating for player_id, (rating, _) in standing_before(table, position).items()}
+
+
+def standing_before(table: RatingTable, position: Position) -> dict[int, tuple[float, dict | None]]:
+    """Each player's rating and carried state in `table` just before the matchday at `position`."""
     latest = table.entries.before_position(*position).latest_per_player()
-    return {e.player_id: e.rating_after for e in latest}
+    return {e.player_id: (e.rating_after, e.state) for e in latest}
+
+
+def seat(result: Result, rating: float, state: dict | None) -> methods.Seat:
+    """A stored result as the rating methods see it."""
+    return methods.Seat(
+        rating=rating,
+        placing=result.effective_placing,
+        state=state,
+        left_early=result.left_early,
+        won_by_16=result.won_by_16,
+        won_by_24=result.won_by_24,
+        won_by_4_and_last=result.won_by_4_and_last,
+        bad_moves=result.bad_moves,
+    )
+
+
+def facts(matchday: Matchday) -> methods.Facts:
+    return methods.Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
 
 
 @transaction.atomic
 def recompute(table: RatingTable, since: Position | None = None) -> int:
-    """Rebuild `table` from the matchday at `since` onward (everything when None).
+    """Rebuild `table` from the matchday at `since` onward (everything when None), with its method.
 
-    Earlier rows are kept: a new or edited matchday never rewrites the past. Returns the number of
-    rows written.
+    Earlier rows are kept: a new or edited matchday never rewrites the past; each player's rating and
+    carried state resume from their last row before `since`. Returns the number of rows written.
     """
+    method, params = table.rating_method, table.method_params()
+    start = method.start(params)
     matchdays = table.matchdays()
     stale = table.entries.all()
-    ratings: dict[int, float] = {}
+    ratings: dict[int, tuple[float, dict | None]] = {}
     if since is not None:
         matchdays = matchdays.from_position(*since)
         # By position, not by the matchdays that count now: an edit may have moved one out.
         stale = stale.from_position(*since)
-        ratings = ratings_before(table, since)
+        ratings = standing_before(table, since)
     stale.delete()
 
     results = (
@@ -99,16 +124,13 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
             raise RecomputeError(
                 f"{matchday} ({matchday.date}) has {len(group)} player; it needs at least two."
             )
-        before = [ratings.get(r.player_id, table.start_rating) for r in group]
-        changes = club.club_changes(
-            before,
-            [r.effective_placing for r in group],
-            rounds=matchday.rounds,
-            k_per_round=table.k_per_round,
-            whole_numbers=table.whole_numbers,
-        )
+        seats = [seat(r, *ratings.get(r.player_id, start)) for r in group]
+        try:
+            changes = method.compute(seats, facts(matchday), params)
+        except methods.MethodError as error:
+            raise RecomputeError(f"{table}: {matchday} ({matchday.date}): {error}") from error
         for result, change in zip(group, changes, strict=True):
-            ratings[result.player_id] = change.rating_after
+            ratings[result.player_id] = (change.rating_after, change.state)
             rows.append(
                 RatingEntry(
                     table=table,
@@ -122,10 +144,28 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                     score=change.score,
                     k=change.k,
                     delta=change.delta,
+                    state=change.state,
                 )
             )
     RatingEntry.objects.bulk_create(rows, batch_size=2000)
     return len(rows)
+
+
+def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
+    """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
+    per matchday. Reads only; used to refuse a method in the admin before anything is saved."""
+    results = (
+        Result.objects.filter(matchday__in=table.matchdays())
+        .select_related("matchday")
+        .order_by("matchday__date", "matchday__number", "pk")
+    )
+    problems = []
+    for matchday, group in groupby(results, key=lambda r: r.matchday):
+        try:
+            method.check([seat(r, 0, None) for r in group])
+        except methods.MethodError as error:
+            problems.append(f"{matchday} ({matchday.date}): {error}")
+    return problems
 
 
 @transaction.atomic

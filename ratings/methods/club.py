@@ -1,0 +1,153 @@
+"""The club's rating formula, as published on the club page.
+
+Everyone starts at 1500. For each player, M is the mean rating of the *other* participants before the
+matchday, S = 1 - (p-1)/(n-1) for rated placing p among n players, and K = 10 x rounds:
+
+    R' = R + K (S - 1 / (1 + 10^((M - R) / 400)))
+
+Tied players share the average score of the places they span (two players tied 2nd of 4 share the
+scores of 2nd and 3rd).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Facts, Method, Outcome, Param, Seat, round_half_up
+
+START_RATING = 1500
+K_PER_ROUND = 10
+
+
+@dataclass(frozen=True)
+class Change:
+    """One player's rating change at one matchday, with every piece of the computation."""
+
+    rating_before: float
+    placing: int
+    opponents_mean: float
+    expected: float
+    score: float
+    k: float
+    delta: float
+    rating_after: float
+
+
+def placing_scores(placings: Sequence[int]) -> list[float]:
+    """Actual score of each placing: 1 for first, 0 for last, ties averaged over the places they span.
+
+    Placings are a standard competition ranking (1, 2, 2, 4): a tie of m players at place p spans the
+    places p .. p+m-1.
+    """
+    n = len(placings)
+    if n < 2:
+        raise ValueError("a matchday needs at least two players")
+    tied = Counter(placings)
+
+    def score_of_place(q: int) -> float:
+        return 1 - (q - 1) / (n - 1)
+
+    scores = []
+    for p in placings:
+        span = range(p, p + tied[p])
+        if p < 1 or span[-1] > n:
+            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
+        scores.append(sum(score_of_place(q) for q in span) / len(span))
+    return scores
+
+
+def expected_score(rating: float, opponents_mean: float) -> float:
+    return 1 / (1 + 10 ** ((opponents_mean - rating) / 400))
+
+
+def club_changes(
+    ratings: Sequence[float],
+    placings: Sequence[int],
+    *,
+    rounds: int,
+    k_per_round: float = K_PER_ROUND,
+    whole_numbers: bool = True,
+) -> list[Change]:
+    """New ratings for one matchday, in the order the players were given.
+
+    `placings` are the rated placings (after any penalty). With `whole_numbers` the new rating is
+    rounded, which is how the club carries ratings from one matchday to the next.
+    """
+    if len(ratings) != len(placings):
+        raise ValueError("one placing per rating is needed")
+    if rounds < 1:
+        raise ValueError("rounds must be at least 1")
+    n = len(ratings)
+    scores = placing_scores(placings)
+    k = k_per_round * rounds
+    total = sum(ratings)
+    changes = []
+    for rating, placing, score in zip(ratings, placings, scores, strict=True):
+        opponents_mean = (total - rating) / (n - 1)
+        expected = expected_score(rating, opponents_mean)
+        after = rating + k * (score - expected)
+        if whole_numbers:
+            after = round_half_up(after)
+        changes.append(
+            Change(
+                rating_before=rating,
+                placing=placing,
+                opponents_mean=opponents_mean,
+                expected=expected,
+                score=score,
+                k=k,
+                delta=after - rating,
+                rating_after=after,
+            )
+        )
+    return changes
+
+
+class Club(Method):
+    slug = "club"
+    name = "Club formula"
+    source = "the club's own page"
+    summary = (
+        "One game against the mean rating M of the other players: S runs from 1 for the winner to 0 for "
+        "last, K is a multiplier times the rounds played."
+    )
+    formula = """\
+M = mean rating of the other players
+S = 1 - (p - 1) / (n - 1)   (ties share the average of their places)
+E = 1 / (1 + 10^((M - R) / 400))
+K = K per round x rounds
+R' = R + K (S - E)
+"""
+    params = (
+        Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
+        Param(
+            "k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True
+        ),
+        Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
+    )
+
+    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+        self.check(seats)
+        changes = club_changes(
+            [s.rating for s in seats],
+            [s.placing for s in seats],
+            rounds=facts.rounds,
+            k_per_round=params["k"],
+            whole_numbers=params["round"],
+        )
+        return [
+            Outcome(
+                rating_before=c.rating_before,
+                placing=c.placing,
+                expected=c.expected,
+                score=c.score,
+                k=c.k,
+                delta=c.delta,
+                rating_after=c.rating_after,
+                opponents_mean=c.opponents_mean,
+            )
+            for c in changes
+        ]

@@ -1,0 +1,105 @@
+"""OpenSkill's Plackett-Luce model: a Bayesian rating with an uncertainty per player.
+
+Each player has a skill estimate mu and an uncertainty sigma (start 25 and 25/3). A matchday's ranking
+updates both; sigma shrinks as a player plays. The rating shown is the *ordinal* mu - 3 sigma, a
+cautious estimate that starts at 0 and rises as the site learns a player's skill, so a newcomer who
+won once does not top the table. While sigma is above a threshold the player is marked provisional.
+
+Expected and actual scores are reported pairwise, like the Elo methods: the expected score is the sum
+of the model's probabilities of beating each other player, the actual score the sum of 1 for each
+player finished ahead of, 0.5 for a tie. K does not exist in this model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .base import Facts, Method, Outcome, Param, Seat, finish, pair_score
+
+Z = 3  # ordinal = mu - Z sigma
+
+
+def model(params: Mapping[str, Any]) -> PlackettLuce:
+    mu, sigma = params["mu"], params["sigma"]
+    # The library's defaults for beta and tau, scaled with mu and sigma as they are derived.
+    return PlackettLuce(mu=mu, sigma=sigma, beta=sigma / 2, tau=mu / 300)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - Z * sigma
+
+
+class OpenSkill(Method):
+    slug = "openskill"
+    name = "OpenSkill (Plackett-Luce)"
+    source = "the openskill library, a modern Bayesian rating"
+    summary = (
+        "A Bayesian model of the whole ranking: each player has a skill mu and an uncertainty sigma, both "
+        "updated from the matchday's order. The rating shown is the cautious ordinal mu - 3 sigma; "
+        "players whose sigma is still high are marked provisional."
+    )
+    formula = """\
+each player: skill mu and uncertainty sigma (start 25 and 25/3)
+the matchday's ranking updates mu and sigma (Plackett-Luce, openskill library)
+rating shown = ordinal = mu - 3 sigma
+provisional while sigma > the threshold
+E = sum over the other players of the model's chance of beating them
+"""
+    params = (
+        Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True),
+        Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", positive=True),
+        Param(
+            "provisional_sigma",
+            "Provisional above sigma",
+            7.0,
+            "Players whose sigma is above this are marked provisional (about eight four-player matchdays).",
+            positive=True,
+        ),
+        Param("round", "Whole numbers", False, "Round the ordinal to a whole number.", bool),
+    )
+
+    def start(self, params: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
+        mu, sigma = params["mu"], params["sigma"]
+        return ordinal(mu, sigma), {"mu": mu, "sigma": sigma}
+
+    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+        self.check(seats)
+        pl = model(params)
+        before = [pl.rating(**self._state(seat, params)) for seat in seats]
+        teams = pl.rate([[r] for r in before], ranks=[float(s.placing) for s in seats])
+        outcomes = []
+        for i, (seat, rating, (new,)) in enumerate(zip(seats, before, teams, strict=True)):
+            others = [j for j in range(len(seats)) if j != i]
+            expected = sum(pl.predict_win([[rating], [before[j]]])[0] for j in others)
+            score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
+            rating_before = ordinal(rating.mu, rating.sigma)
+            after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
+            outcomes.append(
+                Outcome(
+                    rating_before=rating_before,
+                    placing=seat.placing,
+                    expected=expected,
+                    score=score,
+                    k=None,
+                    delta=after - rating_before,
+                    rating_after=after,
+                    state={"mu": new.mu, "sigma": new.sigma},
+                    extras={
+                        "mu": new.mu,
+                        "sigma": new.sigma,
+                        "ordinal": ordinal(new.mu, new.sigma),
+                        "provisional": new.sigma > params["provisional_sigma"],
+                    },
+                )
+            )
+        return outcomes
+
+    @staticmethod
+    def _state(seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
+        if seat.state and "mu" in seat.state and "sigma" in seat.state:
+            return {"mu": float(seat.state["mu"]), "sigma": float(seat.state["sigma"])}
+        # A rating without state (the calculator): mu from the ordinal at the start sigma.
+        return {"mu": seat.rating + Z * params["sigma"], "sigma": params["sigma"]}
