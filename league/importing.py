@@ -241,7 +241,10 @@ def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
             for row in parsed_day.rows
         )
     Result.objects.bulk_create(results, batch_size=2000)
-    services.recompute_from(min(touched_positions), touched_games.values())
+    try:
+        services.recompute_from(min(touched_positions), touched_games.values())
+    except services.RecomputeError as error:  # e.g. a two-player method given a four-player matchday
+        raise ImportFailed([f"The results cannot be rated: {error}"]) from None
     return ImportSummary(len(parsed), len(results), players_created, games_created)
 
 

@@ -5,7 +5,7 @@ from django.core.management import CommandError, call_command
 
 from league.importing import ImportFailed, import_results
 from league.models import Game, Matchday, Player, Result
-from ratings import selectors
+from ratings import selectors, services
 from ratings.models import RatingEntry, RatingTable
 from tests.conftest import CLUB_CSV
 
@@ -540,3 +540,17 @@ def test_the_command_refuses_an_existing_matchday_unless_told_to_replace(db, tmp
 def test_the_command_reports_a_file_it_cannot_read(db, tmp_path):
     with pytest.raises(CommandError, match=r"^Cannot read .*missing\.csv"):
         call_command("import_results", str(tmp_path / "missing.csv"))
+
+
+def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
+    import_results(
+        b"matchday,date,game,rounds,player,placing,rated_placing\n1,2025-11-03,Hearts,2,A,1,\n1,2025-11-03,Hearts,2,B,2,\n"
+    )
+    services.sync_tables()
+    RatingTable.objects.filter(slug="hearts").update(method="sedma")  # a two-player method
+    errors = failure(
+        csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,")
+    )
+    assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
+    assert not Matchday.objects.filter(number=2).exists()
+    assert not Player.objects.filter(short_name="C").exists()
