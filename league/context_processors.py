@@ -5,15 +5,9 @@ from league.models import Game, Page
 
 
 def navigation(request):
-    """The site's name, navigation and rating tooltips for every page.
-
-    Everything is lazy: a page that shows no navigation or player name costs no query.
-    """
-    from league.views import player_names
-
+    """The site's name and navigation for every page; lazy, so a page without them costs no query."""
     return {
         "league_name": settings.LEAGUE_NAME,
         "nav_games": SimpleLazyObject(lambda: list(Game.objects.filter(matchdays__isnull=False).distinct())),
         "nav_pages": SimpleLazyObject(lambda: list(Page.objects.all())),
-        "player_names": SimpleLazyObject(lambda: player_names(request)),
     }

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from league.formatting import format_change, format_rating
 from league.names import PlayerNames
-from ratings.selectors import Grid, Standing
+from ratings.selectors import Grid, StandingRow
 
 
 class PlayerColumn(tables.Column):
@@ -79,7 +79,7 @@ class StandingsTable(tables.Table):
     player = tables.Column("Player", empty_values=())
     rating = tables.Column("Rating", attrs={"td": {"class": "num"}})
     played = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
-    last_played = tables.DateColumn("F j, Y", verbose_name="Last played", accessor="last_played__date")
+    last_played = tables.DateColumn("F j, Y", verbose_name="Last played", accessor="last_played")
     last_change = tables.Column("Last change", attrs={"td": {"class": "num"}})
 
     class Meta:
@@ -87,7 +87,7 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         empty_text = "Nobody has played yet."
 
-    def __init__(self, data: list[Standing], names: PlayerNames, **kwargs):
+    def __init__(self, data: list[StandingRow], names: PlayerNames, **kwargs):
         super().__init__(data, **kwargs)
         self.names = names
 

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django_tables2.export import TableExport
 
 from league import charts
@@ -26,16 +27,14 @@ from league.tables import (
     grid_table,
 )
 from ratings import selectors
-from ratings.models import RatingTable
+from ratings.models import RatingTable, Standing
 
 EXPORT_FORMATS = ("csv", "json")
 
 
-def player_names(request) -> PlayerNames:
-    """The request's renderer of player names with rating tooltips (see league.names)."""
-    if not hasattr(request, "_player_names"):
-        request._player_names = PlayerNames(selectors.current_ratings())
-    return request._player_names
+def player_names(request, players) -> PlayerNames:
+    """A renderer of player names with rating tooltips for the players a page shows (one query)."""
+    return PlayerNames(selectors.current_ratings({p.pk for p in players}))
 
 
 class Exports:
@@ -44,11 +43,17 @@ class Exports:
     def __init__(self, request):
         self.request = request
         self.builders: dict[str, Callable] = {}
+        self.names: PlayerNames | None = None  # set by the view once it knows who the page shows
 
-    def add(self, key: str, build: Callable) -> dict:
-        """Register `build(names)` under `key`; returns the section's table and download key."""
+    def add(self, key: str, build: Callable, page=None, param: str | None = None) -> dict:
+        """Register `build(names)` under `key`; returns the section's download key, its pager and a
+        lazily built table (built when the template renders it, after the names are known)."""
         self.builders[key] = build
-        return {"key": key, "table": None if self.wanted else build(player_names(self.request))}
+        return {
+            "key": key,
+            "pager": pager(self.request, param or _page_param(key), page),
+            "table": SimpleLazyObject(lambda: build(self.names)),
+        }
 
     @property
     def wanted(self) -> bool:
@@ -66,13 +71,36 @@ class Exports:
         return TableExport(export_format, self.builders[key](PlainNames())).response(f"{key}.{export_format}")
 
 
-def _rating_section(exports: Exports, table: RatingTable, players) -> dict:
-    grid = selectors.rating_grid(table, players)
+def _page_param(table_or_key) -> str:
+    return f"{getattr(table_or_key, 'slug', table_or_key)}-page"
+
+
+def pager(request, param: str, page) -> dict | None:
+    """Links to the neighbouring pages of one table, keeping the page numbers of the page's other
+    tables; None when everything fits on one page."""
+    if page is None or page.paginator.num_pages < 2:
+        return None
+
+    def url(number):
+        query = request.GET.copy()
+        query[param] = number
+        query.pop("export", None)
+        return "?" + query.urlencode()
+
+    return {
+        "page": page,
+        "previous": url(page.previous_page_number()) if page.has_previous() else None,
+        "next": url(page.next_page_number()) if page.has_next() else None,
+    }
+
+
+def _rating_section(request, exports: Exports, table: RatingTable) -> tuple[dict, list[Player]]:
+    grid = selectors.rating_grid(table, request.GET.get(_page_param(table)))
     show_game = table.scope != RatingTable.Scope.GAME
     section = exports.add(
-        table.slug, lambda names: grid_table(grid, names, show_game=show_game, ratings=True)
+        table.slug, lambda names: grid_table(grid, names, show_game=show_game, ratings=True), grid.page
     )
-    return {**section, "rating_table": table}
+    return {**section, "rating_table": table}, grid.players
 
 
 def home(request):
@@ -81,12 +109,20 @@ def home(request):
     played = set(Matchday.objects.values_list("game_id", flat=True).distinct())
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or t.game_id in played]
-    players = selectors.players_in_join_order()
-    sections = [_rating_section(exports, table, players) for table in tables]
-    results_grid = selectors.results_grid(Matchday.objects.all(), players)
+    shown: set[Player] = set()
+    sections = []
+    for table in tables:
+        section, players = _rating_section(request, exports, table)
+        sections.append(section)
+        shown.update(players)
+    columns = selectors.results_players(tables, settings.LEAGUE_GRID_PLAYERS)
+    results_grid = selectors.results_grid(Matchday.objects.all(), columns, request.GET.get("results-page"))
     results = exports.add(
-        "results", lambda names: grid_table(results_grid, names, show_game=True, ratings=False)
+        "results",
+        lambda names: grid_table(results_grid, names, show_game=True, ratings=False),
+        results_grid.page,
     )
+    exports.names = player_names(request, shown.union(columns))
     ctx = {"overall": sections[:1], "results": results, "sections": sections[1:]}
     return exports.response() or render(request, "league/home.html", ctx)
 
@@ -94,23 +130,29 @@ def home(request):
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
-    by_table = selectors.standings(tables, provisional_below=settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
-    hidden = 0
-    if days and not show_all:
-        since = timezone.localdate() - timedelta(days=days)
-        for table_id, rows in by_table.items():
-            active = [s for s in rows if s.last_played.date >= since]
-            hidden = max(hidden, len(rows) - len(active))
-            by_table[table_id] = selectors.ranked(active)
-    sections = []
+    since = timezone.localdate() - timedelta(days=days) if days and not show_all else None
+    hidden = since is not None and Standing.objects.filter(matchday_date__lt=since).exists()
+    sections, shown = [], []
     for table in tables:
-        rows = by_table[table.pk]
+        rows, page = selectors.standings_page(
+            table,
+            request.GET.get(_page_param(table)),
+            provisional_below=settings.LEAGUE_PROVISIONAL_MATCHDAYS,
+            active_since=since,
+        )
         if not rows and table.scope == RatingTable.Scope.GAME:
             continue
-        section = exports.add(f"standings-{table.slug}", lambda names, rows=rows: StandingsTable(rows, names))
+        shown.extend(row.player for row in rows)
+        section = exports.add(
+            f"standings-{table.slug}",
+            lambda names, rows=rows: StandingsTable(rows, names),
+            page,
+            param=_page_param(table),
+        )
         sections.append({**section, "rating_table": table})
+    exports.names = player_names(request, shown)
     ctx = {"sections": sections, "hidden": hidden, "inactive_days": days, "show_all": show_all}
     return exports.response() or render(request, "league/standings.html", ctx)
 
@@ -119,15 +161,25 @@ def game(request, slug):
     game = get_object_or_404(Game.objects.select_related("category", "rating_table"), slug=slug)
     table = game.rating_table
     exports = Exports(request)
-    players = selectors.players_in_join_order()
-    ranking = selectors.standings([table], settings.LEAGUE_PROVISIONAL_MATCHDAYS)[table.pk]
-    results_grid = selectors.results_grid(game.matchdays.all(), players)
+    section, players = _rating_section(request, exports, table)
+    ranking, ranking_page = selectors.standings_page(
+        table, request.GET.get("standings-page"), provisional_below=settings.LEAGUE_PROVISIONAL_MATCHDAYS
+    )
+    results_grid = selectors.results_grid(game.matchdays.all(), players, request.GET.get("results-page"))
+    exports.names = player_names(request, [*players, *(row.player for row in ranking)])
     ctx = {
         "game": game,
-        "section": _rating_section(exports, table, players),
-        "standings": exports.add(f"standings-{table.slug}", lambda names: StandingsTable(ranking, names)),
+        "section": section,
+        "standings": exports.add(
+            f"standings-{table.slug}",
+            lambda names: StandingsTable(ranking, names),
+            ranking_page,
+            param="standings-page",
+        ),
         "results": exports.add(
-            "results", lambda names: grid_table(results_grid, names, show_game=False, ratings=False)
+            "results",
+            lambda names: grid_table(results_grid, names, show_game=False, ratings=False),
+            results_grid.page,
         ),
     }
     return exports.response() or render(request, "league/game.html", ctx)
@@ -137,12 +189,7 @@ def player(request, pk):
     player = get_object_or_404(Player, pk=pk)
     exports = Exports(request)
     history = selectors.player_history(player)
-    tables = [table for table, _ in history]
-    ranking = selectors.standings(tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
-    summary = []
-    for table, _ in history:
-        mine = next(s for s in ranking[table.pk] if s.player.pk == player.pk)
-        summary.append({"table": table, "standing": mine, "of": len(ranking[table.pk])})
+    summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     chart = charts.rating_chart(
         [
             charts.Series(
@@ -169,6 +216,7 @@ def player(request, pk):
         for table, entries in history
     ]
     records = head_to_head(player)
+    exports.names = player_names(request, [player, *(r.opponent for r in records)])
     ctx = {
         "player": player,
         "summary": summary,
@@ -192,6 +240,7 @@ def matchday(request, number):
         }
         for table, entries in selectors.matchday_entries(matchday)
     ]
+    exports.names = player_names(request, [r.player for r in results])
     ctx = {
         "matchday": matchday,
         "results": exports.add("results", lambda names: MatchdayResultsTable(results, names)),

@@ -124,38 +124,47 @@ class RatingTable(models.Model):
             return self.game_id == game.pk
         return not game.official and self.category_id == game.category_id
 
+    def counted(self, prefix: str = "") -> Q:
+        """A filter for the matchdays that count in this table; `prefix` reaches a matchday from
+        another model (e.g. "matchday__" for results)."""
+        if self.scope == self.Scope.OVERALL:
+            return Q(**{f"{prefix}game__official": True})
+        if self.scope == self.Scope.GAME:
+            return Q(**{f"{prefix}game_id": self.game_id})
+        return Q(**{f"{prefix}game__official": False, f"{prefix}game__category_id": self.category_id})
+
     def matchdays(self):
         """The matchdays that count in this table, in play order."""
-        if self.scope == self.Scope.OVERALL:
-            games = Q(game__official=True)
-        elif self.scope == self.Scope.GAME:
-            games = Q(game_id=self.game_id)
-        else:
-            games = Q(game__official=False, game__category_id=self.category_id)
-        return Matchday.objects.filter(games).in_play_order()
+        return Matchday.objects.filter(self.counted()).in_play_order()
+
+
+def before(date, number, prefix: str = "matchday_") -> Q:
+    """Rows of matchdays played before the position (date, number), by the denormalised columns."""
+    return Q(**{f"{prefix}date__lt": date}) | Q(**{f"{prefix}date": date, f"{prefix}number__lt": number})
 
 
 class RatingEntryQuerySet(models.QuerySet):
     def in_play_order(self):
-        return self.order_by("matchday__date", "matchday__number", "player__short_name")
+        return self.order_by("matchday_date", "matchday_number", "player__short_name")
 
     def before_position(self, date, number):
-        return self.filter(Q(matchday__date__lt=date) | Q(matchday__date=date, matchday__number__lt=number))
+        return self.filter(before(date, number))
 
     def from_position(self, date, number):
-        return self.filter(Q(matchday__date__gt=date) | Q(matchday__date=date, matchday__number__gte=number))
+        return self.exclude(before(date, number))
 
     def latest_per_player(self):
         """Each player's last entry per table, annotated with `played`, their number of entries.
 
-        One query with window functions, whatever the length of the history.
+        One query with window functions. The engine uses it to resume before an edited matchday;
+        pages read the current standing from `Standing` instead.
         """
         per_player = [F("table_id"), F("player_id")]
         return self.annotate(
             newest_first=Window(
                 RowNumber(),
                 partition_by=per_player,
-                order_by=[F("matchday__date").desc(), F("matchday__number").desc()],
+                order_by=[F("matchday_date").desc(), F("matchday_number").desc()],
             ),
             played=Window(Count("pk"), partition_by=per_player),
         ).filter(newest_first=1)
@@ -168,6 +177,10 @@ class RatingEntry(models.Model):
     matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="rating_entries")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_entries")
+    # The matchday's position, copied so that "everything from this matchday on" and "a player's
+    # latest row" are index lookups rather than joins (the engine rewrites rows when a date changes).
+    matchday_date = models.DateField()
+    matchday_number = models.PositiveIntegerField()
     rating_before = models.FloatField()
     rating_after = models.FloatField()
     opponents_mean = models.FloatField(
@@ -193,7 +206,47 @@ class RatingEntry(models.Model):
                 fields=["table", "matchday", "player"], name="ratings_entry_one_per_player"
             ),
         ]
-        indexes = [models.Index(fields=["table", "player"], name="ratings_entry_table_player")]
+        indexes = [
+            models.Index(
+                fields=["table", "player", "matchday_date", "matchday_number"],
+                name="ratings_entry_player_order",
+            ),
+            models.Index(
+                fields=["table", "matchday_date", "matchday_number"], name="ratings_entry_table_order"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f} in {self.table}"
+
+
+class StandingQuerySet(models.QuerySet):
+    def ranked(self):
+        return self.order_by("-rating", "player__short_name")
+
+
+class Standing(models.Model):
+    """A player's current place in a table: the last row of their history, kept by the engine so
+    that standings and tooltips read one row per player instead of the whole history."""
+
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    rating = models.FloatField()
+    state = models.JSONField(null=True, blank=True)
+    played = models.PositiveIntegerField(help_text="Matchdays played in this table.")
+    # The player's last matchday, by position rather than a foreign key: when that matchday is
+    # deleted, the engine must still see that this standing came from it and fall back.
+    matchday_date = models.DateField()
+    matchday_number = models.PositiveIntegerField()
+    delta = models.FloatField(help_text="The change at the player's last matchday.")
+
+    objects = StandingQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="ratings_standing_one_per_player"),
+        ]
+        indexes = [models.Index(fields=["table", "-rating"], name="ratings_standing_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating:.0f} in {self.table}"

@@ -3,31 +3,50 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from itertools import groupby
 
-from django.db.models import Count, OuterRef, Subquery
+from django.conf import settings
+from django.core.paginator import InvalidPage, Page, Paginator
+from django.db.models import Count, F, Func, OuterRef, Q, Subquery
+from django.http import Http404
 
 from league.formatting import explain_change
 from league.models import Matchday, Player, Result
 
 from .comparison import MatchdayRecord, Played
 from .methods import Facts
-from .models import RatingEntry, RatingTable
+from .models import RatingEntry, RatingTable, Standing, before
 
 
-def players_in_join_order() -> list[Player]:
-    """Players ordered by their first matchday (then by the order their results were entered),
-    which is the column order of the club's tables. Players without results are left out."""
-    first = Result.objects.filter(player=OuterRef("pk")).order_by("matchday__date", "matchday__number", "pk")
-    return list(
-        Player.objects.annotate(
-            first_date=Subquery(first.values("matchday__date")[:1]),
-            first_number=Subquery(first.values("matchday__number")[:1]),
-            first_result=Subquery(first.values("pk")[:1]),
+def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
+    """`players` ordered by their first matchday (in `table`, or anywhere), then by the order their
+    results were entered: the column order of the club's tables. One query."""
+    if table is None:
+        first = Result.objects.filter(player=OuterRef("pk")).order_by(
+            "matchday__date", "matchday__number", "pk"
         )
-        .filter(first_result__isnull=False)
-        .order_by("first_date", "first_number", "first_result")
+        date, number, tiebreak = "matchday__date", "matchday__number", "pk"
+    else:
+        first = table.entries.filter(player=OuterRef("pk")).order_by(
+            "matchday_date", "matchday_number", "result_id"
+        )
+        date, number, tiebreak = "matchday_date", "matchday_number", "result_id"
+    return list(
+        Player.objects.filter(pk__in=[p.pk for p in players])
+        .annotate(
+            first_date=Subquery(first.values(date)[:1]),
+            first_number=Subquery(first.values(number)[:1]),
+            first_result=Subquery(first.values(tiebreak)[:1]),
+        )
+        .order_by("first_date", "first_number", "first_result", "short_name")
     )
+
+
+def grid_players(table: RatingTable, limit: int) -> tuple[list[Player], dict[int, float]]:
+    """The table's `limit` best players now, in the order they joined it, with their ratings."""
+    top = list(table.standings.ranked().select_related("player")[:limit])
+    return in_join_order([s.player for s in top], table), {s.player_id: s.rating for s in top}
 
 
 @dataclass
@@ -41,99 +60,192 @@ class GridRow:
 class Grid:
     players: list[Player]
     rows: list[GridRow]
+    page: Page | None = None
 
 
-def rating_grid(table: RatingTable, players: list[Player]) -> Grid:
-    """Each matchday of `table` with every player's rating after it.
+def paginate(queryset, number, per_page: int) -> Page:
+    """A page of `queryset`; Http404 names the problem when `number` is not a page."""
+    try:
+        return Paginator(queryset, per_page, allow_empty_first_page=True).page(number or 1)
+    except InvalidPage as error:
+        raise Http404(f"Page {number!r}: {error}") from None
 
-    Ratings are carried forward from the player's last matchday, and players who have not yet
-    played show the start rating, as on the club's page. Only players with at least one matchday in
-    the table get a column. Each rating a player earned at that matchday comes with its explanation.
+
+def rating_grid(table: RatingTable, page_number=1) -> Grid:
+    """One page of `table`'s matchdays (the newest page first, each in play order) with the ratings
+    of its best players after each.
+
+    A player's rating is carried through the matchdays they missed, and shows the start rating
+    before their first, as on the club's page. Each rating earned at that matchday comes with its
+    explanation. The cost is a handful of queries whatever the length of the history: the page is
+    rebuilt backwards from each player's rating after its newest matchday.
     """
-    matchdays = list(table.matchdays().select_related("game"))
-    entries = table.entries.values_list(
+    players, current = grid_players(table, settings.LEAGUE_GRID_PLAYERS)
+    page = paginate(
+        table.matchdays().reverse().select_related("game"), page_number, settings.LEAGUE_GRID_PAGE_SIZE
+    )
+    matchdays = list(page.object_list)
+    if not matchdays:
+        return Grid(players, [], page)
+    ids = [p.pk for p in players]
+    if page.number > 1:  # ratings after the page's newest matchday, not the current ones
+        newest = matchdays[0].position
+        latest = table.entries.filter(player_id__in=ids).filter(
+            before(*newest) | Q(matchday_date=newest[0], matchday_number=newest[1])
+        )
+        current = {e.player_id: e.rating_after for e in latest.latest_per_player()}
+    on_page = [m.pk for m in matchdays]
+    field_sizes = dict(
+        table.entries.filter(matchday_id__in=on_page).values_list("matchday_id").annotate(n=Count("pk"))
+    )
+    played: dict[int, dict[int, tuple]] = {}
+    for matchday_id, player_id, *rest in table.entries.filter(
+        matchday_id__in=on_page, player_id__in=ids
+    ).values_list(
         "matchday_id",
         "player_id",
-        "rating_after",
+        "rating_before",
         "delta",
         "expected",
         "k",
         "result__placing",
         "result__rated_placing",
-    )
-    played: dict[int, dict[int, tuple]] = {}
-    for matchday_id, player_id, *rest in entries:
+    ):
         played.setdefault(matchday_id, {})[player_id] = rest
-    columns = [p for p in players if any(p.pk in day for day in played.values())]
-    current = {p.pk: table.start_rating for p in columns}
+    ratings = {pk: current.get(pk, table.start_rating) for pk in ids}
     rows = []
-    for matchday in matchdays:
+    for matchday in matchdays:  # newest first: each row shows the ratings after it
         day = played.get(matchday.pk, {})
         notes = {}
-        for player_id, (after, delta, expected, k, placing, rated) in day.items():
-            current[player_id] = after
+        for player_id, (_before, delta, expected, k, placing, rated) in day.items():
             rated_placing = rated if rated is not None else placing
-            notes[player_id] = explain_change(delta, rated_placing, len(day), expected, k, placing)
-        rows.append(GridRow(matchday, dict(current), notes))
-    return Grid(columns, rows)
+            notes[player_id] = explain_change(
+                delta, rated_placing, field_sizes[matchday.pk], expected, k, placing
+            )
+        rows.append(GridRow(matchday, dict(ratings), notes))
+        for player_id, (rating_before, *_) in day.items():
+            ratings[player_id] = rating_before
+    rows.reverse()  # pages run newest first, but each reads top to bottom in play order, as the club's
+    return Grid(players, rows, page)
 
 
-def results_grid(matchdays, players: list[Player]) -> Grid:
-    """Each matchday with every player's placing in the club's notation; absent players are left
-    out of the row."""
-    matchdays = list(matchdays.select_related("game"))
-    results = Result.objects.filter(matchday__in=[m.pk for m in matchdays])
-    placings: dict[int, dict[int, str]] = {}
+def results_grid(matchdays, players: list[Player], page_number=1) -> Grid:
+    """One page of `matchdays` (the newest page first, each in play order) with each of `players`'
+    placing in the club's notation; absent players have no cell."""
+    page = paginate(
+        matchdays.order_by("-date", "-number").select_related("game"),
+        page_number,
+        settings.LEAGUE_GRID_PAGE_SIZE,
+    )
+    rows = [GridRow(m) for m in page.object_list]
+    results = Result.objects.filter(
+        matchday__in=[r.matchday.pk for r in rows], player__in=[p.pk for p in players]
+    )
+    by_matchday = {row.matchday.pk: row for row in rows}
     for result in results:
-        placings.setdefault(result.matchday_id, {})[result.player_id] = result.display_placing
-    playing = {player_id for row in placings.values() for player_id in row}
-    columns = [p for p in players if p.pk in playing]
-    return Grid(columns, [GridRow(m, placings.get(m.pk, {})) for m in matchdays])
+        by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
+    return Grid(players, rows[::-1], page)
+
+
+def results_players(tables: list[RatingTable], limit: int) -> list[Player]:
+    """Columns for a results grid over several tables: the first table's best players, then the
+    best of the others, up to `limit`, in the order they joined."""
+    chosen: dict[int, Player] = {}
+    for table in tables:
+        if len(chosen) >= limit:
+            break
+        for standing in (
+            table.standings.ranked()
+            .exclude(player_id__in=chosen)
+            .select_related("player")[: limit - len(chosen)]
+        ):
+            chosen[standing.player_id] = standing.player
+    return in_join_order(chosen.values())
 
 
 @dataclass
-class Standing:
+class StandingRow:
     rank: int
     player: Player
     rating: float
     played: int
-    last_played: Matchday
+    last_played: date
     last_change: float
     provisional: bool = False
 
 
-def ranked(standings: list[Standing]) -> list[Standing]:
-    """Number the standings best first; players with equal ratings share a rank (1, 2, 2, 4)."""
-    standings = sorted(standings, key=lambda s: (-s.rating, s.player.short_name))
-    for i, standing in enumerate(standings):
-        tied = i and standings[i - 1].rating == standing.rating
-        standing.rank = standings[i - 1].rank if tied else i + 1
-    return standings
+def ranked(rows: list[StandingRow], first_rank: int = 1) -> list[StandingRow]:
+    """Number rows already sorted best first; equal ratings share a rank (1, 2, 2, 4)."""
+    for i, row in enumerate(rows):
+        tied = i and rows[i - 1].rating == row.rating
+        row.rank = rows[i - 1].rank if tied else first_rank + i
+    return rows
 
 
-def standings(tables: list[RatingTable], provisional_below: int = 0) -> dict[int, list[Standing]]:
-    """The current ranking of each table: table id -> standings, best first.
+def _provisional(table: RatingTable, standing: Standing, provisional_below: int) -> bool:
+    flag = table.rating_method.is_provisional(standing.state, table.method_params())
+    return standing.played < provisional_below if flag is None else flag
 
-    Players with fewer than `provisional_below` matchdays in a table are marked provisional there.
-    """
-    latest = (
-        RatingEntry.objects.filter(table__in=tables).latest_per_player().select_related("player", "matchday")
-    )
-    by_table: dict[int, list[Standing]] = {t.pk: [] for t in tables}
-    for e in latest:
-        by_table[e.table_id].append(
-            Standing(0, e.player, e.rating_after, e.played, e.matchday, e.delta, e.played < provisional_below)
+
+def standings_page(
+    table: RatingTable, page_number=1, *, provisional_below: int = 0, active_since=None
+) -> tuple[list[StandingRow], Page]:
+    """One page of `table`'s current ranking, best first; ties share a rank. With `active_since`,
+    players whose last matchday is older are left out (and not ranked)."""
+    standings = table.standings.ranked().select_related("player")
+    if active_since is not None:
+        standings = standings.filter(matchday_date__gte=active_since)
+    page = paginate(standings, page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    rows = [
+        StandingRow(
+            0,
+            s.player,
+            s.rating,
+            s.played,
+            s.matchday_date,
+            s.delta,
+            _provisional(table, s, provisional_below),
         )
-    return {table_id: ranked(rows) for table_id, rows in by_table.items()}
+        for s in page.object_list
+    ]
+    first_rank = 1
+    if rows and page.number > 1:
+        first_rank = 1 + standings.filter(rating__gt=rows[0].rating).count()
+    return ranked(rows, first_rank), page
 
 
-def current_ratings() -> dict[int, list[tuple[RatingTable, float]]]:
-    """Player id -> (table, current rating) for every table the player has played in, the overall
-    table first. Feeds the rating tooltip on every player name."""
-    latest = RatingEntry.objects.latest_per_player().select_related("table", "table__game")
+def player_standings(player: Player, provisional_below: int = 0) -> list[dict]:
+    """The player's rating, rank and field size in every table they have played in, overall first."""
+    better = Standing.objects.filter(table=OuterRef("table"), rating__gt=OuterRef("rating"))
+    field_size = Standing.objects.filter(table=OuterRef("table"))
+    count = {"n": Func(F("pk"), function="COUNT")}
+    mine = (
+        Standing.objects.filter(player=player)
+        .select_related("table", "table__game")
+        .annotate(
+            above=Subquery(better.values("table").annotate(**count).values("n")),
+            of=Subquery(field_size.values("table").annotate(**count).values("n")),
+        )
+    )
+    rows = [
+        {
+            "table": s.table,
+            "rank": 1 + (s.above or 0),
+            "of": s.of,
+            "standing": s,
+            "provisional": _provisional(s.table, s, provisional_below),
+        }
+        for s in mine
+    ]
+    return sorted(rows, key=lambda row: table_order(row["table"]))
+
+
+def current_ratings(player_ids) -> dict[int, list[tuple[RatingTable, float]]]:
+    """Player id -> (table, current rating) for every table each of the players has played in, the
+    overall table first. Feeds the rating tooltip on player names. One query."""
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
-    for entry in latest:
-        ratings.setdefault(entry.player_id, []).append((entry.table, entry.rating_after))
+    for s in Standing.objects.filter(player_id__in=list(player_ids)).select_related("table", "table__game"):
+        ratings.setdefault(s.player_id, []).append((s.table, s.rating))
     for rows in ratings.values():
         rows.sort(key=lambda row: table_order(row[0]))
     return ratings

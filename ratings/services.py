@@ -8,16 +8,18 @@ that caused it is rolled back with it and the old tables stay as they were.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
 from itertools import groupby
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result
 
 from . import methods
-from .models import RatingEntry, RatingTable
+from .models import RatingEntry, RatingTable, Standing, before
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
@@ -64,33 +66,109 @@ def _free_slug(wanted: str, taken: set[str]) -> str:
     return slug
 
 
+@dataclass
+class PlayerState:
+    """Where a player stands in a table after some matchday: what the next matchday starts from."""
+
+    rating: float
+    state: dict | None
+    played: int
+    date: date
+    number: int
+    delta: float
+
+
+# The columns the engine writes, in order; rows are written with executemany, not model instances,
+# because a full recompute writes one row per player per matchday per table.
+ENTRY_COLUMNS = (
+    "table_id",
+    "matchday_id",
+    "player_id",
+    "result_id",
+    "matchday_date",
+    "matchday_number",
+    "rating_before",
+    "rating_after",
+    "opponents_mean",
+    "expected",
+    "score",
+    "k",
+    "delta",
+    "state",
+)
+STANDING_COLUMNS = (
+    "table_id",
+    "player_id",
+    "rating",
+    "state",
+    "played",
+    "matchday_date",
+    "matchday_number",
+    "delta",
+)
+RESULT_COLUMNS = (
+    "matchday_id",
+    "matchday__date",
+    "matchday__number",
+    "matchday__rounds",
+    "matchday__winner_score",
+    "pk",
+    "player_id",
+    "placing",
+    "rated_placing",
+    "left_early",
+    "won_by_16",
+    "won_by_24",
+    "won_by_4_and_last",
+    "bad_moves",
+)
+
+
 def ratings_before(table: RatingTable, position: Position) -> dict[int, float]:
     """Each player's rating in `table` just before the matchday at `position`."""
-    return {player_id: rating for player_id, (rating, _) in standing_before(table, position).items()}
+    return {player_id: s.rating for player_id, s in states_before(table, position).items()}
 
 
-def standing_before(table: RatingTable, position: Position) -> dict[int, tuple[float, dict | None]]:
-    """Each player's rating and carried state in `table` just before the matchday at `position`."""
-    latest = table.entries.before_position(*position).latest_per_player()
-    return {e.player_id: (e.rating_after, e.state) for e in latest}
+def states_before(table: RatingTable, position: Position, players=None) -> dict[int, PlayerState]:
+    """Each player's state in `table` just before the matchday at `position` (only `players`, if
+    given), from their last row before it."""
+    entries = table.entries.before_position(*position)
+    if players is not None:
+        entries = entries.filter(player_id__in=players)
+    return {
+        e.player_id: PlayerState(
+            e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta
+        )
+        for e in entries.latest_per_player()
+    }
 
 
-def seat(result: Result, rating: float, state: dict | None) -> methods.Seat:
-    """A stored result as the rating methods see it."""
-    return methods.Seat(
-        rating=rating,
-        placing=result.effective_placing,
-        state=state,
-        left_early=result.left_early,
-        won_by_16=result.won_by_16,
-        won_by_24=result.won_by_24,
-        won_by_4_and_last=result.won_by_4_and_last,
-        bad_moves=result.bad_moves,
-    )
+def _results_from(table: RatingTable, since: Position | None):
+    results = Result.objects.filter(table.counted("matchday__"))
+    if since is not None:
+        results = results.exclude(before(*since, prefix="matchday__"))
+    return results.order_by("matchday__date", "matchday__number", "pk").values_list(*RESULT_COLUMNS)
 
 
-def facts(matchday: Matchday) -> methods.Facts:
-    return methods.Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
+def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> tuple[dict, set[int]]:
+    """The states the recompute from `since` starts from, for the players who play from then on
+    and those whose current standing it will change; and the set of the latter.
+
+    A standing from before `since` is the state itself (so adding the latest matchday reads a few
+    rows); only players whose standing lies at or after `since` are looked up in the history.
+    """
+    standings = table.standings.filter(Q(player_id__in=playing) | ~before(*since))
+    states, stale = {}, set()
+    for s in standings:
+        if (s.matchday_date, s.matchday_number) < since:
+            states[s.player_id] = PlayerState(
+                s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta
+            )
+        else:
+            stale.add(s.player_id)
+    if stale:
+        states.update(states_before(table, since, players=stale))
+    return states, stale | playing
 
 
 @transaction.atomic
@@ -98,57 +176,129 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     """Rebuild `table` from the matchday at `since` onward (everything when None), with its method.
 
     Earlier rows are kept: a new or edited matchday never rewrites the past; each player's rating and
-    carried state resume from their last row before `since`. Returns the number of rows written.
+    carried state resume from their last row before `since`. The players' standings are brought up
+    to date. Returns the number of rows written.
     """
     method, params = table.rating_method, table.method_params()
-    start = method.start(params)
-    matchdays = table.matchdays()
-    stale = table.entries.all()
-    ratings: dict[int, tuple[float, dict | None]] = {}
-    if since is not None:
-        matchdays = matchdays.from_position(*since)
-        # By position, not by the matchdays that count now: an edit may have moved one out.
-        stale = stale.from_position(*since)
-        ratings = standing_before(table, since)
-    stale.delete()
+    start_rating, start_state = method.start(params)
+    results = list(_results_from(table, since).iterator(chunk_size=5000))
+    playing = {row[6] for row in results}
+    if since is None:
+        states, affected = {}, playing
+        table.entries.all().delete()
+        table.standings.all().delete()
+    else:
+        states, affected = _starting_states(table, since, playing)
+        table.entries.from_position(*since).delete()
+        table.standings.filter(player_id__in=affected).delete()
 
-    results = (
-        Result.objects.filter(matchday__in=matchdays)
-        .select_related("matchday")
-        .order_by("matchday__date", "matchday__number", "pk")
-    )
+    ops = connection.ops
+    state_field = RatingEntry._meta.get_field("state")
+
+    def stored(state):
+        return None if state is None else state_field.get_db_prep_save(state, connection)
+
     rows = []
-    for matchday, group in groupby(results.iterator(chunk_size=2000), key=lambda r: r.matchday):
+    for matchday_id, group in groupby(results, key=lambda row: row[0]):
         group = list(group)
+        _, day, number, rounds, winner_score = group[0][:5]
         if len(group) < 2:
-            raise RecomputeError(
-                f"{matchday} ({matchday.date}) has {len(group)} player; it needs at least two."
-            )
-        seats = [seat(r, *ratings.get(r.player_id, start)) for r in group]
-        try:
-            changes = method.compute(seats, facts(matchday), params)
-        except methods.MethodError as error:
-            raise RecomputeError(f"{table}: {matchday} ({matchday.date}): {error}") from error
-        for result, change in zip(group, changes, strict=True):
-            ratings[result.player_id] = (change.rating_after, change.state)
-            rows.append(
-                RatingEntry(
-                    table=table,
-                    matchday_id=matchday.pk,
-                    player_id=result.player_id,
-                    result_id=result.pk,
-                    rating_before=change.rating_before,
-                    rating_after=change.rating_after,
-                    opponents_mean=change.opponents_mean,
-                    expected=change.expected,
-                    score=change.score,
-                    k=change.k,
-                    delta=change.delta,
-                    state=change.state,
+            raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
+        seats = []
+        for *_, player, placing, rated, left_early, w16, w24, w4, bad in group:
+            current = states.get(player)
+            seats.append(
+                methods.Seat(
+                    current.rating if current else start_rating,
+                    rated if rated is not None else placing,
+                    current.state if current else start_state,
+                    left_early,
+                    w16,
+                    w24,
+                    w4,
+                    bad,
                 )
             )
-    RatingEntry.objects.bulk_create(rows, batch_size=2000)
+        try:
+            changes = method.compute(seats, methods.Facts(rounds, winner_score), params)
+        except methods.MethodError as error:
+            raise RecomputeError(f"{table}: Matchday {number} ({day}): {error}") from error
+        stored_day = ops.adapt_datefield_value(day)
+        for row, change in zip(group, changes, strict=True):
+            player = row[6]
+            current = states.get(player)
+            states[player] = PlayerState(
+                change.rating_after,
+                change.state,
+                (current.played if current else 0) + 1,
+                day,
+                number,
+                change.delta,
+            )
+            rows.append(
+                (
+                    table.pk,
+                    matchday_id,
+                    player,
+                    row[5],
+                    stored_day,
+                    number,
+                    change.rating_before,
+                    change.rating_after,
+                    change.opponents_mean,
+                    change.expected,
+                    change.score,
+                    change.k,
+                    change.delta,
+                    stored(change.state),
+                )
+            )
+    _insert(RatingEntry, ENTRY_COLUMNS, rows)
+    _insert(
+        Standing,
+        STANDING_COLUMNS,
+        [
+            (
+                table.pk,
+                player,
+                s.rating,
+                stored(s.state),
+                s.played,
+                ops.adapt_datefield_value(s.date),
+                s.number,
+                s.delta,
+            )
+            for player, s in states.items()
+            if player in affected
+        ],
+    )
     return len(rows)
+
+
+def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(  # noqa: S608 - names from the model, values bound
+        quote(model._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), 5000):
+            cursor.executemany(sql, rows[start : start + 5000])
+
+
+def seat(result: Result, rating: float, state: dict | None) -> methods.Seat:
+    """A stored result as the rating methods see it."""
+    return methods.Seat(
+        rating,
+        result.effective_placing,
+        state,
+        result.left_early,
+        result.won_by_16,
+        result.won_by_24,
+        result.won_by_4_and_last,
+        result.bad_moves,
+    )
 
 
 def method_problems(table: RatingTable, method: methods.Method) -> list[str]:

@@ -20,7 +20,7 @@ PLAYERS = ["I", "R", "GL", "K", "J"]
 
 def grid_numbers(slug):
     table = RatingTable.objects.get(slug=slug)
-    grid = selectors.rating_grid(table, selectors.players_in_join_order())
+    grid = selectors.rating_grid(table)
     assert [p.short_name for p in grid.players] == PLAYERS
     return [[row.cells[p.pk] for p in grid.players] for row in grid.rows]
 
@@ -51,7 +51,7 @@ def test_a_full_rebuild_gives_the_same_tables(club):
 
 
 def test_players_join_the_columns_in_the_order_they_first_played(club):
-    assert [p.short_name for p in selectors.players_in_join_order()] == PLAYERS
+    assert [p.short_name for p in selectors.in_join_order(Player.objects.all())] == PLAYERS
     assert Player.objects.count() == 5
 
 

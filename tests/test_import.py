@@ -77,7 +77,7 @@ def test_importing_the_club_file_gives_the_overall_ratings_of_the_club_page_afte
     import_results(CLUB_CSV.read_bytes())
 
     overall = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
-    grid = selectors.rating_grid(overall, selectors.players_in_join_order())
+    grid = selectors.rating_grid(overall)
     last = grid.rows[-1]
     assert last.matchday.number == 6
     assert {p.short_name: last.cells[p.pk] for p in grid.players} == AFTER_MATCHDAY_6

@@ -8,12 +8,6 @@ from league.formatting import format_change, format_rating
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def player(context, player):
-    """A player's short name with their ratings in a tooltip (see league.names)."""
-    return context["player_names"].html(player)
-
-
 @register.filter
 def rating(value):
     return format_rating(value)

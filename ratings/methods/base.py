@@ -137,6 +137,11 @@ class Method:
                 raise ParamError(name, f"{self.slug} has no such parameter (it takes {takes})")
         return {p.name: p.parse(raw[p.name]) if p.name in raw else p.default for p in self.params}
 
+    def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
+        """Whether a player's rating is still settling, for methods that know (None: the site's rule
+        of a few matchdays applies)."""
+        return None
+
     def start(self, params: Mapping[str, Any]) -> tuple[float, dict[str, float] | None]:
         """A new player's rating and carried state."""
         return params["start_rating"], None

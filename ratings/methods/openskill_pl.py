@@ -61,6 +61,9 @@ E = sum over the other players of the model's chance of beating them
         Param("round", "Whole numbers", False, "Round the ordinal to a whole number.", bool),
     )
 
+    def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
+        return state is None or state["sigma"] > params["provisional_sigma"]
+
     def start(self, params: Mapping[str, Any]) -> tuple[float, dict[str, float]]:
         mu, sigma = params["mu"], params["sigma"]
         return ordinal(mu, sigma), {"mu": mu, "sigma": sigma}
