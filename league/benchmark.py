@@ -55,11 +55,15 @@ def checksum() -> dict[str, tuple[int, float]]:
 
 
 def raw_baseline() -> int:
-    """The club formula over every table with plain sqlite3: read in order, compute, executemany."""
+    """The club formula over every table with plain sqlite3: read in order, compute, executemany.
+
+    It writes what the engine writes: one row per player per matchday per table, and each player's
+    standing per table, into the same tables with the same indexes.
+    """
     db = sqlite3.connect(connection.settings_dict["NAME"])
     tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
     results = db.execute(
-        "SELECT m.id, m.rounds, g.id, g.official, g.category_id, r.id, r.player_id,"
+        "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.id, r.player_id,"
         " COALESCE(r.rated_placing, r.placing)"
         " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
         " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
@@ -68,11 +72,12 @@ def raw_baseline() -> int:
     for row in results:
         matchdays.setdefault(row[0], []).append(row)
     db.execute("DELETE FROM ratings_ratingentry")
-    rows = []
+    db.execute("DELETE FROM ratings_standing")
+    rows, standings = [], []
     for table_id, scope, table_game, table_category in tables:
-        ratings: dict[int, float] = {}
+        last: dict[int, list] = {}  # player -> [rating, played, date, number, delta]
         for matchday, group in matchdays.items():
-            _, rounds, game, official, category = group[0][:5]
+            _, day, number, rounds, game, official, category = group[0][:7]
             if scope == "overall":
                 counts = official
             elif scope == "game":
@@ -82,8 +87,8 @@ def raw_baseline() -> int:
             if not counts:
                 continue
             n, k = len(group), 10.0 * rounds
-            tied = Counter(r[7] for r in group)
-            before = [ratings.get(r[6], 1500.0) for r in group]
+            tied = Counter(r[9] for r in group)
+            before = [last[r[8]][0] if r[8] in last else 1500.0 for r in group]
             total = sum(before)
             for (*_, result, player, placing), rating in zip(group, before, strict=True):
                 span = range(placing, placing + tied[placing])
@@ -91,13 +96,16 @@ def raw_baseline() -> int:
                 mean = (total - rating) / (n - 1)
                 expected = 1 / (1 + 10 ** ((mean - rating) / 400))
                 after = float(math.floor(rating + k * (score - expected) + 0.5))
-                ratings[player] = after
+                played = last[player][1] + 1 if player in last else 1
+                last[player] = [after, played, day, number, after - rating]
                 rows.append(
                     (
                         table_id,
                         matchday,
                         player,
                         result,
+                        day,
+                        number,
                         rating,
                         after,
                         mean,
@@ -107,10 +115,17 @@ def raw_baseline() -> int:
                         after - rating,
                     )
                 )
+        standings.extend((table_id, player, *state) for player, state in last.items())
     db.executemany(
-        "INSERT INTO ratings_ratingentry (table_id, matchday_id, player_id, result_id, rating_before,"
-        " rating_after, opponents_mean, expected, score, k, delta) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO ratings_ratingentry (table_id, matchday_id, player_id, result_id, matchday_date,"
+        " matchday_number, rating_before, rating_after, opponents_mean, expected, score, k, delta)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         rows,
+    )
+    db.executemany(
+        "INSERT INTO ratings_standing (table_id, player_id, rating, played, matchday_date, matchday_number,"
+        " delta) VALUES (?,?,?,?,?,?,?)",
+        standings,
     )
     db.commit()
     db.close()

@@ -106,7 +106,7 @@ def _rating_section(request, exports: Exports, table: RatingTable) -> tuple[dict
 def home(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
-    played = set(Matchday.objects.values_list("game_id", flat=True).distinct())
+    played = set(Matchday.objects.order_by().values_list("game_id", flat=True).distinct())
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or t.game_id in played]
     shown: set[Player] = set()
