@@ -204,3 +204,17 @@ def matchday(request, number):
 
 def page(request, slug):
     return render(request, "league/page.html", {"page": get_object_or_404(Page, slug=slug)})
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login refused after too many failures (AXES_LOCKOUT_CALLABLE)."""
+    from django.contrib import admin
+
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    ctx = {
+        **admin.site.each_context(request),
+        "username": username,
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "admin/locked_out.html", ctx, status=429)

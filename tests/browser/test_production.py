@@ -147,3 +147,15 @@ def test_the_admin_login_changelist_and_matchday_form_work_under_the_policy(prod
     assert rows.count() == 5
     screenshot(page, "production-admin-matchday-add")
     assert violations(page) == []
+
+
+def test_repeated_wrong_passwords_lead_to_a_plain_lockout_page(production_site, watched_page):
+    page = watched_page
+    for _ in range(5):
+        page.goto(production_site + "/admin/login/")
+        page.fill("#id_username", "intruder")
+        page.fill("#id_password", "guess")
+        page.click("input[type=submit]")
+    assert "Too many failed logins for “intruder”" in page.locator("#content-main").inner_text()
+    screenshot(page, "production-admin-locked-out")
+    assert violations(page) == []
