@@ -16,3 +16,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include((league_patterns, "league"))),
 ]
+
+handler400 = "league.views.request_refused"
+handler404 = "league.views.not_found"
+handler500 = "league.views.server_error"
