@@ -28,17 +28,15 @@ print(json.dumps(pages))
 """
 
 
-@pytest.fixture
-def site(tmp_path):
-    """manage.py and a page reader for a site with the club's demo data in tmp_path/db.sqlite3."""
-    database = tmp_path / "db.sqlite3"
+def demo_site(database_url):
+    """manage.py and a page reader for a site with the club's demo data in `database_url`."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "league.settings",
         "LEAGUE_PRODUCTION": "",
         "DEBUG": "0",
         "ALLOWED_HOSTS": "testserver",
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": database_url,
     }
 
     def manage(*args, stdin=None):
@@ -60,9 +58,46 @@ def site(tmp_path):
 
     assert manage("migrate", "--no-input").returncode == 0
     assert manage("load_demo").returncode == 0
-    manage.database = database
     manage.pages = pages
     return manage
+
+
+@pytest.fixture
+def site(tmp_path):
+    manage = demo_site(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    manage.database = tmp_path / "db.sqlite3"
+    return manage
+
+
+@pytest.fixture
+def postgres_site():
+    """On the PostgreSQL run of the suite (.ci/run): a scratch database beside the test database."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        pytest.skip("the suite runs on SQLite; the PostgreSQL backup runs when DATABASE_URL is PostgreSQL")
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    scratch = f"{config['NAME']}_backup_test"
+    server = {
+        "host": config["HOST"],
+        "port": config["PORT"] or 5432,
+        "user": config["USER"],
+        "password": config["PASSWORD"],
+    }
+
+    def recreate(drop_only=False):
+        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            if not drop_only:
+                admin.execute(f'CREATE DATABASE "{scratch}"')
+
+    recreate()
+    manage = demo_site(url.rsplit("/", 1)[0] + "/" + scratch)
+    manage.wipe = recreate
+    yield manage
+    recreate(drop_only=True)
 
 
 def test_a_backup_restored_into_a_wiped_database_gives_the_same_pages_byte_for_byte(site, tmp_path):
@@ -107,3 +142,15 @@ def test_restoring_asks_first_and_stops_without_a_yes(site, tmp_path):
     site("backup_database", str(tmp_path / "backup.sqlite3"))
     result = site("restore_database", str(tmp_path / "backup.sqlite3"), stdin="no\n")
     assert result.returncode != 0 and "Nothing was restored." in result.stderr
+
+
+def test_on_postgresql_a_pg_dump_restored_into_an_empty_database_gives_the_same_pages(
+    postgres_site, tmp_path
+):
+    before = postgres_site.pages()
+    result = postgres_site("backup_database", str(tmp_path / "league.dump"))
+    assert result.returncode == 0, result.stderr
+    postgres_site.wipe()
+    result = postgres_site("restore_database", "--no-input", str(tmp_path / "league.dump"))
+    assert result.returncode == 0, result.stderr
+    assert postgres_site.pages() == before
