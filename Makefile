@@ -1,11 +1,11 @@
-# Two commands set everything up: `make run` and `make test`.
+# Two commands set everything up: `make run` and `make test`; `make serve` runs it in production.
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: run test lint migrations-check install clean
+.PHONY: run serve test lint migrations-check install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,14 @@ run: install
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Production: needs SECRET_KEY and ALLOWED_HOSTS in the environment (see README, Running in production).
+serve: export LEAGUE_PRODUCTION = 1
+serve: install
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	$(BIN)/python manage.py check --deploy
+	$(BIN)/gunicorn -c gunicorn.conf.py
 
 lint: install
 	$(BIN)/ruff check .

@@ -17,3 +17,7 @@ urlpatterns = [
     path("", include((league_patterns, "league"))),
     path("", include("ratings.urls")),
 ]
+
+handler400 = "league.views.request_refused"
+handler404 = "league.views.not_found"
+handler500 = "league.views.server_error"

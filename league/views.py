@@ -7,13 +7,15 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
-from django.http import HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template import loader
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django_tables2.export import TableExport
 
 from league import charts
+from league.errors import NotFound
 from league.formatting import format_rating
 from league.models import Game, Matchday, Page, Player, Result
 from league.names import PlainNames, PlayerNames
@@ -30,6 +32,18 @@ from ratings import selectors
 from ratings.models import RatingTable, Standing
 
 EXPORT_FORMATS = ("csv", "json")
+
+
+def _get_or_404(queryset, message: str, **lookup):
+    try:
+        return queryset.get(**lookup)
+    except queryset.model.DoesNotExist:
+        raise NotFound(message) from None
+
+
+def bad_request(request, message: str):
+    """A 400 page that says what was wrong with the request (nothing is changed by it)."""
+    return render(request, "400.html", {"message": message}, status=400)
 
 
 def player_names(request, players) -> PlayerNames:
@@ -65,9 +79,9 @@ class Exports:
             return None
         export_format, key = self.request.GET.get("export"), self.request.GET.get("table")
         if export_format not in EXPORT_FORMATS:
-            return HttpResponseBadRequest(f"export must be one of {', '.join(EXPORT_FORMATS)}.")
+            return bad_request(self.request, f"export must be one of {', '.join(EXPORT_FORMATS)}.")
         if key not in self.builders:
-            return HttpResponseBadRequest(f"table must be one of {', '.join(self.builders)}.")
+            return bad_request(self.request, f"table must be one of {', '.join(self.builders)}.")
         return TableExport(export_format, self.builders[key](PlainNames())).response(f"{key}.{export_format}")
 
 
@@ -158,7 +172,9 @@ def standings(request):
 
 
 def game(request, slug):
-    game = get_object_or_404(Game.objects.select_related("category", "rating_table"), slug=slug)
+    game = _get_or_404(
+        Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug
+    )
     table = game.rating_table
     exports = Exports(request)
     section, players = _rating_section(request, exports, table)
@@ -186,7 +202,7 @@ def game(request, slug):
 
 
 def player(request, pk):
-    player = get_object_or_404(Player, pk=pk)
+    player = _get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     exports = Exports(request)
     history = selectors.player_history(player)
     summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
@@ -228,7 +244,9 @@ def player(request, pk):
 
 
 def matchday(request, number):
-    matchday = get_object_or_404(Matchday.objects.select_related("game"), number=number)
+    matchday = _get_or_404(
+        Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number
+    )
     exports = Exports(request)
     results = list(
         Result.objects.filter(matchday=matchday).select_related("player").order_by("placing", "rated_placing")
@@ -252,4 +270,41 @@ def matchday(request, number):
 
 
 def page(request, slug):
-    return render(request, "league/page.html", {"page": get_object_or_404(Page, slug=slug)})
+    page = _get_or_404(Page.objects, f"There is no page “{slug}”.", slug=slug)
+    return render(request, "league/page.html", {"page": page})
+
+
+def locked_out(request, original_response=None, credentials=None):
+    """django-axes' answer to a login refused after too many failures (AXES_LOCKOUT_CALLABLE)."""
+    from django.contrib import admin
+
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    ctx = {
+        **admin.site.each_context(request),
+        "username": username,
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "admin/locked_out.html", ctx, status=429)
+
+
+def not_found(request, exception):
+    """handler404: our own message for a NotFound, a plain one for any other missing page."""
+    message = str(exception) if isinstance(exception, NotFound) else ""
+    return render(request, "404.html", {"message": message, "request_path": request.path}, status=404)
+
+
+def _without_request(template: str, status: int):
+    # No request context: the database or a context processor may be what failed.
+    html = loader.get_template(template).render({"league_name": settings.LEAGUE_NAME})
+    return HttpResponse(html, status=status)
+
+
+def server_error(request):
+    """handler500."""
+    return _without_request("500.html", 500)
+
+
+def request_refused(request, exception):
+    """handler400, for a request Django refuses (e.g. a host name not in ALLOWED_HOSTS)."""
+    return _without_request("400.html", 400)

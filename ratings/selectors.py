@@ -9,8 +9,8 @@ from itertools import groupby
 from django.conf import settings
 from django.core.paginator import InvalidPage, Page, Paginator
 from django.db.models import Count, F, Func, OuterRef, Q, Subquery
-from django.http import Http404
 
+from league.errors import NotFound
 from league.formatting import explain_change
 from league.models import Matchday, Player, Result
 
@@ -64,11 +64,14 @@ class Grid:
 
 
 def paginate(queryset, number, per_page: int) -> Page:
-    """A page of `queryset`; Http404 names the problem when `number` is not a page."""
+    """A page of `queryset`; a 404 that says which pages there are when `number` is not one."""
+    paginator = Paginator(queryset, per_page, allow_empty_first_page=True)
     try:
-        return Paginator(queryset, per_page, allow_empty_first_page=True).page(number or 1)
-    except InvalidPage as error:
-        raise Http404(f"Page {number!r}: {error}") from None
+        return paginator.page(number or 1)
+    except InvalidPage:
+        raise NotFound(
+            f"There is no page “{number}” here: pages run from 1 to {paginator.num_pages}."
+        ) from None
 
 
 def rating_grid(table: RatingTable, page_number=1) -> Grid:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+KEY = "a-production-key-of-fifty-characters-0123456789xyz"
 
 
 def start(**env):
@@ -37,18 +38,24 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_production_refuses_a_short_or_repetitive_secret_key():
+    for weak in ("k" * 31 + "ey", "x" * 60, "django-insecure-" + KEY):
+        result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=weak, ALLOWED_HOSTS="club.example")
+        assert "at least 50 random characters" in result.stderr, weak
+
+
 def test_production_refuses_to_start_with_debug_on():
-    result = start(LEAGUE_PRODUCTION="1", DEBUG="1", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    result = start(LEAGUE_PRODUCTION="1", DEBUG="1", SECRET_KEY=KEY, ALLOWED_HOSTS="club.example")
     assert result.returncode != 0
     assert "DEBUG must be off" in result.stderr
 
 
 def test_production_needs_its_host_names():
-    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY="x" * 50)
+    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=KEY)
     assert "ALLOWED_HOSTS must name" in result.stderr
 
 
 def test_production_starts_with_its_settings():
-    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=KEY, ALLOWED_HOSTS="club.example")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
