@@ -197,9 +197,7 @@ class MatchdayAdmin(admin.ModelAdmin):
         matchdays = list(queryset.select_related("game"))
         super().delete_queryset(request, queryset)
         if matchdays:
-            services.recompute_from(
-                min(m.position for m in matchdays), {m.game_id: m.game for m in matchdays}.values()
-            )
+            services.recompute_from(min(m.position for m in matchdays), {m.game_id: m.game for m in matchdays}.values())
 
 
 @admin.register(Player)

@@ -76,8 +76,7 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         "",
         # Tables often share their matchdays (a club with one game has identical overall and game
         # lines), so each line is drawn thinner than the one before to keep both visible.
-        '<g class="series" data-series="{}"><polyline fill="none" stroke="{}" stroke-width="{}" '
-        'points="{}"/>{}</g>',
+        '<g class="series" data-series="{}"><polyline fill="none" stroke="{}" stroke-width="{}" points="{}"/>{}</g>',
         (
             (
                 s.label,

@@ -36,9 +36,7 @@ class Player(models.Model):
 class Game(models.Model):
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=100, unique=True)
-    category = models.ForeignKey(
-        Category, on_delete=models.PROTECT, null=True, blank=True, related_name="games"
-    )
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, null=True, blank=True, related_name="games")
     official = models.BooleanField(default=True, help_text="Official games count in the overall rating.")
 
     class Meta:

@@ -29,10 +29,7 @@ class PlayerNames:
             lines = format_html_join(
                 "",
                 '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
-                (
-                    (table.name + ("" if table.official else " (unofficial)"), format_rating(r))
-                    for table, r in rows
-                ),
+                ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
             )
         else:
             lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")

@@ -66,8 +66,7 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
         for label, value in (("placing", entry.placing), ("rated placing", entry.rated_placing)):
             if value is not None and not 1 <= value <= n:
                 problems.append(
-                    f"{entry.row}: {label} {value} for {entry.player} is outside 1..{n} "
-                    f"({n} players took part)."
+                    f"{entry.row}: {label} {value} for {entry.player} is outside 1..{n} ({n} players took part)."
                 )
     if problems:
         return problems

@@ -45,9 +45,7 @@ if PRODUCTION:
             "SECRET_KEY must be set (at least 50 random characters) when LEAGUE_PRODUCTION is set."
         )
     if not ALLOWED_HOSTS:
-        raise ImproperlyConfigured(
-            "ALLOWED_HOSTS must name the site's host names when LEAGUE_PRODUCTION is set."
-        )
+        raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's host names when LEAGUE_PRODUCTION is set.")
 elif not SECRET_KEY:
     SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 - local use only
 
@@ -196,8 +194,8 @@ LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")
 LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "0"))
 # Rating grids show the best this many players of a table as columns, this many matchdays a page.
 LEAGUE_GRID_PLAYERS = int(os.environ.get("LEAGUE_GRID_PLAYERS", "20"))
-LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "50"))
-LEAGUE_STANDINGS_PAGE_SIZE = int(os.environ.get("LEAGUE_STANDINGS_PAGE_SIZE", "50"))
+LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "25"))
+LEAGUE_STANDINGS_PAGE_SIZE = int(os.environ.get("LEAGUE_STANDINGS_PAGE_SIZE", "25"))
 # Players with fewer matchdays than this in a table are marked provisional there.
 LEAGUE_PROVISIONAL_MATCHDAYS = int(os.environ.get("LEAGUE_PROVISIONAL_MATCHDAYS", "3"))
 

@@ -1,8 +1,10 @@
-"""django-tables2 tables for the grids and standings.
+"""django-tables2 tables: the standings, explanations and head to head on the pages, and every
+table's CSV and JSON download.
 
 The grids have one column per player, so their classes are built per page from the players shown.
-Cells are rendered from data already loaded by `ratings.selectors`: no column runs a query or a
-template per cell.
+Pages render these tables with league.render (same markup, much faster); downloads use django-tables2.
+Links and dates are written by `render_*` methods, which both renderers call. Cells are rendered from
+data already loaded by `ratings.selectors`: no column runs a query or a template per cell.
 """
 
 from __future__ import annotations
@@ -46,12 +48,9 @@ class PlayerColumn(tables.Column):
 
 class MatchdayGridTable(tables.Table):
     matchday = tables.Column(
-        "Matchday",
-        accessor="matchday__number",
-        linkify=lambda record: reverse("league:matchday", args=[record.matchday.number]),
-        attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}},
+        "Matchday", accessor="matchday__number", attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}}
     )
-    date = tables.DateColumn("F j", verbose_name="Date", accessor="matchday__date")
+    date = tables.Column("Date", accessor="matchday__date")
     # On a phone the game and rounds give way to the ratings; the matchday's page has them.
     game = tables.Column(
         "Game", accessor="matchday__game__name", attrs={"td": {"class": "wide"}, "th": {"class": "wide"}}
@@ -67,6 +66,27 @@ class MatchdayGridTable(tables.Table):
         attrs = {"class": "grid"}
         empty_text = "No matchdays yet."
 
+    def render_matchday(self, value):
+        return matchday_link(value)
+
+    def value_matchday(self, value):
+        return value
+
+    def render_date(self, value):
+        return month_day(value)
+
+    def value_date(self, value):
+        return value.isoformat()
+
+
+def matchday_link(number: int):
+    return format_html('<a href="{}">{}</a>', reverse("league:matchday", args=[number]), number)
+
+
+def month_day(day) -> str:
+    """ "November 3", as the club writes dates."""
+    return f"{day:%B} {day.day}"
+
 
 def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool) -> MatchdayGridTable:
     formatter = format_rating if ratings else str
@@ -79,7 +99,7 @@ class StandingsTable(tables.Table):
     player = tables.Column("Player", empty_values=())
     rating = tables.Column("Rating", attrs={"td": {"class": "num"}})
     played = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
-    last_played = tables.DateColumn("F j, Y", verbose_name="Last played", accessor="last_played")
+    last_played = tables.Column("Last played")
     last_change = tables.Column("Last change", attrs={"td": {"class": "num"}})
 
     class Meta:
@@ -106,6 +126,12 @@ class StandingsTable(tables.Table):
 
     def render_rating(self, value):
         return format_rating(value)
+
+    def render_last_played(self, value):
+        return f"{month_day(value)}, {value.year}"
+
+    def value_last_played(self, value):
+        return value.isoformat()
 
     def render_last_change(self, value):
         return format_change(value)
@@ -179,13 +205,8 @@ class EntryTable(ExplainedColumns):
 class PlayerEntryTable(ExplainedColumns):
     """Every matchday of one player in one rating table."""
 
-    date = tables.DateColumn("F j, Y", verbose_name="Date", accessor="matchday__date")
-    matchday = tables.Column(
-        "Matchday",
-        accessor="matchday__number",
-        linkify=lambda record: reverse("league:matchday", args=[record.matchday.number]),
-        attrs={"td": {"class": "num"}},
-    )
+    date = tables.Column("Date", accessor="matchday__date")
+    matchday = tables.Column("Matchday", accessor="matchday__number", attrs={"td": {"class": "num"}})
     game = tables.Column("Game", accessor="matchday__game__name")
     placing = tables.Column("Placing", empty_values=(), attrs={"td": {"class": "num"}})
 
@@ -193,6 +214,18 @@ class PlayerEntryTable(ExplainedColumns):
         orderable = False
         attrs = {"class": "explained"}
         sequence = ("date", "matchday", "game", "placing", "...")
+
+    def render_date(self, value):
+        return f"{month_day(value)}, {value.year}"
+
+    def value_date(self, value):
+        return value.isoformat()
+
+    def render_matchday(self, value):
+        return matchday_link(value)
+
+    def value_matchday(self, value):
+        return value
 
     def render_placing(self, record):
         return f"{record.result.display_placing} of {record.players}"

@@ -11,7 +11,6 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils import timezone
-from django.utils.functional import SimpleLazyObject
 from django_tables2.export import TableExport
 
 from league import charts
@@ -19,6 +18,7 @@ from league.errors import NotFound
 from league.formatting import format_rating
 from league.models import Game, Matchday, Page, Player, Result
 from league.names import PlainNames, PlayerNames
+from league.render import table_html
 from league.selectors import head_to_head
 from league.tables import (
     EntryTable,
@@ -60,13 +60,13 @@ class Exports:
         self.names: PlayerNames | None = None  # set by the view once it knows who the page shows
 
     def add(self, key: str, build: Callable, page=None, param: str | None = None) -> dict:
-        """Register `build(names)` under `key`; returns the section's download key, its pager and a
-        lazily built table (built when the template renders it, after the names are known)."""
+        """Register `build(names)` under `key`; returns the section's download key, its pager and
+        its table's HTML, built when the template renders it (after the view knows the names)."""
         self.builders[key] = build
         return {
             "key": key,
             "pager": pager(self.request, param or _page_param(key), page),
-            "table": SimpleLazyObject(lambda: build(self.names)),
+            "html": lambda: table_html(build(self.names)),
         }
 
     @property
@@ -112,7 +112,9 @@ def _rating_section(request, exports: Exports, table: RatingTable) -> tuple[dict
     grid = selectors.rating_grid(table, request.GET.get(_page_param(table)))
     show_game = table.scope != RatingTable.Scope.GAME
     section = exports.add(
-        table.slug, lambda names: grid_table(grid, names, show_game=show_game, ratings=True), grid.page
+        table.slug,
+        lambda names: grid_table(grid, names, show_game=show_game, ratings=True),
+        grid.page,
     )
     return {**section, "rating_table": table}, grid.players
 
@@ -244,9 +246,7 @@ def player(request, pk):
 
 
 def matchday(request, number):
-    matchday = _get_or_404(
-        Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number
-    )
+    matchday = _get_or_404(Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number)
     exports = Exports(request)
     results = list(
         Result.objects.filter(matchday=matchday).select_related("player").order_by("placing", "rated_placing")

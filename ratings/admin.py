@@ -17,9 +17,7 @@ from ratings.models import RatingTable
 def own_params(method: methods.Method) -> list[methods.Param]:
     """The parameters kept in `RatingTable.parameters` (the others have columns of their own)."""
     return [
-        p
-        for p in method.params
-        if p.name not in RatingTable.COLUMNS and not (method.slug == "club" and p.name == "k")
+        p for p in method.params if p.name not in RatingTable.COLUMNS and not (method.slug == "club" and p.name == "k")
     ]
 
 
@@ -29,9 +27,7 @@ def field_name(method: methods.Method, param: methods.Param) -> str:
 
 def form_field(param: methods.Param) -> forms.Field:
     if param.type is bool:
-        return forms.BooleanField(
-            label=param.label, required=False, initial=param.default, help_text=param.help
-        )
+        return forms.BooleanField(label=param.label, required=False, initial=param.default, help_text=param.help)
     return forms.CharField(label=param.label, required=False, initial=param.default, help_text=param.help)
 
 

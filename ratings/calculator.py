@@ -99,10 +99,7 @@ def game_from_query(query: Mapping[str, str]) -> Game:
         Seat(
             rating=rating,
             placing=placing,
-            **{
-                name: (bool(values[i]) if name == "left_early" else values[i])
-                for name, values in per_player.items()
-            },
+            **{name: (bool(values[i]) if name == "left_early" else values[i]) for name, values in per_player.items()},
         )
         for i, (rating, placing) in enumerate(zip(ratings, placings, strict=True))
     ]

@@ -97,7 +97,5 @@ def run(method: Method, params: Mapping[str, Any], history: Sequence[MatchdayRec
     return result
 
 
-def compare(
-    configs: Sequence[tuple[Method, Mapping[str, Any]]], history: Sequence[MatchdayRecord]
-) -> list[Run]:
+def compare(configs: Sequence[tuple[Method, Mapping[str, Any]]], history: Sequence[MatchdayRecord]) -> list[Run]:
     return [run(method, params, history) for method, params in configs]

@@ -31,9 +31,7 @@ class RatingTable(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100, unique=True)
     scope = models.CharField(max_length=10, choices=Scope.choices)
-    game = models.OneToOneField(
-        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table"
-    )
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table")
     category = models.OneToOneField(
         Category, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table"
     )
@@ -73,9 +71,7 @@ class RatingTable(models.Model):
                 ),
                 name="ratings_table_scope_matches_target",
             ),
-            models.UniqueConstraint(
-                fields=["scope"], condition=Q(scope="overall"), name="ratings_table_one_overall"
-            ),
+            models.UniqueConstraint(fields=["scope"], condition=Q(scope="overall"), name="ratings_table_one_overall"),
         ]
 
     def __str__(self) -> str:
@@ -193,8 +189,7 @@ class RatingEntry(models.Model):
     state = models.JSONField(
         null=True,
         blank=True,
-        help_text="What the method carries to the player's next matchday besides the rating "
-        "(openskill: mu and sigma).",
+        help_text="What the method carries to the player's next matchday besides the rating (openskill: mu and sigma).",
     )
 
     objects = RatingEntryQuerySet.as_manager()
@@ -202,18 +197,14 @@ class RatingEntry(models.Model):
     class Meta:
         verbose_name_plural = "rating entries"
         constraints = [
-            models.UniqueConstraint(
-                fields=["table", "matchday", "player"], name="ratings_entry_one_per_player"
-            ),
+            models.UniqueConstraint(fields=["table", "matchday", "player"], name="ratings_entry_one_per_player"),
         ]
         indexes = [
             models.Index(
                 fields=["table", "player", "matchday_date", "matchday_number"],
                 name="ratings_entry_player_order",
             ),
-            models.Index(
-                fields=["table", "matchday_date", "matchday_number"], name="ratings_entry_table_order"
-            ),
+            models.Index(fields=["table", "matchday_date", "matchday_number"], name="ratings_entry_table_order"),
         ]
 
     def __str__(self) -> str:

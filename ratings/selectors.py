@@ -23,14 +23,10 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     """`players` ordered by their first matchday (in `table`, or anywhere), then by the order their
     results were entered: the column order of the club's tables. One query."""
     if table is None:
-        first = Result.objects.filter(player=OuterRef("pk")).order_by(
-            "matchday__date", "matchday__number", "pk"
-        )
+        first = Result.objects.filter(player=OuterRef("pk")).order_by("matchday__date", "matchday__number", "pk")
         date, number, tiebreak = "matchday__date", "matchday__number", "pk"
     else:
-        first = table.entries.filter(player=OuterRef("pk")).order_by(
-            "matchday_date", "matchday_number", "result_id"
-        )
+        first = table.entries.filter(player=OuterRef("pk")).order_by("matchday_date", "matchday_number", "result_id")
         date, number, tiebreak = "matchday_date", "matchday_number", "result_id"
     return list(
         Player.objects.filter(pk__in=[p.pk for p in players])
@@ -69,9 +65,7 @@ def paginate(queryset, number, per_page: int) -> Page:
     try:
         return paginator.page(number or 1)
     except InvalidPage:
-        raise NotFound(
-            f"There is no page “{number}” here: pages run from 1 to {paginator.num_pages}."
-        ) from None
+        raise NotFound(f"There is no page “{number}” here: pages run from 1 to {paginator.num_pages}.") from None
 
 
 def rating_grid(table: RatingTable, page_number=1) -> Grid:
@@ -84,9 +78,7 @@ def rating_grid(table: RatingTable, page_number=1) -> Grid:
     rebuilt backwards from each player's rating after its newest matchday.
     """
     players, current = grid_players(table, settings.LEAGUE_GRID_PLAYERS)
-    page = paginate(
-        table.matchdays().reverse().select_related("game"), page_number, settings.LEAGUE_GRID_PAGE_SIZE
-    )
+    page = paginate(table.matchdays().reverse().select_related("game"), page_number, settings.LEAGUE_GRID_PAGE_SIZE)
     matchdays = list(page.object_list)
     if not matchdays:
         return Grid(players, [], page)
@@ -98,13 +90,9 @@ def rating_grid(table: RatingTable, page_number=1) -> Grid:
         )
         current = {e.player_id: e.rating_after for e in latest.latest_per_player()}
     on_page = [m.pk for m in matchdays]
-    field_sizes = dict(
-        table.entries.filter(matchday_id__in=on_page).values_list("matchday_id").annotate(n=Count("pk"))
-    )
+    field_sizes = dict(table.entries.filter(matchday_id__in=on_page).values_list("matchday_id").annotate(n=Count("pk")))
     played: dict[int, dict[int, tuple]] = {}
-    for matchday_id, player_id, *rest in table.entries.filter(
-        matchday_id__in=on_page, player_id__in=ids
-    ).values_list(
+    for matchday_id, player_id, *rest in table.entries.filter(matchday_id__in=on_page, player_id__in=ids).values_list(
         "matchday_id",
         "player_id",
         "rating_before",
@@ -122,9 +110,7 @@ def rating_grid(table: RatingTable, page_number=1) -> Grid:
         notes = {}
         for player_id, (_before, delta, expected, k, placing, rated) in day.items():
             rated_placing = rated if rated is not None else placing
-            notes[player_id] = explain_change(
-                delta, rated_placing, field_sizes[matchday.pk], expected, k, placing
-            )
+            notes[player_id] = explain_change(delta, rated_placing, field_sizes[matchday.pk], expected, k, placing)
         rows.append(GridRow(matchday, dict(ratings), notes))
         for player_id, (rating_before, *_) in day.items():
             ratings[player_id] = rating_before
@@ -141,9 +127,7 @@ def results_grid(matchdays, players: list[Player], page_number=1) -> Grid:
         settings.LEAGUE_GRID_PAGE_SIZE,
     )
     rows = [GridRow(m) for m in page.object_list]
-    results = Result.objects.filter(
-        matchday__in=[r.matchday.pk for r in rows], player__in=[p.pk for p in players]
-    )
+    results = Result.objects.filter(matchday__in=[r.matchday.pk for r in rows], player__in=[p.pk for p in players])
     by_matchday = {row.matchday.pk: row for row in rows}
     for result in results:
         by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
@@ -158,9 +142,7 @@ def results_players(tables: list[RatingTable], limit: int) -> list[Player]:
         if len(chosen) >= limit:
             break
         for standing in (
-            table.standings.ranked()
-            .exclude(player_id__in=chosen)
-            .select_related("player")[: limit - len(chosen)]
+            table.standings.ranked().exclude(player_id__in=chosen).select_related("player")[: limit - len(chosen)]
         ):
             chosen[standing.player_id] = standing.player
     return in_join_order(chosen.values())
@@ -258,10 +240,7 @@ def entries_with_field_size():
     """Rating entries with `players`, the number of players at their matchday, and what a page
     needs to explain them, in one query."""
     field_size = (
-        Result.objects.filter(matchday=OuterRef("matchday"))
-        .values("matchday")
-        .annotate(n=Count("pk"))
-        .values("n")
+        Result.objects.filter(matchday=OuterRef("matchday")).values("matchday").annotate(n=Count("pk")).values("n")
     )
     return RatingEntry.objects.annotate(players=Subquery(field_size)).select_related(
         "matchday__game", "table", "result", "player"

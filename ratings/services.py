@@ -136,9 +136,7 @@ def states_before(table: RatingTable, position: Position, players=None) -> dict[
     if players is not None:
         entries = entries.filter(player_id__in=players)
     return {
-        e.player_id: PlayerState(
-            e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta
-        )
+        e.player_id: PlayerState(e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta)
         for e in entries.latest_per_player()
     }
 
@@ -161,9 +159,7 @@ def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> 
     states, stale = {}, set()
     for s in standings:
         if (s.matchday_date, s.matchday_number) < since:
-            states[s.player_id] = PlayerState(
-                s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta
-            )
+            states[s.player_id] = PlayerState(s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
         else:
             stale.add(s.player_id)
     if stale:

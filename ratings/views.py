@@ -95,9 +95,7 @@ def compare(request):
     if table is None:
         raise Http404("No such rating table.")
     history, players = selectors.table_history(table)
-    configs = [
-        (m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()
-    ]
+    configs = [(m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()]
     runs = comparison.compare(configs, history)
     own = next(r for r in runs if r.method.slug == table.method)
     ranks = [run.ranking() for run in runs]
@@ -117,9 +115,7 @@ def compare(request):
     matchdays = [
         {
             "number": matchday.number,
-            "pairs": comparison.predicted([0] * len(matchday.results), [p.placing for p in matchday.results])[
-                1
-            ],
+            "pairs": comparison.predicted([0] * len(matchday.results), [p.placing for p in matchday.results])[1],
             "shares": [
                 None
                 if run.error or i >= len(run.hits)

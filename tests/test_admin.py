@@ -62,9 +62,7 @@ def ratings_of(matchday_number):
     """{(table slug, player): (before, after)} for one matchday."""
     return {
         (e.table.slug, e.player.short_name): (e.rating_before, e.rating_after)
-        for e in RatingEntry.objects.filter(matchday__number=matchday_number).select_related(
-            "table", "player"
-        )
+        for e in RatingEntry.objects.filter(matchday__number=matchday_number).select_related("table", "player")
     }
 
 
@@ -222,9 +220,7 @@ def test_an_edit_that_breaks_the_ranking_is_refused_and_changes_nothing(admin_cl
     assert {n: ratings_of(n) for n in range(1, 7)} == before
 
 
-def test_deleting_a_result_row_in_the_change_form_rerates_the_matchday_without_that_player(
-    admin_client, club
-):
+def test_deleting_a_result_row_in_the_change_form_rerates_the_matchday_without_that_player(admin_client, club):
     matchday = Matchday.objects.get(number=1)
     rows = [("I", 1, None), ("K", 2, None), ("R", 3, None), ("GL", 4, None)]
     data = form_data(1, "2025-11-03", 7, rows, matchday=matchday, delete={"GL"})
@@ -274,8 +270,7 @@ def test_the_change_form_shows_a_rating_changes_table(admin_client, club):
     assert "<th>Table</th><th>Player</th><th>Before</th><th>After</th><th>Change</th>" in text
     entry = RatingEntry.objects.get(matchday=matchday, table__slug="overall", player__short_name="I")
     assert (
-        f"<tr><td>Overall</td><td>I</td><td>{entry.rating_before:.0f}</td><td>1521</td>"
-        f"<td>+{entry.delta:.0f}</td></tr>"
+        f"<tr><td>Overall</td><td>I</td><td>{entry.rating_before:.0f}</td><td>1521</td><td>+{entry.delta:.0f}</td></tr>"
     ) in text
     assert "<td>Hearts</td><td>I</td>" in text
 

@@ -144,9 +144,7 @@ def test_restoring_asks_first_and_stops_without_a_yes(site, tmp_path):
     assert result.returncode != 0 and "Nothing was restored." in result.stderr
 
 
-def test_on_postgresql_a_pg_dump_restored_into_an_empty_database_gives_the_same_pages(
-    postgres_site, tmp_path
-):
+def test_on_postgresql_a_pg_dump_restored_into_an_empty_database_gives_the_same_pages(postgres_site, tmp_path):
     before = postgres_site.pages()
     result = postgres_site("backup_database", str(tmp_path / "league.dump"))
     assert result.returncode == 0, result.stderr

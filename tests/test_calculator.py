@@ -41,16 +41,12 @@ def test_the_club_formula_defaults_to_whole_numbers_and_round_0_keeps_decimals(c
     _, data = get_json(client, method="club", ratings="1500,1500,1500,1500", placings="1,3,4,2", rounds="7")
     assert [p["rating_after"] for p in data["players"]] == [1535, 1488, 1465, 1512]
     assert data["players"][0]["opponents_mean"] == 1500
-    _, data = get_json(
-        client, method="club", ratings="1500,1500,1500,1500", placings="1,3,4,2", rounds="7", round="0"
-    )
+    _, data = get_json(client, method="club", ratings="1500,1500,1500,1500", placings="1,3,4,2", rounds="7", round="0")
     assert data["players"][1]["rating_after"] == pytest.approx(1488.3333, abs=0.0001)
 
 
 def test_table_size_takes_the_winners_score(client, db):
-    _, data = get_json(
-        client, method="table-size", ratings="1000,1000,1000", placings="1,2,3", winner_score="20"
-    )
+    _, data = get_json(client, method="table-size", ratings="1000,1000,1000", placings="1,2,3", winner_score="20")
     assert {p["k"] for p in data["players"]} == {24}
 
 
@@ -72,9 +68,7 @@ def test_sedma_counts_and_openskill_extras_come_through(client, db):
 
 
 def test_left_early_for_the_winner_only_method(client, db):
-    _, data = get_json(
-        client, method="pairwise-winner", ratings="1500,1500,1500", placings="1,2,3", left_early="0,0,1"
-    )
+    _, data = get_json(client, method="pairwise-winner", ratings="1500,1500,1500", placings="1,2,3", left_early="0,0,1")
     assert [p["score"] for p in data["players"]] == [2, 1, 0]
 
 
@@ -141,7 +135,5 @@ def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queri
 
 
 def test_the_calculator_page_shows_a_bad_parameter(client, db):
-    html = client.get(
-        reverse("ratings:calculator"), {"ratings": "1500,x", "placings": "1,2"}
-    ).content.decode()
+    html = client.get(reverse("ratings:calculator"), {"ratings": "1500,x", "placings": "1,2"}).content.decode()
     assert "ratings: must be numbers separated by commas, not &#x27;x&#x27;" in html

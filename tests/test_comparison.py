@@ -43,9 +43,7 @@ def test_a_method_that_cannot_rate_the_results_is_reported_not_raised():
     assert runs[0].share is None
 
 
-def test_the_comparison_page_shows_every_method_side_by_side(
-    client, club, make_matchday, django_assert_num_queries
-):
+def test_the_comparison_page_shows_every_method_side_by_side(client, club, make_matchday, django_assert_num_queries):
     entries = list(RatingEntry.objects.values_list("pk", "rating_after"))
     with django_assert_num_queries(4):  # tables, the history, the navigation's games and pages
         html = client.get(reverse("ratings:compare"), {"table": "hearts"}).content.decode()

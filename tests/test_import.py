@@ -51,9 +51,7 @@ def nothing_at_all():
 def ratings_of(matchday_number):
     return {
         (e.table.slug, e.player.short_name): (e.rating_before, e.rating_after)
-        for e in RatingEntry.objects.filter(matchday__number=matchday_number).select_related(
-            "table", "player"
-        )
+        for e in RatingEntry.objects.filter(matchday__number=matchday_number).select_related("table", "player")
     }
 
 
@@ -176,8 +174,7 @@ def test_a_missing_header_column_is_named(db):
     errors = failure(csv("1,2025-11-03,Hearts,2,A,1", "1,2025-11-03,Hearts,2,B,2", header=header))
 
     assert errors == [
-        "Line 1: header columns missing rated_placing. Expected: "
-        "matchday,date,game,rounds,player,placing,rated_placing"
+        "Line 1: header columns missing rated_placing. Expected: matchday,date,game,rounds,player,placing,rated_placing"
     ]
     assert counts() == nothing_at_all()
 
@@ -186,8 +183,7 @@ def test_an_unknown_header_column_is_named(db):
     errors = failure(csv("1,2025-11-03,Hearts,2,A,1,,x", header=HEADER + ",score"))
 
     assert errors == [
-        "Line 1: header columns unknown 'score'. Expected: "
-        "matchday,date,game,rounds,player,placing,rated_placing"
+        "Line 1: header columns unknown 'score'. Expected: matchday,date,game,rounds,player,placing,rated_placing"
     ]
 
 
@@ -210,8 +206,7 @@ def test_a_column_given_twice_in_the_header_is_named(db):
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"\xef\xbb\xbf", b" , ,\r\n"])
 def test_an_empty_file_asks_for_the_header(db, data):
     assert failure(data) == [
-        "The file is empty; the first line must be the header: "
-        "matchday,date,game,rounds,player,placing,rated_placing"
+        "The file is empty; the first line must be the header: matchday,date,game,rounds,player,placing,rated_placing"
     ]
 
 
@@ -489,11 +484,7 @@ def test_replace_can_move_a_matchday_to_another_date_and_rerates_from_its_old_pl
     r_after_1 = first_before[("overall", "R")][1]
     assert ratings_of(3)[("overall", "R")][0] == r_after_1
     # And matchday 2 is now rated last, after matchday 6.
-    last = (
-        RatingEntry.objects.filter(table__slug="overall")
-        .order_by("matchday__date", "matchday__number")
-        .last()
-    )
+    last = RatingEntry.objects.filter(table__slug="overall").order_by("matchday__date", "matchday__number").last()
     assert last.matchday.number == 2
 
 
@@ -548,9 +539,7 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
     )
     services.sync_tables()
     RatingTable.objects.filter(slug="hearts").update(method="sedma")  # a two-player method
-    errors = failure(
-        csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,")
-    )
+    errors = failure(csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,"))
     assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
     assert not Matchday.objects.filter(number=2).exists()
     assert not Player.objects.filter(short_name="C").exists()

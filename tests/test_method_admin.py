@@ -25,9 +25,7 @@ def table_form(table, **changes):
 
 
 def change(admin_client, table, **changes):
-    return admin_client.post(
-        reverse("admin:ratings_ratingtable_change", args=[table.pk]), table_form(table, **changes)
-    )
+    return admin_client.post(reverse("admin:ratings_ratingtable_change", args=[table.pk]), table_form(table, **changes))
 
 
 def test_the_table_form_shows_every_methods_parameters_with_the_current_one_open(admin_client, club):
@@ -39,9 +37,7 @@ def test_the_table_form_shows_every_methods_parameters_with_the_current_one_open
 
 def test_choosing_a_method_with_its_k_recomputes_the_table(admin_client, club):
     table = RatingTable.objects.get(slug="hearts")
-    response = change(
-        admin_client, table, method="pairwise-placing", pairwise_placing__k="16", whole_numbers=None
-    )
+    response = change(admin_client, table, method="pairwise-placing", pairwise_placing__k="16", whole_numbers=None)
     assert response.status_code == 302
     table.refresh_from_db()
     assert (table.method, table.parameters) == ("pairwise-placing", {"k": 16.0})
@@ -77,9 +73,8 @@ def test_a_method_that_cannot_rate_the_tables_matchdays_is_refused_naming_them(a
     table = RatingTable.objects.get(slug="hearts")
     response = change(admin_client, table, method="sedma")
     assert response.status_code == 200
-    assert (
-        "cannot rate this table: Matchday 1 (2025-11-03): Sedma: rating bands with bonuses rates two-player"
-        in (response.content.decode().replace("&#x27;", "'"))
+    assert "cannot rate this table: Matchday 1 (2025-11-03): Sedma: rating bands with bonuses rates two-player" in (
+        response.content.decode().replace("&#x27;", "'")
     )
     table.refresh_from_db()
     assert table.method == "club"
@@ -110,8 +105,6 @@ def test_a_matchday_its_tables_methods_cannot_rate_is_refused(admin_client, club
     data = form_data(7, "2025-11-20", 1, rows[:2], game=sedma) | {"results-0-won_by_24": "1"}
     response = admin_client.post(add_url(), data)
     assert response.status_code == 302
-    counts = Result.objects.filter(matchday__number=7).values_list(
-        "player__short_name", "won_by_24", "bad_moves"
-    )
+    counts = Result.objects.filter(matchday__number=7).values_list("player__short_name", "won_by_24", "bad_moves")
     assert sorted(counts) == [("I", 1, 0), ("R", 0, 0)]
     assert RatingEntry.objects.filter(table__slug="sedma").count() == 2

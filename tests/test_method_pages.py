@@ -7,9 +7,7 @@ from ratings.methods import METHODS
 from ratings.models import RatingTable
 
 
-def test_the_methods_page_explains_every_method_with_a_worked_example(
-    client, club, django_assert_num_queries
-):
+def test_the_methods_page_explains_every_method_with_a_worked_example(client, club, django_assert_num_queries):
     with django_assert_num_queries(3):  # tables, the navigation's games and pages
         html = client.get(reverse("ratings:methods")).content.decode()
     for slug in METHODS:
@@ -26,10 +24,7 @@ def test_every_rating_table_names_its_method_and_links_to_it(client, club):
     table.save()
     services.recompute(table)
     html = client.get(reverse("league:game", args=["hearts"])).content.decode()
-    assert (
-        'href="/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>'
-        in html
-    )
+    assert 'href="/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>' in html
     home = client.get(reverse("league:home")).content.decode()
     assert 'href="/methods/#club">Club formula: Start rating 1500, K per round 10, whole numbers</a>' in home
     standings = client.get(reverse("league:standings")).content.decode()

@@ -54,9 +54,7 @@ def sedma_game(db, make_matchday):
 
 def test_a_table_switched_to_pairwise_placing_stores_the_methods_numbers(club):
     table = use("hearts", "pairwise-placing")
-    first = {
-        e.player.short_name: e for e in table.entries.filter(matchday__number=1).select_related("player")
-    }
+    first = {e.player.short_name: e for e in table.entries.filter(matchday__number=1).select_related("player")}
     # Matchday 1: I 1st, K 2nd, R 3rd, GL 4th, all at 1500: I beat three expecting 1.5, K = 32.
     assert first["I"].score == 3 and first["I"].expected == 1.5
     assert first["I"].rating_after == 1548
@@ -107,9 +105,7 @@ def test_openskill_carries_mu_and_sigma_and_shows_the_ordinal(club):
 
 def test_sedma_rates_two_player_matchdays_with_the_stored_counts(sedma_game):
     table = use("sedma", "sedma")
-    second = {
-        e.player.short_name: e for e in table.entries.filter(matchday__number=2).select_related("player")
-    }
+    second = {e.player.short_name: e for e in table.entries.filter(matchday__number=2).select_related("player")}
     assert second["R"].score == 1  # 1 + 0.1 - 0.02, clamped
     assert second["GL"].score == pytest.approx(0.01)  # a round won by 24, at 10% in a loss
     assert all(float(e.rating_after).is_integer() for e in table.entries.all())

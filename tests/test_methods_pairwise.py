@@ -59,9 +59,7 @@ def test_winner_only_the_others_lose_to_the_winner_and_tie_with_each_other():
     assert outcomes[1].expected == pytest.approx(1.8792, abs=0.0001)
     assert outcomes[1].delta < 0
     # The expectations are the same as by placing; only the scores differ.
-    assert [o.expected for o in outcomes] == [
-        o.expected for o in rate(placing, [1512, 1562, 1484, 1417], [1, 2, 3, 4])
-    ]
+    assert [o.expected for o in outcomes] == [o.expected for o in rate(placing, [1512, 1562, 1484, 1417], [1, 2, 3, 4])]
 
 
 def test_a_player_who_left_early_loses_to_everyone_still_playing():

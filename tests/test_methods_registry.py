@@ -60,7 +60,4 @@ def test_an_unknown_method_is_refused_naming_the_method_parameter():
 
 
 def test_a_method_describes_its_parameters_in_words():
-    assert (
-        METHODS["club"].describe(METHODS["club"].defaults())
-        == "Start rating 1500, K per round 10, whole numbers"
-    )
+    assert METHODS["club"].describe(METHODS["club"].defaults()) == "Start rating 1500, K per round 10, whole numbers"

@@ -123,9 +123,7 @@ def test_player_names_with_html_are_shown_as_text(client, club):
     ("url", "queries"),
     [("/", 23), ("/standings/", 8), ("/games/hearts/", 15)],
 )
-def test_pages_take_a_fixed_number_of_queries(
-    client, club, make_matchday, django_assert_num_queries, url, queries
-):
+def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):
         client.get(url)
     for number in range(7, 12):  # more matchdays and a new player cost no extra query

@@ -75,8 +75,6 @@ def test_the_sites_templates_have_no_inline_script_or_style():
     inline = re.compile(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=", re.IGNORECASE)
     sources = [*(ROOT / "templates").rglob("*.html"), *(ROOT / "league").glob("*.py")]
     offenders = [
-        f"{path.relative_to(ROOT)}: {m.group()}"
-        for path in sources
-        for m in inline.finditer(path.read_text())
+        f"{path.relative_to(ROOT)}: {m.group()}" for path in sources for m in inline.finditer(path.read_text())
     ]
     assert offenders == []

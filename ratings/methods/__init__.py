@@ -16,8 +16,7 @@ from .sedma import Sedma
 from .table_size import TableSize
 
 METHODS: dict[str, Method] = {
-    m.slug: m
-    for m in (Club(), PairwisePlacing(), PairwiseWinner(), TableSize(), RatingBand(), Sedma(), OpenSkill())
+    m.slug: m for m in (Club(), PairwisePlacing(), PairwiseWinner(), TableSize(), RatingBand(), Sedma(), OpenSkill())
 }
 
 CHOICES = [(slug, method.name) for slug, method in METHODS.items()]

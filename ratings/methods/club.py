@@ -123,9 +123,7 @@ R' = R + K (S - E)
 """
     params = (
         Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
-        Param(
-            "k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True
-        ),
+        Param("k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True),
         Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
     )
 

@@ -74,9 +74,7 @@ R' = R + K (S - E)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
-        return pairwise_outcomes(
-            seats, beats=by_placing, k_of=lambda seat: params["k"], whole_numbers=params["round"]
-        )
+        return pairwise_outcomes(seats, beats=by_placing, k_of=lambda seat: params["k"], whole_numbers=params["round"])
 
 
 def winner_only(seat: Seat, other: Seat) -> float:
@@ -106,9 +104,7 @@ R' = R + K (S - E)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
-        return pairwise_outcomes(
-            seats, beats=winner_only, k_of=lambda seat: params["k"], whole_numbers=params["round"]
-        )
+        return pairwise_outcomes(seats, beats=winner_only, k_of=lambda seat: params["k"], whole_numbers=params["round"])
 
 
 def band_k(rating: float) -> int:

@@ -76,9 +76,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():
-        message = (
-            f"Chromium not found at {CHROMIUM}: install Debian's chromium package (apt-get install chromium)"
-        )
+        message = f"Chromium not found at {CHROMIUM}: install Debian's chromium package (apt-get install chromium)"
         if os.environ.get("CI"):
             pytest.fail(message + "; in CI the browser tests must run.")
         pytest.skip(message)

@@ -115,9 +115,7 @@ def test_a_rating_in_the_grid_explains_its_change_on_hover(page, site):
 
 
 def test_the_home_page_does_not_scroll_sideways_on_a_phone(browser, site):
-    context = browser.new_context(
-        viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True
-    )
+    context = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True)
     page = context.new_page()
     try:
         for path, name in [
@@ -126,9 +124,7 @@ def test_the_home_page_does_not_scroll_sideways_on_a_phone(browser, site):
             ("/matchdays/5/", "matchday-375"),
         ]:
             page.goto(site + path)
-            overflow = page.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-            )
+            overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{path} scrolls sideways by {overflow}px"
             screenshot(page, name)
         # The grid itself is wider than the phone: it scrolls inside its own box.

@@ -20,6 +20,4 @@ class Command(BaseCommand):
             backup(out)
         except BackupError as exc:
             raise CommandError(f"No backup was written: {exc}") from None
-        self.stdout.write(
-            f"Backed up the {connection.vendor} database to {out} ({out.stat().st_size} bytes)."
-        )
+        self.stdout.write(f"Backed up the {connection.vendor} database to {out} ({out.stat().st_size} bytes).")

@@ -136,9 +136,7 @@ def report(f: dict, matchdays: int) -> str:
     ]
     for name, page in f["pages"].items():
         label = f"render {name} page ({page['queries']} queries)"
-        lines.append(
-            f"{label:<44} {ms(page['seconds']):>14}   < 50 ms" + _verdict(page["seconds"] < TARGETS["page"])
-        )
+        lines.append(f"{label:<44} {ms(page['seconds']):>14}   < 50 ms" + _verdict(page["seconds"] < TARGETS["page"]))
     lines.append(
         f"{'peak memory (RSS) of a full recompute':<44} {f['rss_mb']:>11,.0f} MB   < 300 MB"
         + _verdict(f["rss_mb"] < TARGETS["rss_mb"])

@@ -36,9 +36,7 @@ class Command(BaseCommand):
         if Matchday.objects.exists():
             self.stdout.write("The database has matchdays already; demo data not loaded.")
             return
-        hearts_category, _ = Category.objects.get_or_create(
-            slug="trick-taking", defaults={"name": "Trick-taking"}
-        )
+        hearts_category, _ = Category.objects.get_or_create(slug="trick-taking", defaults={"name": "Trick-taking"})
         tcg, _ = Category.objects.get_or_create(
             slug="trading-card-games",
             defaults={
@@ -66,7 +64,5 @@ class Command(BaseCommand):
             password = os.environ.get("DEMO_ADMIN_PASSWORD", "admin")
             User.objects.create_superuser("admin", "", password)
             self.stdout.write(
-                self.style.WARNING(
-                    f"Admin login for this local demo: admin / {password} (change it in the admin)."
-                )
+                self.style.WARNING(f"Admin login for this local demo: admin / {password} (change it in the admin).")
             )

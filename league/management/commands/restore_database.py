@@ -14,9 +14,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("source", type=Path, help="a file written by backup_database")
-        parser.add_argument(
-            "--no-input", action="store_false", dest="interactive", help="do not ask for confirmation"
-        )
+        parser.add_argument("--no-input", action="store_false", dest="interactive", help="do not ask for confirmation")
 
     def handle(self, source: Path, interactive: bool, **options):
         name = connection.settings_dict["NAME"]
