@@ -17,7 +17,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
 from league.formatting import format_change, format_rating
-from league.models import Category, Game, Matchday, Page, Player, Result
+from league.models import Category, Game, Matchday, Page, Player, Result, Revision
 from league.rankings import Entry, matchday_problems
 from ratings import methods, services
 from ratings.models import RatingEntry, RatingTable
@@ -29,6 +29,23 @@ SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
 def tables_counting(game) -> list[RatingTable]:
     """The rating tables that matchdays of `game` count in."""
     return [table for table in RatingTable.objects.all() if table.counts(game)]
+
+
+class ChangesPublicPages:
+    """For models whose edits show on the public pages without a recompute (names, texts):
+    saving or deleting moves the pages' revision on, so browsers fetch them anew."""
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        Revision.bump()
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        Revision.bump()
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        Revision.bump()
 
 
 class ResultFormSet(BaseInlineFormSet):
@@ -201,7 +218,7 @@ class MatchdayAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["short_name", "name", "first_played"]
     search_fields = ["short_name", "name"]
 
@@ -214,7 +231,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
@@ -224,7 +241,7 @@ class CategoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["name", "category", "official"]
     list_filter = ["official", "category"]
     prepopulated_fields = {"slug": ["name"]}
@@ -239,6 +256,6 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Page)
-class PageAdmin(admin.ModelAdmin):
+class PageAdmin(ChangesPublicPages, admin.ModelAdmin):
     list_display = ["title", "slug", "position"]
     prepopulated_fields = {"slug": ["title"]}

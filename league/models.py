@@ -1,7 +1,10 @@
+from __future__ import annotations
+
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 
 class Category(models.Model):
@@ -154,3 +157,26 @@ class Page(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league:page", args=[self.slug])
+
+
+class Revision(models.Model):
+    """One row that changes whenever anything the public pages show changes: their ETag and
+    Last-Modified, so that browsers and proxies can reuse a page until the league changes."""
+
+    number = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"Revision {self.number} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
+
+    @classmethod
+    def current(cls) -> Revision:
+        revision = cls.objects.filter(pk=1).first()
+        return revision or cls(pk=1, number=0, changed_at=timezone.now().replace(microsecond=0))
+
+    @classmethod
+    def bump(cls) -> None:
+        """Mark that the league changed (called by every write path: recompute and the admin)."""
+        now = timezone.now()
+        if not cls.objects.filter(pk=1).update(number=models.F("number") + 1, changed_at=now):
+            cls.objects.create(pk=1, number=1, changed_at=now)

@@ -11,12 +11,13 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils import timezone
+from django.views.decorators.http import condition
 from django_tables2.export import TableExport
 
 from league import charts
 from league.errors import NotFound
 from league.formatting import format_rating
-from league.models import Game, Matchday, Page, Player, Result
+from league.models import Game, Matchday, Page, Player, Result, Revision
 from league.names import PlainNames, PlayerNames
 from league.render import table_html
 from league.selectors import head_to_head
@@ -44,6 +45,32 @@ def _get_or_404(queryset, message: str, **lookup):
 def bad_request(request, message: str):
     """A 400 page that says what was wrong with the request (nothing is changed by it)."""
     return render(request, "400.html", {"message": message}, status=400)
+
+
+def _revision(request) -> Revision:
+    if not hasattr(request, "_revision"):
+        request._revision = Revision.current()
+    return request._revision
+
+
+def _etag(request, *args, **kwargs) -> str:
+    tag = f"r{_revision(request).number}"
+    if settings.LEAGUE_INACTIVE_DAYS:  # who counts as inactive changes with the date
+        tag += f"-{timezone.localdate():%Y%m%d}"
+    return f'"{tag}"'
+
+
+def _last_modified(request, *args, **kwargs):
+    changed = _revision(request).changed_at
+    if settings.LEAGUE_INACTIVE_DAYS:
+        midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+        changed = max(changed, midnight)
+    return changed
+
+
+# Every public page depends on the league's data only, so one revision number stands for all of
+# them: a conditional request for an unchanged page is answered 304 after one query.
+public_page = condition(etag_func=_etag, last_modified_func=_last_modified)
 
 
 def player_names(request, players) -> PlayerNames:
@@ -119,6 +146,7 @@ def _rating_section(request, exports: Exports, table: RatingTable) -> tuple[dict
     return {**section, "rating_table": table}, grid.players
 
 
+@public_page
 def home(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
@@ -143,6 +171,7 @@ def home(request):
     return exports.response() or render(request, "league/home.html", ctx)
 
 
+@public_page
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
@@ -173,6 +202,7 @@ def standings(request):
     return exports.response() or render(request, "league/standings.html", ctx)
 
 
+@public_page
 def game(request, slug):
     game = _get_or_404(
         Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug
@@ -203,6 +233,7 @@ def game(request, slug):
     return exports.response() or render(request, "league/game.html", ctx)
 
 
+@public_page
 def player(request, pk):
     player = _get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     exports = Exports(request)
@@ -245,6 +276,7 @@ def player(request, pk):
     return exports.response() or render(request, "league/player.html", ctx)
 
 
+@public_page
 def matchday(request, number):
     matchday = _get_or_404(Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number)
     exports = Exports(request)
@@ -269,6 +301,7 @@ def matchday(request, number):
     return exports.response() or render(request, "league/matchday.html", ctx)
 
 
+@public_page
 def page(request, slug):
     page = _get_or_404(Page.objects, f"There is no page “{slug}”.", slug=slug)
     return render(request, "league/page.html", {"page": page})

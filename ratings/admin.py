@@ -8,8 +8,9 @@ that field. Changing the method or a parameter recomputes the table.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 
+from league.admin import ChangesPublicPages, messages
 from ratings import methods, services
 from ratings.models import RatingTable
 
@@ -91,7 +92,7 @@ RatingTableForm = _form_class()
 
 
 @admin.register(RatingTable)
-class RatingTableAdmin(admin.ModelAdmin):
+class RatingTableAdmin(ChangesPublicPages, admin.ModelAdmin):
     """Tables are created from the games; here the club sets their texts, method and parameters."""
 
     form = RatingTableForm

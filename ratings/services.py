@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.text import slugify
 
-from league.models import Category, Game, Matchday, Result
+from league.models import Category, Game, Matchday, Result, Revision
 
 from . import methods
 from .models import RatingEntry, RatingTable, Standing, before
@@ -174,7 +174,12 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     Earlier rows are kept: a new or edited matchday never rewrites the past; each player's rating and
     carried state resume from their last row before `since`. The players' standings are brought up
     to date. Returns the number of rows written.
+
+    Recomputes of one table run one at a time: the table's row is locked until the transaction
+    (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a row lock;
+    SQLite's immediate transactions already let one writer in at a time.
     """
+    table = RatingTable.objects.select_for_update().get(pk=table.pk)
     method, params = table.rating_method, table.method_params()
     start_rating, start_state = method.start(params)
     results = list(_results_from(table, since).iterator(chunk_size=5000))
@@ -250,6 +255,7 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                 )
             )
     _insert(RatingEntry, ENTRY_COLUMNS, rows)
+    Revision.bump()
     _insert(
         Standing,
         STANDING_COLUMNS,
@@ -312,6 +318,39 @@ def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
         except methods.MethodError as error:
             problems.append(f"{matchday} ({matchday.date}): {error}")
     return problems
+
+
+def differences() -> list[str]:
+    """How the stored tables differ from a fresh computation of the whole history, one line per
+    difference; empty when they agree. Writes nothing (the fresh computation is rolled back)."""
+
+    def snapshot():
+        entries = {
+            (e[0], e[1], e[2]): e[3:]
+            for e in RatingEntry.objects.values_list(
+                "table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"
+            )
+        }
+        standings = {
+            (s[0], s[1]): s[2:]
+            for s in Standing.objects.values_list(
+                "table__slug", "player__short_name", "rating", "played", "matchday_number"
+            )
+        }
+        return entries, standings
+
+    with transaction.atomic():
+        stored = snapshot()
+        recompute_all()
+        fresh = snapshot()
+        transaction.set_rollback(True)
+    lines = []
+    for kind, old, new in (("row", stored[0], fresh[0]), ("standing", stored[1], fresh[1])):
+        for key in sorted(old.keys() | new.keys(), key=str):
+            if old.get(key) != new.get(key):
+                where = " ".join(str(part) for part in key)
+                lines.append(f"{kind} {where}: stored {old.get(key)}, fresh {new.get(key)}")
+    return lines
 
 
 @transaction.atomic
