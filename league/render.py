@@ -7,7 +7,7 @@ from the same table definitions (columns, `render_*` methods, attributes, empty 
 per column once what django-tables2 works out per cell. Downloads still go through django-tables2.
 
 It supports what the site's tables use: accessors, `render_*` methods on the table or the column
-taking `record` and/or `value`, static attributes. `linkify` and template columns are refused.
+taking `record`, `value` and/or `table`, static attributes. `linkify` and template columns are refused.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _cell_plan(table, bound):
     render = getattr(table, f"render_{bound.name}", None)
     if render is None and type(column).render is not Column.render:
         render = column.render
-    wanted = set(inspect.signature(render).parameters) & {"record", "value"} if render else set()
+    wanted = set(inspect.signature(render).parameters) & {"record", "value", "table"} if render else set()
     # A column that renders every record from the record alone needs no value (resolving a missing
     # attribute costs an exception per cell).
     needs_value = render is None or "value" in wanted or bool(column.empty_values)
@@ -38,6 +38,7 @@ def _cell_plan(table, bound):
         render,
         "record" in wanted,
         "value" in wanted,
+        "table" in wanted,
         column.empty_values,
         bound.default,
         AttributeDict(bound.attrs["td"]).as_html(),
@@ -51,7 +52,7 @@ def table_html(table) -> SafeString:
     rows = []
     for record in table.data:
         cells = []
-        for accessor, render, with_record, with_value, empty_values, default, td in plans:
+        for accessor, render, with_record, with_value, with_table, empty_values, default, td in plans:
             value = accessor.resolve(record, quiet=True) if accessor else None
             if accessor and value in empty_values:
                 content = default
@@ -63,6 +64,8 @@ def table_html(table) -> SafeString:
                     kwargs["record"] = record
                 if with_value:
                     kwargs["value"] = value
+                if with_table:
+                    kwargs["table"] = table
                 content = render(**kwargs)
             cells.append(f"<td {td}>{conditional_escape(content)}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 
 from league.formatting import format_change, format_rating
 from league.names import PlayerNames
-from ratings.selectors import Grid, StandingRow
+from ratings.selectors import Grid
 
 
 class PlayerColumn(tables.Column):
@@ -44,6 +44,28 @@ class PlayerColumn(tables.Column):
     def value(self, record, value):
         value = record.cells.get(self.player_id)
         return "" if value is None else self.formatter(value)
+
+
+class PlayerNameColumn(tables.Column):
+    """A player's name linking to their page with their ratings in a tooltip; the short name in
+    downloads. The table supplies the names (`NamedTable`)."""
+
+    def __init__(self, verbose_name="Player", accessor="player", **kwargs):
+        super().__init__(verbose_name, accessor=accessor, empty_values=(), **kwargs)
+
+    def render(self, value, table):
+        return table.names.html(value)
+
+    def value(self, value):
+        return value.short_name
+
+
+class NamedTable(tables.Table):
+    """A table whose player names are rendered by the page's `PlayerNames`."""
+
+    def __init__(self, data, names: PlayerNames, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
 
 
 class MatchdayGridTable(tables.Table):
@@ -94,9 +116,9 @@ def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool
     return MatchdayGridTable(grid.rows, extra_columns=players, exclude=() if show_game else ("game",))
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(NamedTable):
     rank = tables.Column("#", attrs={"td": {"class": "num"}})
-    player = tables.Column("Player", empty_values=())
+    player = PlayerNameColumn()
     rating = tables.Column("Rating", attrs={"td": {"class": "num"}})
     played = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
     last_played = tables.Column("Last played")
@@ -107,10 +129,6 @@ class StandingsTable(tables.Table):
         attrs = {"class": "standings"}
         empty_text = "Nobody has played yet."
 
-    def __init__(self, data: list[StandingRow], names: PlayerNames, **kwargs):
-        super().__init__(data, **kwargs)
-        self.names = names
-
     def render_player(self, record):
         if record.provisional:
             return format_html(
@@ -120,9 +138,6 @@ class StandingsTable(tables.Table):
                 settings.LEAGUE_PROVISIONAL_MATCHDAYS,
             )
         return self.names.html(record.player)
-
-    def value_player(self, record):
-        return record.player.short_name
 
     def render_rating(self, value):
         return format_rating(value)
@@ -180,26 +195,16 @@ class ExplainedColumns(tables.Table):
         return format_change(value)
 
 
-class EntryTable(ExplainedColumns):
+class EntryTable(ExplainedColumns, NamedTable):
     """One rating table's changes at one matchday."""
 
-    player = tables.Column("Player", empty_values=())
+    player = PlayerNameColumn()
     placing = tables.Column("Placing", accessor="result__display_placing", attrs={"td": {"class": "num"}})
 
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
         sequence = ("player", "placing", "...")
-
-    def __init__(self, data, names: PlayerNames, **kwargs):
-        super().__init__(data, **kwargs)
-        self.names = names
-
-    def render_player(self, record):
-        return self.names.html(record.player)
-
-    def value_player(self, record):
-        return record.player.short_name
 
 
 class PlayerEntryTable(ExplainedColumns):
@@ -234,8 +239,8 @@ class PlayerEntryTable(ExplainedColumns):
         return record.result.display_placing
 
 
-class HeadToHeadTable(tables.Table):
-    opponent = tables.Column("Opponent", empty_values=())
+class HeadToHeadTable(NamedTable):
+    opponent = PlayerNameColumn("Opponent", accessor="opponent")
     game = tables.Column("Game", accessor="game__name")
     met = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
     ahead = tables.Column("Finished ahead", attrs={"td": {"class": "num"}})
@@ -246,32 +251,12 @@ class HeadToHeadTable(tables.Table):
         orderable = False
         empty_text = "No opponents yet."
 
-    def __init__(self, data, names: PlayerNames, **kwargs):
-        super().__init__(data, **kwargs)
-        self.names = names
 
-    def render_opponent(self, record):
-        return self.names.html(record.opponent)
-
-    def value_opponent(self, record):
-        return record.opponent.short_name
-
-
-class MatchdayResultsTable(tables.Table):
+class MatchdayResultsTable(NamedTable):
     placing = tables.Column("Placing", accessor="display_placing", attrs={"td": {"class": "num"}})
-    player = tables.Column("Player", empty_values=())
+    player = PlayerNameColumn()
     name = tables.Column("Name", accessor="player__name")
     note = tables.Column("Note")
 
     class Meta:
         orderable = False
-
-    def __init__(self, data, names: PlayerNames, **kwargs):
-        super().__init__(data, **kwargs)
-        self.names = names
-
-    def render_player(self, record):
-        return self.names.html(record.player)
-
-    def value_player(self, record):
-        return record.player.short_name

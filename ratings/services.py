@@ -106,6 +106,8 @@ STANDING_COLUMNS = (
     "matchday_number",
     "delta",
 )
+BATCH = 5000  # rows read and written at a time
+
 RESULT_COLUMNS = (
     "matchday_id",
     "matchday__date",
@@ -179,16 +181,15 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a row lock;
     SQLite's immediate transactions already let one writer in at a time.
     """
-    table = RatingTable.objects.select_for_update().get(pk=table.pk)
+    list(RatingTable.objects.select_for_update().filter(pk=table.pk).values_list("pk"))  # the lock
     method, params = table.rating_method, table.method_params()
     start_rating, start_state = method.start(params)
-    results = list(_results_from(table, since).iterator(chunk_size=5000))
-    playing = {row[6] for row in results}
     if since is None:
-        states, affected = {}, playing
+        states, affected = {}, None  # None: everyone who plays
         table.entries.all().delete()
         table.standings.all().delete()
     else:
+        playing = set(_results_from(table, since).order_by().values_list("player_id", flat=True).distinct())
         states, affected = _starting_states(table, since, playing)
         table.entries.from_position(*since).delete()
         table.standings.filter(player_id__in=affected).delete()
@@ -199,7 +200,10 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     def stored(state):
         return None if state is None else state_field.get_db_prep_save(state, connection)
 
-    rows = []
+    # Results are streamed and rows written in batches, so a full recompute holds one batch and
+    # each player's state in memory, not the whole history.
+    rows, written = [], 0
+    results = _results_from(table, since).iterator(chunk_size=BATCH)
     for matchday_id, group in groupby(results, key=lambda row: row[0]):
         group = list(group)
         _, day, number, rounds, winner_score = group[0][:5]
@@ -254,7 +258,11 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                     stored(change.state),
                 )
             )
+        if len(rows) >= BATCH:
+            _insert(RatingEntry, ENTRY_COLUMNS, rows)
+            written, rows = written + len(rows), []
     _insert(RatingEntry, ENTRY_COLUMNS, rows)
+    written += len(rows)
     Revision.bump()
     _insert(
         Standing,
@@ -271,10 +279,10 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                 s.delta,
             )
             for player, s in states.items()
-            if player in affected
+            if affected is None or player in affected
         ],
     )
-    return len(rows)
+    return written
 
 
 def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
@@ -285,8 +293,8 @@ def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
         quote(model._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
     )
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), 5000):
-            cursor.executemany(sql, rows[start : start + 5000])
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start : start + BATCH])
 
 
 def seat(result: Result, rating: float, state: dict | None) -> methods.Seat:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -52,25 +53,35 @@ def site(tmp_path_factory):
     subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True, cwd=ROOT)
     subprocess.run([*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True)
     port = _free_port()
-    log = open(folder / "server.log", "w")  # noqa: SIM115 - closed at teardown
-    server = subprocess.Popen(
-        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"], env=env, cwd=ROOT, stdout=log, stderr=log
-    )
+    runserver = [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"]
+    with serving(runserver, env, folder / "server.log", port) as url:
+        yield url
+
+
+@contextmanager
+def serving(command: list[str], env: dict, log_path: Path, port: int):
+    """Run a server process listening on 127.0.0.1:`port` until the block ends; yields its URL once
+    it answers."""
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
         try:
-            urllib.request.urlopen(url, timeout=1)  # noqa: S310 - our own loopback server
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    urllib.request.urlopen(url, timeout=1)  # noqa: S310 - our own loopback server
+                    break
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        raise RuntimeError(log_path.read_text()) from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
                 server.kill()
-                raise RuntimeError((folder / "server.log").read_text()) from None
-            time.sleep(0.2)
-    yield url
-    server.terminate()
-    server.wait(10)
-    log.close()
 
 
 @pytest.fixture(scope="session")

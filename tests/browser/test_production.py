@@ -9,12 +9,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
 
-from .conftest import ROOT, _free_port, screenshot
+from .conftest import ROOT, _free_port, screenshot, serving
 
 PASSWORD = "secretary-pass-1"
 
@@ -48,29 +47,9 @@ def production_site(tmp_path_factory):
         ["createsuperuser", "--no-input", "--username", "admin", "--email", "admin@club.example"],
     ):
         subprocess.run([*manage, *command], env=env, check=True, cwd=ROOT, capture_output=True)
-    log = open(folder / "gunicorn.log", "w")  # noqa: SIM115 - closed at teardown
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")],
-        env=env,
-        cwd=ROOT,
-        stdout=log,
-        stderr=log,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=1)  # noqa: S310 - our own loopback server
-            break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                raise RuntimeError((folder / "gunicorn.log").read_text()) from None
-            time.sleep(0.2)
-    yield url
-    server.terminate()
-    server.wait(10)
-    log.close()
+    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    with serving(gunicorn, env, folder / "gunicorn.log", port) as url:
+        yield url
 
 
 def get(url, **headers):
