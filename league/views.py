@@ -237,41 +237,43 @@ def game(request, slug):
 def player(request, pk):
     player = _get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     exports = Exports(request)
-    history = selectors.player_history(player)
     summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    history = selectors.rating_history(player)
     chart = charts.rating_chart(
         [
             charts.Series(
-                table.name,
+                row["table"].name,
                 [
-                    charts.Point(
-                        e.matchday.date,
-                        e.rating_after,
-                        f"Matchday {e.matchday.number}, {e.matchday.date:%B} {e.matchday.date.day}: "
-                        f"{format_rating(e.rating_after)}",
-                    )
-                    for e in entries
+                    charts.Point(day, rating, f"Matchday {number}, {day:%B} {day.day}: {format_rating(rating)}")
+                    for day, number, rating in history.get(row["table"].pk, [])
                 ],
             )
-            for table, entries in history
+            for row in summary
         ],
         title=f"Rating history of {player.short_name}",
     )
-    sections = [
-        {
-            **exports.add(f"history-{table.slug}", lambda names, entries=entries: PlayerEntryTable(entries)),
-            "rating_table": table,
-        }
-        for table, entries in history
-    ]
-    records = head_to_head(player)
-    exports.names = player_names(request, [player, *(r.opponent for r in records)])
+    sections = []
+    for row in summary:
+        table = row["table"]
+        entries, page = selectors.player_entries_page(player, table, request.GET.get(_page_param(table)))
+        section = exports.add(
+            f"history-{table.slug}",
+            lambda names, entries=entries: PlayerEntryTable(entries),
+            page,
+            param=_page_param(table),
+        )
+        sections.append({**section, "rating_table": table})
+    records = selectors.paginate(
+        head_to_head(player), request.GET.get("head-to-head-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE
+    )
+    opponents = list(records.object_list)
+    exports.names = player_names(request, [player, *(r.opponent for r in opponents)])
     ctx = {
         "player": player,
         "summary": summary,
         "chart": chart,
         "sections": sections,
-        "head_to_head": exports.add("head-to-head", lambda names: HeadToHeadTable(records, names)),
+        "head_to_head": exports.add("head-to-head", lambda names: HeadToHeadTable(opponents, names), records),
     }
     return exports.response() or render(request, "league/player.html", ctx)
 

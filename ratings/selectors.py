@@ -247,13 +247,28 @@ def entries_with_field_size():
     )
 
 
-def player_history(player: Player) -> list[tuple[RatingTable, list[RatingEntry]]]:
-    """Every rating entry of `player`, grouped by table (overall first), in play order."""
-    entries = entries_with_field_size().filter(player=player).in_play_order()
-    by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
-    for entry in entries:
-        by_table.setdefault(entry.table_id, (entry.table, []))[1].append(entry)
-    return sorted(by_table.values(), key=lambda pair: table_order(pair[0]))
+def rating_history(player: Player) -> dict[int, list[tuple[date, int, float]]]:
+    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays there, in
+    play order: the points of the rating chart, read as plain tuples in one query."""
+    history: dict[int, list[tuple[date, int, float]]] = {}
+    rows = (
+        RatingEntry.objects.filter(player=player)
+        .order_by("table_id", "matchday_date", "matchday_number")
+        .values_list("table_id", "matchday_date", "matchday_number", "rating_after")
+    )
+    for table_id, day, number, rating in rows:
+        history.setdefault(table_id, []).append((day, number, rating))
+    return history
+
+
+def player_entries_page(player: Player, table: RatingTable, page_number=1) -> tuple[list[RatingEntry], Page]:
+    """One page of `player`'s matchdays in `table` (the newest page first, each in play order), with
+    what it takes to explain each change."""
+    entries = (
+        entries_with_field_size().filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
+    )
+    page = paginate(entries, page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    return list(page.object_list)[::-1], page
 
 
 def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:

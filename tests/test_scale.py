@@ -128,3 +128,17 @@ def test_standings_pages_keep_ranks_across_pages(club, small_pages):
     rows, page = selectors.standings_page(overall, 2)
     assert [(r.rank, r.player.short_name) for r in rows] == [(3, "K"), (4, "R")]
     assert page.paginator.num_pages == 3
+
+
+def test_a_players_history_and_head_to_head_come_in_pages(client, club, small_pages):
+    from league.models import Player
+
+    r = Player.objects.get(short_name="R")
+    html = client.get(f"/players/{r.pk}/").content.decode()
+    overall = html[html.index('id="overall-heading"') : html.index("</section>", html.index('id="overall-heading"'))]
+    assert overall.count("<tr>") == 3  # the header and R's two newest matchdays (5 and 6)
+    assert 'href="/matchdays/6/"' in overall and 'href="/matchdays/4/"' not in overall
+    assert 'href="?overall-page=2"' in overall
+    older = client.get(f"/players/{r.pk}/", {"overall-page": "3"}).content.decode()
+    assert 'href="/matchdays/1/"' in older
+    assert older.count('class="point"') == html.count('class="point"') == 12  # the chart shows everything
