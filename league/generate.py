@@ -13,14 +13,15 @@ UNOFFICIAL_GAME = "Pokemon"
 MATCHDAYS_PER_DAY = 8
 
 
-def generate(players: int, matchdays: int, seed: int):
-    """Yield CSV rows: 3-6 players a matchday, some ties, some penalised placings, 1-10 rounds."""
+def generate(players: int, matchdays: int, seed: int, first: int = 1, start: date = date(2000, 1, 1)):
+    """Yield CSV rows: 3-6 players a matchday, some ties, some penalised placings, 1-10 rounds;
+    matchdays numbered from `first`, eight a day from `start`."""
     rng = random.Random(seed)
     names = [f"P{i:05d}" for i in range(1, players + 1)]
     games = [name for name, weight in GAMES for _ in range(weight)]
-    start = date(2000, 1, 1)
-    for number in range(1, matchdays + 1):
-        day = (start + timedelta(days=(number - 1) // MATCHDAYS_PER_DAY)).isoformat()
+    for i in range(matchdays):
+        number = first + i
+        day = (start + timedelta(days=i // MATCHDAYS_PER_DAY)).isoformat()
         game = rng.choice(games)
         rounds = rng.randint(1, 10)
         table = rng.sample(names, rng.randint(3, min(6, players)))

@@ -42,7 +42,8 @@ echo "Setting up: demo data plus $MATCHDAYS generated matchdays in $work"
 "$PYTHON" manage.py migrate --no-input -v0
 "$PYTHON" manage.py collectstatic --no-input -v0
 "$PYTHON" manage.py load_demo >/dev/null
-"$PYTHON" scripts/generate_league.py "$MATCHDAYS" >"$work/league.csv"
+"$PYTHON" manage.py generate_league --players 20 --matchdays "$MATCHDAYS" --first 7 --start 2026-01-01 \
+  "$work/league.csv" >/dev/null
 "$PYTHON" manage.py import_results "$work/league.csv" >/dev/null
 
 "$PYTHON" -m gunicorn -c gunicorn.conf.py >"$work/gunicorn.log" 2>&1 &

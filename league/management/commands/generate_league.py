@@ -1,6 +1,7 @@
 """A reproducible synthetic league in the import format, for benchmarks and load tests."""
 
 import csv
+from datetime import date
 import sys
 from pathlib import Path
 
@@ -18,8 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=2000)
         parser.add_argument("--matchdays", type=int, default=100_000)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--first", type=int, default=1, help="number of the first matchday")
+        parser.add_argument(
+            "--start", type=date.fromisoformat, default=date(2000, 1, 1), help="date of the first matchday"
+        )
 
-    def handle(self, out, players, matchdays, seed, **options):
+    def handle(self, out, players, matchdays, seed, first, start, **options):
         if players < 3:
             self.stderr.write("--players must be at least 3")
             sys.exit(2)
@@ -28,7 +33,7 @@ class Command(BaseCommand):
             writer = csv.writer(stream, lineterminator="\n")
             writer.writerow(COLUMNS)
             rows = 0
-            for row in generate(players, matchdays, seed):
+            for row in generate(players, matchdays, seed, first, start):
                 writer.writerow(row)
                 rows += 1
         finally:
