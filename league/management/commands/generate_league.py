@@ -1,8 +1,8 @@
 """A reproducible synthetic league in the import format, for benchmarks and load tests."""
 
 import csv
-from datetime import date
 import sys
+from datetime import date
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
