@@ -24,6 +24,18 @@ from league.rankings import Entry, matchday_problems
 from ratings import services
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+RESULT_COLUMNS = (
+    "matchday_id",
+    "player_id",
+    "placing",
+    "rated_placing",
+    "note",
+    "left_early",
+    "won_by_16",
+    "won_by_24",
+    "won_by_4_and_last",
+    "bad_moves",
+)
 MAX_ERRORS = 20
 
 
@@ -199,52 +211,58 @@ def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
     existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
     if existing and not replace:
         shown = ", ".join(str(n) for n in sorted(existing))
-        raise ImportFailed([f"Matchday {shown} already exists; use --replace to replace its results."])
+        raise ImportFailed(
+            [
+                f"Matchday {shown} already exists; use --replace to replace its results."
+                if len(existing) == 1
+                else f"Matchdays {shown} already exist; use --replace to replace their results."
+            ]
+        )
 
     players = {p.short_name.casefold(): p for p in Player.objects.all()}
-    games = {g.name.casefold(): g for g in Game.objects.all()}
-    players_created, games_created = [], []
+    new_players = {}
     for matchday in parsed:
         for row in matchday.rows:
-            if row.player.casefold() not in players:
-                players[row.player.casefold()] = Player.objects.create(name=row.player, short_name=row.player)
-                players_created.append(row.player)
+            key = row.player.casefold()
+            if key not in players and key not in new_players:
+                new_players[key] = Player(name=row.player, short_name=row.player)
+    players.update({p.short_name.casefold(): p for p in Player.objects.bulk_create(new_players.values())})
+    games = {g.name.casefold(): g for g in Game.objects.all()}
+    games_created = []
+    for matchday in parsed:
         name = matchday.rows[0].game
         if name.casefold() not in games:
             games[name.casefold()] = Game.objects.create(name=name, slug=_free_game_slug(name))
             games_created.append(name)
 
-    touched_positions, touched_games = [], {}
-    for old in existing.values():
-        touched_positions.append(old.position)
-        touched_games[old.game_id] = old.game
-    results = []
+    # Replaced matchdays are rated again from where they stood before as well as from where they
+    # stand now.
+    touched_positions = [old.position for old in existing.values()]
+    touched_games = {old.game_id: old.game for old in existing.values()}
+    Result.objects.filter(matchday__in=list(existing.values())).delete()
+    matchdays = []
     for parsed_day in parsed:
         first = parsed_day.rows[0]
-        game = games[first.game.casefold()]
-        matchday = existing.get(parsed_day.number)
-        if matchday is None:
-            matchday = Matchday(number=parsed_day.number)
-        else:
-            matchday.results.all().delete()
-        matchday.date, matchday.game, matchday.rounds = first.date, game, first.rounds
-        matchday.save()
+        matchday = existing.get(parsed_day.number) or Matchday(number=parsed_day.number)
+        matchday.date, matchday.game, matchday.rounds = first.date, games[first.game.casefold()], first.rounds
+        matchdays.append(matchday)
         touched_positions.append(matchday.position)
-        touched_games[game.pk] = game
-        results.extend(
-            Result(
-                matchday=matchday,
-                player=players[row.player.casefold()],
-                placing=row.placing,
-                rated_placing=row.rated_placing,
-            )
-            for row in parsed_day.rows
-        )
-    Result.objects.bulk_create(results, batch_size=2000)
+        touched_games[matchday.game.pk] = matchday.game
+    Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds"])
+    Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
+    # A league's history arrives in one file: results are written as plain rows (with the model's
+    # defaults for what the file does not give), not one model instance each.
+    results = [
+        (matchday.pk, players[row.player.casefold()].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
+        for matchday, parsed_day in zip(matchdays, parsed, strict=True)
+        for row in parsed_day.rows
+    ]
+    services.insert_rows(Result, RESULT_COLUMNS, results)
     try:
         services.recompute_from(min(touched_positions), touched_games.values())
     except services.RecomputeError as error:  # e.g. a two-player method given a four-player matchday
         raise ImportFailed([f"The results cannot be rated: {error}"]) from None
+    players_created = [p.short_name for p in new_players.values()]
     return ImportSummary(len(parsed), len(results), players_created, games_created)
 
 

@@ -259,12 +259,12 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                 )
             )
         if len(rows) >= BATCH:
-            _insert(RatingEntry, ENTRY_COLUMNS, rows)
+            insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
             written, rows = written + len(rows), []
-    _insert(RatingEntry, ENTRY_COLUMNS, rows)
+    insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
     written += len(rows)
     Revision.bump()
-    _insert(
+    insert_rows(
         Standing,
         STANDING_COLUMNS,
         [
@@ -285,7 +285,9 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
     return written
 
 
-def _insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+def insert_rows(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Write plain rows into `model`'s table with executemany: for the many rows of a recompute or
+    an import, where a model instance per row costs more than the database does."""
     if not rows:
         return
     quote = connection.ops.quote_name
