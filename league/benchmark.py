@@ -61,6 +61,9 @@ def raw_baseline() -> int:
     standing per table, into the same tables with the same indexes.
     """
     db = sqlite3.connect(connection.settings_dict["NAME"])
+    # Django turns SQLite's foreign key checks on for every connection; the same work includes them
+    # (without them SQLite empties a table by truncation and skips the checks on each row written).
+    db.execute("PRAGMA foreign_keys = ON")
     tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
     results = db.execute(
         "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.id, r.player_id,"

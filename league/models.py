@@ -58,8 +58,9 @@ class MatchdayQuerySet(models.QuerySet):
         return self.order_by("date", "number")
 
     def from_position(self, date, number):
-        """This matchday position and everything after it in play order."""
-        return self.filter(Q(date__gt=date) | Q(date=date, number__gte=number))
+        """This matchday position and everything after it in play order (a date range, less that
+        day's earlier numbers, which the (date, number) index serves)."""
+        return self.filter(date__gte=date).exclude(date=date, number__lt=number)
 
 
 class Matchday(models.Model):
@@ -79,6 +80,7 @@ class Matchday(models.Model):
 
     class Meta:
         ordering = ["date", "number"]
+        indexes = [models.Index(fields=["date", "number"], name="league_matchday_play_order")]
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="league_matchday_rounds_positive"),
         ]

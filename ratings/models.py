@@ -139,6 +139,13 @@ def before(date, number, prefix: str = "matchday_") -> Q:
     return Q(**{f"{prefix}date__lt": date}) | Q(**{f"{prefix}date": date, f"{prefix}number__lt": number})
 
 
+def from_position(date, number, prefix: str = "matchday_") -> Q:
+    """Rows of the matchday at the position (date, number) and after it. Written as a date range
+    less that day's earlier numbers, so that the database reads it off an index on (date, number)
+    instead of scanning the whole history for "not before"."""
+    return Q(**{f"{prefix}date__gte": date}) & ~Q(**{f"{prefix}date": date, f"{prefix}number__lt": number})
+
+
 class RatingEntryQuerySet(models.QuerySet):
     def in_play_order(self):
         return self.order_by("matchday_date", "matchday_number", "player__short_name")
@@ -147,7 +154,7 @@ class RatingEntryQuerySet(models.QuerySet):
         return self.filter(before(date, number))
 
     def from_position(self, date, number):
-        return self.exclude(before(date, number))
+        return self.filter(from_position(date, number))
 
     def latest_per_player(self):
         """Each player's last entry per table, annotated with `played`, their number of entries.

@@ -19,7 +19,7 @@ from django.utils.text import slugify
 from league.models import Category, Game, Matchday, Result, Revision
 
 from . import methods
-from .models import RatingEntry, RatingTable, Standing, before
+from .models import RatingEntry, RatingTable, Standing, from_position
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
@@ -110,10 +110,6 @@ BATCH = 5000  # rows read and written at a time
 
 RESULT_COLUMNS = (
     "matchday_id",
-    "matchday__date",
-    "matchday__number",
-    "matchday__rounds",
-    "matchday__winner_score",
     "pk",
     "player_id",
     "placing",
@@ -143,13 +139,6 @@ def states_before(table: RatingTable, position: Position, players=None) -> dict[
     }
 
 
-def _results_from(table: RatingTable, since: Position | None):
-    results = Result.objects.filter(table.counted("matchday__"))
-    if since is not None:
-        results = results.exclude(before(*since, prefix="matchday__"))
-    return results.order_by("matchday__date", "matchday__number", "pk").values_list(*RESULT_COLUMNS)
-
-
 def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> tuple[dict, set[int]]:
     """The states the recompute from `since` starts from, for the players who play from then on
     and those whose current standing it will change; and the set of the latter.
@@ -157,7 +146,7 @@ def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> 
     A standing from before `since` is the state itself (so adding the latest matchday reads a few
     rows); only players whose standing lies at or after `since` are looked up in the history.
     """
-    standings = table.standings.filter(Q(player_id__in=playing) | ~before(*since))
+    standings = table.standings.filter(Q(player_id__in=playing) | from_position(*since))
     states, stale = {}, set()
     for s in standings:
         if (s.matchday_date, s.matchday_number) < since:
@@ -169,107 +158,147 @@ def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> 
     return states, stale | playing
 
 
+@dataclass
+class _Run:
+    """One table being recomputed: its method, and where each of its players stands."""
+
+    table: RatingTable
+    method: methods.Method
+    params: dict
+    start: tuple[float, dict | None]
+    states: dict[int, PlayerState]
+    affected: set[int] | None  # players whose standing is rewritten; None: everyone who plays
+
+
 @transaction.atomic
 def recompute(table: RatingTable, since: Position | None = None) -> int:
-    """Rebuild `table` from the matchday at `since` onward (everything when None), with its method.
+    """Rebuild `table` from the matchday at `since` onward (everything when None); see
+    `recompute_tables`. Returns the number of rows written."""
+    return recompute_tables([table], since)
+
+
+@transaction.atomic
+def recompute_tables(tables: list[RatingTable], since: Position | None = None) -> int:
+    """Rebuild `tables` from the matchday at `since` onward (everything when None), each with its
+    method, in one pass over the results. Returns the number of rows written.
 
     Earlier rows are kept: a new or edited matchday never rewrites the past; each player's rating and
     carried state resume from their last row before `since`. The players' standings are brought up
-    to date. Returns the number of rows written.
+    to date. Results are streamed and rows written in batches, so memory holds one batch and each
+    player's state, not the history.
 
-    Recomputes of one table run one at a time: the table's row is locked until the transaction
+    Recomputes of one table run one at a time: the tables' rows are locked until the transaction
     (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a row lock;
     SQLite's immediate transactions already let one writer in at a time.
     """
-    list(RatingTable.objects.select_for_update().filter(pk=table.pk).values_list("pk"))  # the lock
-    method, params = table.rating_method, table.method_params()
-    start_rating, start_state = method.start(params)
-    if since is None:
-        states, affected = {}, None  # None: everyone who plays
-        table.entries.all().delete()
-        table.standings.all().delete()
-    else:
-        playing = set(_results_from(table, since).order_by().values_list("player_id", flat=True).distinct())
-        states, affected = _starting_states(table, since, playing)
-        table.entries.from_position(*since).delete()
-        table.standings.filter(player_id__in=affected).delete()
+    if not tables:
+        return 0
+    list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))
+    runs = []
+    for table in tables:
+        method, params = table.rating_method, table.method_params()
+        runs.append(_Run(table, method, params, method.start(params), {}, None))
+    counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
+    games = [game_id for game_id, counted in counting.items() if counted]
+    matchdays = Matchday.objects.filter(game_id__in=games)
+    if since is not None:
+        matchdays = matchdays.filter(from_position(*since, prefix=""))
+    results = Result.objects.filter(matchday__in=matchdays)
 
+    if since is None:
+        if len(runs) == RatingTable.objects.count():  # everything: one DELETE of the whole table
+            RatingEntry.objects.all().delete()
+            Standing.objects.all().delete()
+        for run in runs:
+            run.table.entries.all().delete()
+            run.table.standings.all().delete()
+    else:
+        playing: dict[int, set[int]] = {run.table.pk: set() for run in runs}
+        for game_id, player in results.order_by().values_list("matchday__game_id", "player_id").distinct():
+            for run in counting[game_id]:
+                playing[run.table.pk].add(player)
+        for run in runs:
+            run.states, run.affected = _starting_states(run.table, since, playing[run.table.pk])
+            run.table.entries.from_position(*since).delete()
+            run.table.standings.filter(player_id__in=run.affected).delete()
+
+    # Each matchday's facts once, rather than with every result row.
+    facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
     ops = connection.ops
     state_field = RatingEntry._meta.get_field("state")
 
     def stored(state):
         return None if state is None else state_field.get_db_prep_save(state, connection)
 
-    # Results are streamed and rows written in batches, so a full recompute holds one batch and
-    # each player's state in memory, not the whole history.
-    rows, written = [], 0
-    results = _results_from(table, since).iterator(chunk_size=BATCH)
-    for matchday_id, group in groupby(results, key=lambda row: row[0]):
+    # Rows are buffered per table so that each batch lands in one part of the table's indexes.
+    buffers: dict[int, list[tuple]] = {run.table.pk: [] for run in runs}
+    written = 0
+    ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RESULT_COLUMNS)
+    for matchday_id, group in groupby(ordered.iterator(chunk_size=BATCH), key=lambda row: row[0]):
         group = list(group)
-        _, day, number, rounds, winner_score = group[0][:5]
+        day, number, rounds, winner_score, game_id = facts[matchday_id]
         if len(group) < 2:
             raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
-        seats = []
-        for *_, player, placing, rated, left_early, w16, w24, w4, bad in group:
-            current = states.get(player)
-            seats.append(
-                methods.Seat(
-                    current.rating if current else start_rating,
-                    rated if rated is not None else placing,
-                    current.state if current else start_state,
-                    left_early,
-                    w16,
-                    w24,
-                    w4,
-                    bad,
-                )
-            )
-        try:
-            changes = method.compute(seats, methods.Facts(rounds, winner_score), params)
-        except methods.MethodError as error:
-            raise RecomputeError(f"{table}: Matchday {number} ({day}): {error}") from error
         stored_day = ops.adapt_datefield_value(day)
-        for row, change in zip(group, changes, strict=True):
-            player = row[6]
-            current = states.get(player)
-            states[player] = PlayerState(
-                change.rating_after,
-                change.state,
-                (current.played if current else 0) + 1,
-                day,
-                number,
-                change.delta,
-            )
-            rows.append(
-                (
-                    table.pk,
-                    matchday_id,
-                    player,
-                    row[5],
-                    stored_day,
-                    number,
-                    change.rating_before,
-                    change.rating_after,
-                    change.opponents_mean,
-                    change.expected,
-                    change.score,
-                    change.k,
-                    change.delta,
-                    stored(change.state),
+        for run in counting[game_id]:
+            states, (start_rating, start_state) = run.states, run.start
+            seats = []
+            for _, _, player, placing, rated, left_early, w16, w24, w4, bad in group:
+                current = states.get(player)
+                seats.append(
+                    methods.Seat(
+                        current.rating if current else start_rating,
+                        rated if rated is not None else placing,
+                        current.state if current else start_state,
+                        left_early,
+                        w16,
+                        w24,
+                        w4,
+                        bad,
+                    )
                 )
-            )
-        if len(rows) >= BATCH:
-            insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-            written, rows = written + len(rows), []
-    insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-    written += len(rows)
-    Revision.bump()
+            try:
+                changes = run.method.compute(seats, methods.Facts(rounds, winner_score), run.params)
+            except methods.MethodError as error:
+                raise RecomputeError(f"{run.table}: Matchday {number} ({day}): {error}") from error
+            table_id = run.table.pk
+            rows = buffers[table_id]
+            for row, change in zip(group, changes, strict=True):
+                player = row[2]
+                current = states.get(player)
+                played = current.played + 1 if current else 1
+                states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
+                rows.append(
+                    (
+                        table_id,
+                        matchday_id,
+                        player,
+                        row[1],
+                        stored_day,
+                        number,
+                        change.rating_before,
+                        change.rating_after,
+                        change.opponents_mean,
+                        change.expected,
+                        change.score,
+                        change.k,
+                        change.delta,
+                        stored(change.state),
+                    )
+                )
+            if len(rows) >= BATCH:
+                insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
+                written += len(rows)
+                rows.clear()
+    for rows in buffers.values():
+        insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
+        written += len(rows)
     insert_rows(
         Standing,
         STANDING_COLUMNS,
         [
             (
-                table.pk,
+                run.table.pk,
                 player,
                 s.rating,
                 stored(s.state),
@@ -278,10 +307,12 @@ def recompute(table: RatingTable, since: Position | None = None) -> int:
                 s.number,
                 s.delta,
             )
-            for player, s in states.items()
-            if affected is None or player in affected
+            for run in runs
+            for player, s in run.states.items()
+            if run.affected is None or player in run.affected
         ],
     )
+    Revision.bump()
     return written
 
 
@@ -366,7 +397,7 @@ def differences() -> list[str]:
 @transaction.atomic
 def recompute_all() -> int:
     sync_tables()
-    return sum(recompute(table) for table in RatingTable.objects.all())
+    return recompute_tables(list(RatingTable.objects.all()))
 
 
 @transaction.atomic
@@ -379,8 +410,7 @@ def recompute_from(position: Position, games: Iterable[Game]) -> list[RatingTabl
     sync_tables()
     games = list(games)
     tables = [t for t in RatingTable.objects.all() if any(t.counts(g) for g in games)]
-    for table in tables:
-        recompute(table, since=position)
+    recompute_tables(tables, since=position)
     return tables
 
 

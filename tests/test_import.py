@@ -543,3 +543,22 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
     assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
     assert not Matchday.objects.filter(number=2).exists()
     assert not Player.objects.filter(short_name="C").exists()
+
+
+def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
+    """The size of a big community's history; the benchmark times it (see README, Performance)."""
+    import io as _io
+
+    from league.generate import generate
+
+    out = _io.StringIO()
+    out.write(",".join(["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]) + "\n")
+    rows = 0
+    for row in generate(players=500, matchdays=22_300, seed=3):
+        out.write(",".join(str(v) for v in row) + "\n")
+        rows += 1
+    assert rows >= 100_000
+    summary = import_results(out.getvalue().encode())
+    assert (summary.matchdays, summary.results) == (22_300, rows)
+    assert Result.objects.count() == rows
+    assert RatingEntry.objects.filter(table__slug="overall").count() > 0.8 * rows

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, round_half_up
@@ -22,18 +21,8 @@ START_RATING = 1500
 K_PER_ROUND = 10
 
 
-@dataclass(frozen=True)
-class Change:
-    """One player's rating change at one matchday, with every piece of the computation."""
-
-    rating_before: float
-    placing: int
-    opponents_mean: float
-    expected: float
-    score: float
-    k: float
-    delta: float
-    rating_after: float
+# One player's change at one matchday, with every piece of the computation (M in opponents_mean).
+Change = Outcome
 
 
 def placing_scores(placings: Sequence[int]) -> list[float]:
@@ -45,6 +34,10 @@ def placing_scores(placings: Sequence[int]) -> list[float]:
     n = len(placings)
     if n < 2:
         raise ValueError("a matchday needs at least two players")
+    if len(set(placings)) == n:  # no ties: the common case, and the engine's hot path
+        if min(placings) < 1 or max(placings) > n:
+            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
+        return [1 - (p - 1) / (n - 1) for p in placings]
     tied = Counter(placings)
 
     def score_of_place(q: int) -> float:
@@ -91,18 +84,7 @@ def club_changes(
         after = rating + k * (score - expected)
         if whole_numbers:
             after = round_half_up(after)
-        changes.append(
-            Change(
-                rating_before=rating,
-                placing=placing,
-                opponents_mean=opponents_mean,
-                expected=expected,
-                score=score,
-                k=k,
-                delta=after - rating,
-                rating_after=after,
-            )
-        )
+        changes.append(Outcome(rating, placing, expected, score, k, after - rating, after, opponents_mean))
     return changes
 
 
@@ -129,23 +111,10 @@ R' = R + K (S - E)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
-        changes = club_changes(
+        return club_changes(
             [s.rating for s in seats],
             [s.placing for s in seats],
             rounds=facts.rounds,
             k_per_round=params["k"],
             whole_numbers=params["round"],
         )
-        return [
-            Outcome(
-                rating_before=c.rating_before,
-                placing=c.placing,
-                expected=c.expected,
-                score=c.score,
-                k=c.k,
-                delta=c.delta,
-                rating_after=c.rating_after,
-                opponents_mean=c.opponents_mean,
-            )
-            for c in changes
-        ]
