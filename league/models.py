@@ -80,7 +80,11 @@ class Matchday(models.Model):
 
     class Meta:
         ordering = ["date", "number"]
-        indexes = [models.Index(fields=["date", "number"], name="league_matchday_play_order")]
+        indexes = [
+            models.Index(fields=["date", "number"], name="league_matchday_play_order"),
+            # A game's matchdays in play order (its rating grid) without sorting them all.
+            models.Index(fields=["game", "date", "number"], name="league_matchday_game_order"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="league_matchday_rounds_positive"),
         ]

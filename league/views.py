@@ -263,10 +263,7 @@ def player(request, pk):
             param=_page_param(table),
         )
         sections.append({**section, "rating_table": table})
-    records = selectors.paginate(
-        head_to_head(player), request.GET.get("head-to-head-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE
-    )
-    opponents = list(records.object_list)
+    opponents, records = head_to_head(player, request.GET.get("head-to-head-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE)
     exports.names = player_names(request, [player, *(r.opponent for r in opponents)])
     ctx = {
         "player": player,

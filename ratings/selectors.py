@@ -7,12 +7,12 @@ from datetime import date
 from itertools import groupby
 
 from django.conf import settings
-from django.core.paginator import InvalidPage, Page, Paginator
+from django.core.paginator import Page
 from django.db.models import Count, F, Func, OuterRef, Q, Subquery
 
-from league.errors import NotFound
 from league.formatting import explain_change
 from league.models import Matchday, Player, Result
+from league.paging import paginate
 
 from .comparison import MatchdayRecord, Played
 from .methods import Facts
@@ -57,15 +57,6 @@ class Grid:
     players: list[Player]
     rows: list[GridRow]
     page: Page | None = None
-
-
-def paginate(queryset, number, per_page: int) -> Page:
-    """A page of `queryset`; a 404 that says which pages there are when `number` is not one."""
-    paginator = Paginator(queryset, per_page, allow_empty_first_page=True)
-    try:
-        return paginator.page(number or 1)
-    except InvalidPage:
-        raise NotFound(f"There is no page “{number}” here: pages run from 1 to {paginator.num_pages}.") from None
 
 
 def rating_grid(table: RatingTable, page_number=1) -> Grid:
