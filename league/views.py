@@ -153,20 +153,19 @@ def home(request):
     played = set(Matchday.objects.order_by().values_list("game_id", flat=True).distinct())
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or t.game_id in played]
-    shown: set[Player] = set()
-    sections = []
+    sections, grids = [], []
     for table in tables:
         section, players = _rating_section(request, exports, table)
         sections.append(section)
-        shown.update(players)
-    columns = selectors.results_players(tables, settings.LEAGUE_GRID_PLAYERS)
+        grids.append(players)
+    columns = selectors.results_players(grids, settings.LEAGUE_GRID_PLAYERS)
     results_grid = selectors.results_grid(Matchday.objects.all(), columns, request.GET.get("results-page"))
     results = exports.add(
         "results",
         lambda names: grid_table(results_grid, names, show_game=True, ratings=False),
         results_grid.page,
     )
-    exports.names = player_names(request, shown.union(columns))
+    exports.names = player_names(request, [p for players in grids for p in players])
     ctx = {"overall": sections[:1], "results": results, "sections": sections[1:]}
     return exports.response() or render(request, "league/home.html", ctx)
 

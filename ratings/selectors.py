@@ -125,18 +125,15 @@ def results_grid(matchdays, players: list[Player], page_number=1) -> Grid:
     return Grid(players, rows[::-1], page)
 
 
-def results_players(tables: list[RatingTable], limit: int) -> list[Player]:
-    """Columns for a results grid over several tables: the first table's best players, then the
-    best of the others, up to `limit`, in the order they joined."""
+def results_players(grids: list[list[Player]], limit: int) -> list[Player]:
+    """Columns for a results grid over several tables, from those tables' grid columns: the first
+    table's players in its order, then the others' who are not among them yet, up to `limit`."""
     chosen: dict[int, Player] = {}
-    for table in tables:
-        if len(chosen) >= limit:
-            break
-        for standing in (
-            table.standings.ranked().exclude(player_id__in=chosen).select_related("player")[: limit - len(chosen)]
-        ):
-            chosen[standing.player_id] = standing.player
-    return in_join_order(chosen.values())
+    for players in grids:
+        for player in players:
+            if len(chosen) < limit:
+                chosen.setdefault(player.pk, player)
+    return list(chosen.values())
 
 
 @dataclass
