@@ -1,0 +1,36 @@
+"""`manage.py benchmark` runs end to end on a small league and prints every figure (timings are
+reported, never asserted: see README, Performance)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "manage.py", "benchmark", "--matchdays", "300", "--players", "30", "--runs", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "League: 300 matchdays" in out
+    for figure in (
+        "import of the whole file",
+        "full recompute of all tables",
+        "raw sqlite3 baseline (same ratings)",
+        "ratio project / baseline",
+        "add one matchday at the end",
+        "edit a matchday in the middle",
+        "render home page",
+        "render standings page",
+        "render player page",
+        "render game page",
+        "peak memory (RSS) of a full recompute",
+    ):
+        assert figure in out, figure
+    assert "(0 queries)" not in out
