@@ -15,34 +15,42 @@ from league.formatting import format_rating
 
 class PlayerNames:
     """Renders player names with their current ratings; one per request, so tooltip ids are unique
-    within a page and the ratings are read once."""
+    within a page and the ratings are read once. A player named in several tables of a page has
+    the tooltip's content built once."""
 
     def __init__(self, ratings: dict):
         self.ratings = ratings
         self.count = 0
+        self.parts: dict[int, tuple[str, str]] = {}
+
+    def _parts(self, player) -> tuple[str, str]:
+        if player.pk not in self.parts:
+            rows = self.ratings.get(player.pk, [])
+            if rows:
+                lines = format_html_join(
+                    "",
+                    '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
+                    ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
+                )
+            else:
+                lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
+            tip = format_html('<span class="tip-name">{}</span>{}', player.name, lines)
+            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), tip)
+        return self.parts[player.pk]
 
     def html(self, player) -> SafeString:
         self.count += 1
         tip_id = f"tip-{player.pk}-{self.count}"
-        rows = self.ratings.get(player.pk, [])
-        if rows:
-            lines = format_html_join(
-                "",
-                '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
-                ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
-            )
-        else:
-            lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
+        url, tip = self._parts(player)
         return format_html(
             '<a class="player" href="{}" data-player="{}" aria-describedby="{}">{}'
-            '<span class="tip" role="tooltip" id="{}"><span class="tip-name">{}</span>{}</span></a>',
-            reverse("league:player", args=[player.pk]),
+            '<span class="tip" role="tooltip" id="{}">{}</span></a>',
+            url,
             player.short_name,
             tip_id,
             player.short_name,
             tip_id,
-            player.name,
-            lines,
+            tip,
         )
 
 

@@ -215,10 +215,13 @@ def player_standings(player: Player, provisional_below: int = 0) -> list[dict]:
 
 def current_ratings(player_ids) -> dict[int, list[tuple[RatingTable, float]]]:
     """Player id -> (table, current rating) for every table each of the players has played in, the
-    overall table first. Feeds the rating tooltip on player names. One query."""
+    overall table first. Feeds the rating tooltip on player names. Two queries: the tables, and the
+    players' standings as plain values."""
+    tables = {t.pk: t for t in RatingTable.objects.select_related("game")}
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
-    for s in Standing.objects.filter(player_id__in=list(player_ids)).select_related("table", "table__game"):
-        ratings.setdefault(s.player_id, []).append((s.table, s.rating))
+    standings = Standing.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "table_id", "rating")
+    for player_id, table_id, rating in standings:
+        ratings.setdefault(player_id, []).append((tables[table_id], rating))
     for rows in ratings.values():
         rows.sort(key=lambda row: table_order(row[0]))
     return ratings
