@@ -16,7 +16,7 @@ import io
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.text import slugify
 
 from league.models import Game, Matchday, Player, Result
@@ -258,6 +258,11 @@ def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
         for row in parsed_day.rows
     ]
     services.insert_rows(Result, RESULT_COLUMNS, results)
+    if connection.vendor == "postgresql" and len(results) > 10_000:
+        # The planner has no statistics for rows added in this transaction; without them it may
+        # choose a nested loop that rescans the matchdays for every result of the recompute below.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE league_matchday, league_result")
     try:
         services.recompute_from(min(touched_positions), touched_games.values())
     except services.RecomputeError as error:  # e.g. a two-player method given a four-player matchday

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
+from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template import loader
@@ -279,7 +280,9 @@ def matchday(request, number):
     matchday = _get_or_404(Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number)
     exports = Exports(request)
     results = list(
-        Result.objects.filter(matchday=matchday).select_related("player").order_by("placing", "rated_placing")
+        Result.objects.filter(matchday=matchday)
+        .select_related("player")
+        .order_by("placing", F("rated_placing").asc(nulls_first=True))
     )
     sections = [
         {

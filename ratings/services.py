@@ -201,9 +201,10 @@ def recompute_tables(tables: list[RatingTable], since: Position | None = None) -
     counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
     games = [game_id for game_id, counted in counting.items() if counted]
     matchdays = Matchday.objects.filter(game_id__in=games)
+    results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)
     if since is not None:
         matchdays = matchdays.filter(from_position(*since, prefix=""))
-    results = Result.objects.filter(matchday__in=matchdays)
+        results = results.filter(from_position(*since, prefix="matchday__"))
 
     if since is None:
         if len(runs) == RatingTable.objects.count():  # everything: one DELETE of the whole table
