@@ -122,11 +122,6 @@ RESULT_COLUMNS = (
 )
 
 
-def ratings_before(table: RatingTable, position: Position) -> dict[int, float]:
-    """Each player's rating in `table` just before the matchday at `position`."""
-    return {player_id: s.rating for player_id, s in states_before(table, position).items()}
-
-
 def states_before(table: RatingTable, position: Position, players=None) -> dict[int, PlayerState]:
     """Each player's state in `table` just before the matchday at `position` (only `players`, if
     given), from their last row before it."""
