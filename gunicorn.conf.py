@@ -17,7 +17,7 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-wsgi_app = "league.wsgi:application"
+wsgi_app = "config.wsgi:application"
 bind = os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT') or '8000'}"
 # Sync workers: each serves one request at a time, and a page spends most of its time in Python.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * usable_cores() + 1)

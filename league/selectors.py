@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from league.models import Game, Player, Result
-from league.paging import paginate
 
 
 @dataclass
@@ -22,10 +22,15 @@ class HeadToHead:
         return self.ahead + self.behind + self.tied
 
 
-def head_to_head(player: Player, page_number=None, per_page: int = 25):
+# (opponent id, game, [ahead, behind, tied])
+HeadToHeadCount = tuple[int, Game, list[int]]
+
+
+def head_to_head_counts(player: Player) -> list[HeadToHeadCount]:
     """How `player` finished against every other player, per game, by real placing (penalties
-    aside), most met first: one page of records and the page. Three queries: the results of the
-    matchdays they played as plain tuples, then the games, then the page's opponents."""
+    aside): by game name, then most met first. Two queries: the results of the matchdays they
+    played as plain tuples, then the games. Pages turn a page of these into records with
+    `head_to_head_records`, so only the opponents shown are read."""
     rows = (
         Result.objects.filter(matchday__results__player=player)
         .order_by("matchday_id")
@@ -44,7 +49,10 @@ def head_to_head(player: Player, page_number=None, per_page: int = 25):
             record[0 if mine < placing else 1 if mine > placing else 2] += 1
     games = Game.objects.in_bulk({game for _, game in counts})
     ordered = sorted(counts.items(), key=lambda item: (games[item[0][1]].name, -sum(item[1]), item[0][0]))
-    page = paginate(ordered, page_number, per_page)
-    players = Player.objects.in_bulk([other for (other, _), _ in page.object_list])
-    records = [HeadToHead(players[other], games[game], *record) for (other, game), record in page.object_list]
-    return records, page
+    return [(other, games[game], record) for (other, game), record in ordered]
+
+
+def head_to_head_records(counts: Sequence[HeadToHeadCount]) -> list[HeadToHead]:
+    """Records for some of `head_to_head_counts` (e.g. one page), with their opponents (one query)."""
+    players = Player.objects.in_bulk([other for other, _, _ in counts])
+    return [HeadToHead(players[other], game, *record) for other, game, record in counts]

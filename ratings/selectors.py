@@ -1,4 +1,8 @@
-"""Reads shaped for pages. Each function costs a fixed number of queries, whatever the history's size."""
+"""Reads shaped for pages. Each function costs a fixed number of queries, whatever the history's size.
+
+Long lists are paged by the pages themselves: a function here gives the query to page (newest
+first where a list runs in time) and another builds the rows of one page's objects.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from itertools import groupby
 
-from django.conf import settings
 from django.core.paginator import Page
-from django.db.models import Count, F, Func, OuterRef, Q, Subquery
+from django.db.models import Count, F, Func, OuterRef, Q, QuerySet, Subquery
 
-from league.formatting import explain_change
 from league.models import Matchday, Player, Result
-from league.paging import paginate
 
 from .comparison import MatchdayRecord, Played
 from .methods import Facts
@@ -45,34 +46,50 @@ def grid_players(table: RatingTable, limit: int) -> tuple[list[Player], dict[int
     return in_join_order([s.player for s in top], table), {s.player_id: s.rating for s in top}
 
 
+@dataclass(frozen=True)
+class CellNote:
+    """What explains a rating earned at a matchday: the change and the pieces it came from."""
+
+    delta: float
+    rated_placing: int
+    placing: int
+    players: int
+    expected: float
+    k: float | None
+
+
 @dataclass
 class GridRow:
     matchday: Matchday
     cells: dict[int, object] = field(default_factory=dict)  # player id -> value shown
-    notes: dict[int, str] = field(default_factory=dict)  # player id -> one-line explanation
+    notes: dict[int, CellNote] = field(default_factory=dict)  # player id -> why it changed
 
 
 @dataclass
 class Grid:
     players: list[Player]
     rows: list[GridRow]
-    page: Page | None = None
 
 
-def rating_grid(table: RatingTable, page_number=1) -> Grid:
-    """One page of `table`'s matchdays (the newest page first, each in play order) with the ratings
-    of its best players after each.
+def grid_matchdays(table: RatingTable) -> QuerySet:
+    """The table's matchdays newest first, as a grid pages them."""
+    return table.matchdays().reverse().select_related("game")
+
+
+def rating_grid(table: RatingTable, limit: int, page: Page) -> Grid:
+    """The ratings of the table's `limit` best players after each matchday of `page` (a page of
+    `grid_matchdays`), in play order.
 
     A player's rating is carried through the matchdays they missed, and shows the start rating
     before their first, as on the club's page. Each rating earned at that matchday comes with its
     explanation. The cost is a handful of queries whatever the length of the history: the page is
-    rebuilt backwards from each player's rating after its newest matchday.
+    rebuilt backwards from each player's rating after its newest matchday (their current rating on
+    the newest page).
     """
-    players, current = grid_players(table, settings.LEAGUE_GRID_PLAYERS)
-    page = paginate(table.matchdays().reverse().select_related("game"), page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    players, current = grid_players(table, limit)
     matchdays = list(page.object_list)
     if not matchdays:
-        return Grid(players, [], page)
+        return Grid(players, [])
     ids = [p.pk for p in players]
     if page.number > 1:  # ratings after the page's newest matchday, not the current ones
         newest = matchdays[0].position
@@ -101,28 +118,28 @@ def rating_grid(table: RatingTable, page_number=1) -> Grid:
         notes = {}
         for player_id, (_before, delta, expected, k, placing, rated) in day.items():
             rated_placing = rated if rated is not None else placing
-            notes[player_id] = explain_change(delta, rated_placing, field_sizes[matchday.pk], expected, k, placing)
+            notes[player_id] = CellNote(delta, rated_placing, placing, field_sizes[matchday.pk], expected, k)
         rows.append(GridRow(matchday, dict(ratings), notes))
         for player_id, (rating_before, *_) in day.items():
             ratings[player_id] = rating_before
     rows.reverse()  # pages run newest first, but each reads top to bottom in play order, as the club's
-    return Grid(players, rows, page)
+    return Grid(players, rows)
 
 
-def results_grid(matchdays, players: list[Player], page_number=1) -> Grid:
-    """One page of `matchdays` (the newest page first, each in play order) with each of `players`'
-    placing in the club's notation; absent players have no cell."""
-    page = paginate(
-        matchdays.order_by("-date", "-number").select_related("game"),
-        page_number,
-        settings.LEAGUE_GRID_PAGE_SIZE,
-    )
+def results_matchdays(matchdays: QuerySet) -> QuerySet:
+    """`matchdays` newest first, as a results grid pages them."""
+    return matchdays.order_by("-date", "-number").select_related("game")
+
+
+def results_grid(page: Page, players: list[Player]) -> Grid:
+    """Each of `players`' placing in the club's notation at each matchday of `page` (a page of
+    `results_matchdays`), in play order; absent players have no cell."""
     rows = [GridRow(m) for m in page.object_list]
     results = Result.objects.filter(matchday__in=[r.matchday.pk for r in rows], player__in=[p.pk for p in players])
     by_matchday = {row.matchday.pk: row for row in rows}
     for result in results:
         by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
-    return Grid(players, rows[::-1], page)
+    return Grid(players, rows[::-1])
 
 
 def results_players(grids: list[list[Player]], limit: int) -> list[Player]:
@@ -160,31 +177,28 @@ def _provisional(table: RatingTable, standing: Standing, provisional_below: int)
     return standing.played < provisional_below if flag is None else flag
 
 
-def standings_page(
-    table: RatingTable, page_number=1, *, provisional_below: int = 0, active_since=None
-) -> tuple[list[StandingRow], Page]:
-    """One page of `table`'s current ranking, best first; ties share a rank. With `active_since`,
+def ranked_standings(table: RatingTable, active_since: date | None = None) -> QuerySet:
+    """The table's current ranking, best first, as standings pages show it. With `active_since`,
     players whose last matchday is older are left out (and not ranked)."""
     standings = table.standings.ranked().select_related("player")
     if active_since is not None:
         standings = standings.filter(matchday_date__gte=active_since)
-    page = paginate(standings, page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    return standings
+
+
+def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) -> list[StandingRow]:
+    """Rows for `page`, a page of `ranked_standings`; ties share a rank, and ranks run on across
+    pages."""
     rows = [
         StandingRow(
-            0,
-            s.player,
-            s.rating,
-            s.played,
-            s.matchday_date,
-            s.delta,
-            _provisional(table, s, provisional_below),
+            0, s.player, s.rating, s.played, s.matchday_date, s.delta, _provisional(table, s, provisional_below)
         )
         for s in page.object_list
     ]
     first_rank = 1
     if rows and page.number > 1:
-        first_rank = 1 + standings.filter(rating__gt=rows[0].rating).count()
-    return ranked(rows, first_rank), page
+        first_rank = 1 + page.paginator.object_list.filter(rating__gt=rows[0].rating).count()
+    return ranked(rows, first_rank)
 
 
 def player_standings(player: Player, provisional_below: int = 0) -> list[dict]:
@@ -252,14 +266,9 @@ def rating_history(player: Player) -> dict[int, list[tuple[date, int, float]]]:
     return history
 
 
-def player_entries_page(player: Player, table: RatingTable, page_number=1) -> tuple[list[RatingEntry], Page]:
-    """One page of `player`'s matchdays in `table` (the newest page first, each in play order), with
-    what it takes to explain each change."""
-    entries = (
-        entries_with_field_size().filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
-    )
-    page = paginate(entries, page_number, settings.LEAGUE_GRID_PAGE_SIZE)
-    return list(page.object_list)[::-1], page
+def player_entries(player: Player, table: RatingTable) -> QuerySet:
+    """`player`'s matchdays in `table`, newest first, with what it takes to explain each change."""
+    return entries_with_field_size().filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
 
 
 def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:
@@ -269,6 +278,12 @@ def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingE
     for entry in entries:
         by_table.setdefault(entry.table_id, (entry.table, []))[1].append(entry)
     return sorted(by_table.values(), key=lambda pair: table_order(pair[0]))
+
+
+def matchday_changes(matchday: Matchday) -> list[RatingEntry]:
+    """Every rating change at one matchday, table by table (overall first), best change first."""
+    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table", "player")
+    return sorted(entries, key=lambda e: (*table_order(e.table), -e.delta))
 
 
 def table_order(table: RatingTable) -> tuple:

@@ -1,119 +1,246 @@
-"""The recompute engine: the one place where rating tables are written.
+"""The one way to change anything that ratings depend on: a function per operation.
 
-Called explicitly by the admin, the CSV import and `manage.py recompute_ratings`, never from signals,
-so every write path is visible. Everything runs inside one transaction: if a recompute fails, the edit
-that caused it is rolled back with it and the old tables stay as they were.
+Each function validates, writes, recomputes the rating tables it touched from the earliest matchday
+it touched, and moves the league's revision on, all in one transaction: if anything fails, nothing
+of the edit is kept. The admin, the import and the management commands call only these; the engine
+(`ratings.engine`) is theirs alone. Refusals are Django `ValidationError`s whose messages are written
+for the club's secretary.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from itertools import groupby
 
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils.text import slugify
 
-from league.models import Category, Game, Matchday, Result, Revision
+from league.models import Category, Game, Matchday, Player, Result, Revision
+from league.validation import Entry, matchday_problems
 
-from . import methods
-from .models import RatingEntry, RatingTable, Standing, from_position
+from . import engine, methods, selectors
+from .bulk import insert_rows
+from .models import RatingEntry, RatingTable, Standing
 
-Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
-
-
-class RecomputeError(Exception):
-    """Stored results that cannot be rated (e.g. a matchday with one player)."""
-
-
-def sync_tables() -> None:
-    """Make sure every rating table the games call for exists, and none that they no longer do."""
-    RatingTable.objects.get_or_create(
-        scope=RatingTable.Scope.OVERALL,
-        defaults={"name": "Overall", "slug": "overall"},
-    )
-    taken = set(RatingTable.objects.values_list("slug", flat=True))
-    for game in Game.objects.filter(rating_table__isnull=True):
-        slug = _free_slug(game.slug, taken)
-        RatingTable.objects.create(
-            scope=RatingTable.Scope.GAME,
-            game=game,
-            name=game.name,
-            slug=slug,
-            description=f"This rating only counts {game.name} games.",
-        )
-        taken.add(slug)
-    unofficial = Category.objects.filter(games__official=False).distinct()
-    RatingTable.objects.filter(scope=RatingTable.Scope.CATEGORY).exclude(category__in=unofficial).delete()
-    for category in unofficial.filter(rating_table__isnull=True):
-        slug = _free_slug(category.slug, taken)
-        RatingTable.objects.create(
-            scope=RatingTable.Scope.CATEGORY,
-            category=category,
-            name=category.name,
-            slug=slug,
-            description=category.description or "This is not part of the official rating.",
-        )
-        taken.add(slug)
-
-
-def _free_slug(wanted: str, taken: set[str]) -> str:
-    slug, n = slugify(wanted) or "table", 2
-    while slug in taken:
-        slug, n = f"{slugify(wanted)}-{n}", n + 1
-    return slug
+RecomputeError = engine.RecomputeError
 
 
 @dataclass
-class PlayerState:
-    """Where a player stands in a table after some matchday: what the next matchday starts from."""
+class ResultInput:
+    """One player's result as entered; `player` may be a new, unsaved player, created on saving."""
 
-    rating: float
-    state: dict | None
-    played: int
-    date: date
+    player: Player
+    placing: int
+    rated_placing: int | None = None
+    left_early: bool = False
+    note: str = ""
+    won_by_16: int = 0
+    won_by_24: int = 0
+    won_by_4_and_last: int = 0
+    bad_moves: int = 0
+
+    RESULT_FIELDS = (
+        "placing",
+        "rated_placing",
+        "left_early",
+        "note",
+        "won_by_16",
+        "won_by_24",
+        "won_by_4_and_last",
+        "bad_moves",
+    )
+
+    @property
+    def effective_placing(self) -> int:
+        return self.rated_placing if self.rated_placing is not None else self.placing
+
+    def seat(self) -> methods.Seat:
+        """The result as the rating methods see it (the rating does not matter for their checks)."""
+        counts = (self.won_by_16, self.won_by_24, self.won_by_4_and_last, self.bad_moves)
+        return methods.Seat(0, self.effective_placing, None, self.left_early, *counts)
+
+
+def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
+    """What the methods of the tables a matchday of `game` counts in cannot rate (e.g. Sedma: two
+    players only), one line per table. Reads only."""
+    problems = []
+    for table in engine.tables_counting([game]):
+        try:
+            table.rating_method.check(seats)
+        except methods.MethodError as error:
+            problems.append(f"The {table.name} rating uses {table.rating_method.name}: {error}.")
+    return problems
+
+
+def results_problems(game: Game | None, entries: Sequence[Entry], seats: Sequence[methods.Seat]) -> list[str]:
+    """Everything wrong with a matchday's results: the league's rules, then its tables' methods."""
+    problems = matchday_problems(entries)
+    if problems or game is None:
+        return problems
+    return unratable(game, seats)
+
+
+def _entries(results: Sequence[ResultInput]) -> list[Entry]:
+    return [Entry(r.player.short_name, r.player.short_name, r.placing, r.rated_placing) for r in results]
+
+
+@transaction.atomic
+def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[RatingEntry]:
+    """Add or change a matchday and its results (the results replace the stored ones, player by
+    player), then recompute every table it counts in, or counted in before the edit, from its
+    earlier position on. Returns the matchday's rating changes, table by table."""
+    problems = results_problems(matchday.game, _entries(results), [r.seat() for r in results])
+    if problems:
+        raise ValidationError(problems)
+    matchday.full_clean()
+    old = Matchday.objects.select_related("game").filter(pk=matchday.pk).first() if matchday.pk else None
+    matchday.save()
+    for result in results:
+        if result.player.pk is None:
+            result.player.save()
+    stored = {r.player_id: r for r in matchday.results.all()}
+    wanted = {r.player.pk: r for r in results}
+    Result.objects.filter(pk__in=[r.pk for pid, r in stored.items() if pid not in wanted]).delete()
+    for player_id, given in wanted.items():
+        result = stored.get(player_id) or Result(matchday=matchday, player_id=player_id)
+        values = {name: getattr(given, name) for name in ResultInput.RESULT_FIELDS}
+        if result.pk is None or any(getattr(result, k) != v for k, v in values.items()):
+            for name, value in values.items():
+                setattr(result, name, value)
+            result.save()
+    positions, games = [matchday.position], [matchday.game]
+    if old is not None:
+        positions.append(old.position)
+        games.append(old.game)
+    _recompute_from(min(positions), games)
+    return selectors.matchday_changes(matchday)
+
+
+@transaction.atomic
+def delete_matchdays(matchdays: Iterable[Matchday]) -> list[RatingTable]:
+    """Delete matchdays with their results and recompute their tables from the earliest of them."""
+    matchdays = list(matchdays)
+    if not matchdays:
+        return []
+    position = min(m.position for m in matchdays)
+    games = {m.game_id: m.game for m in matchdays}.values()
+    Matchday.objects.filter(pk__in=[m.pk for m in matchdays]).delete()
+    return _recompute_from(position, games)
+
+
+@transaction.atomic
+def save_game(game: Game) -> list[RatingTable]:
+    """Add or change a game. A change of its official flag or category moves its matchdays between
+    the overall and category tables, which are recomputed from its first matchday."""
+    game.full_clean()
+    old = Game.objects.filter(pk=game.pk).first() if game.pk else None
+    game.save()
+    if old is None or (old.official, old.category_id) == (game.official, game.category_id):
+        engine.sync_tables()
+        Revision.bump()
+        return []
+    first = game.matchdays.in_play_order().first()
+    if first is None:
+        engine.sync_tables()
+        Revision.bump()
+        return []
+    return _recompute_from(first.position, [game, old])
+
+
+@transaction.atomic
+def delete_games(games: Iterable[Game]) -> None:
+    """Delete games nobody has played (a played game's matchdays protect it) and their tables."""
+    Game.objects.filter(pk__in=[g.pk for g in games]).delete()
+    engine.sync_tables()
+    Revision.bump()
+
+
+@transaction.atomic
+def save_category(category: Category) -> None:
+    category.full_clean()
+    category.save()
+    engine.sync_tables()
+    Revision.bump()
+
+
+@transaction.atomic
+def delete_categories(categories: Iterable[Category]) -> None:
+    Category.objects.filter(pk__in=[c.pk for c in categories]).delete()
+    engine.sync_tables()
+    Revision.bump()
+
+
+def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
+    """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
+    per matchday. Reads only; the admin shows them on the method field before anything is saved."""
+    results = (
+        Result.objects.filter(matchday__in=table.matchdays())
+        .select_related("matchday", "player")
+        .order_by("matchday__date", "matchday__number", "pk")
+    )
+    problems = []
+    for matchday, group in groupby(results, key=lambda r: r.matchday):
+        seats = [ResultInput(r.player, r.placing, r.rated_placing, r.left_early).seat() for r in group]
+        try:
+            method.check(seats)
+        except methods.MethodError as error:
+            problems.append(f"{matchday} ({matchday.date}): {error}")
+    return problems
+
+
+@transaction.atomic
+def save_rating_table(table: RatingTable) -> int | None:
+    """Save a table's texts, method and parameters; a new method or new parameters recompute the
+    whole table. Returns the rows written, or None when nothing needed recomputing."""
+    problems = method_problems(table, table.rating_method)
+    if problems:
+        name = table.rating_method.name
+        raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
+    old = RatingTable.objects.filter(pk=table.pk).first()
+    table.save()
+    if old is not None and (old.method, old.method_params()) == (table.method, table.method_params()):
+        Revision.bump()
+        return None
+    rows = engine.recompute([table])
+    Revision.bump()
+    return rows
+
+
+@dataclass
+class ImportedResult:
+    line: int  # where the secretary finds it in their file
+    player: str
+    placing: int
+    rated_placing: int | None = None
+
+
+@dataclass
+class ImportedMatchday:
     number: int
-    delta: float
+    date: date
+    game: str
+    rounds: int
+    results: list[ImportedResult] = field(default_factory=list)
 
 
-# The columns the engine writes, in order; rows are written with executemany, not model instances,
-# because a full recompute writes one row per player per matchday per table.
-ENTRY_COLUMNS = (
-    "table_id",
+@dataclass
+class ImportSummary:
+    matchdays: int
+    results: int
+    players_created: list[str]
+    games_created: list[str]
+
+
+# The import's results as plain rows, with the model's defaults for what a file does not give.
+IMPORTED_RESULT_COLUMNS = (
     "matchday_id",
-    "player_id",
-    "result_id",
-    "matchday_date",
-    "matchday_number",
-    "rating_before",
-    "rating_after",
-    "opponents_mean",
-    "expected",
-    "score",
-    "k",
-    "delta",
-    "state",
-)
-STANDING_COLUMNS = (
-    "table_id",
-    "player_id",
-    "rating",
-    "state",
-    "played",
-    "matchday_date",
-    "matchday_number",
-    "delta",
-)
-BATCH = 5000  # rows read and written at a time
-
-RESULT_COLUMNS = (
-    "matchday_id",
-    "pk",
     "player_id",
     "placing",
     "rated_placing",
+    "note",
     "left_early",
     "won_by_16",
     "won_by_24",
@@ -122,239 +249,86 @@ RESULT_COLUMNS = (
 )
 
 
-def states_before(table: RatingTable, position: Position, players=None) -> dict[int, PlayerState]:
-    """Each player's state in `table` just before the matchday at `position` (only `players`, if
-    given), from their last row before it."""
-    entries = table.entries.before_position(*position)
-    if players is not None:
-        entries = entries.filter(player_id__in=players)
-    return {
-        e.player_id: PlayerState(e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta)
-        for e in entries.latest_per_player()
-    }
-
-
-def _starting_states(table: RatingTable, since: Position, playing: set[int]) -> tuple[dict, set[int]]:
-    """The states the recompute from `since` starts from, for the players who play from then on
-    and those whose current standing it will change; and the set of the latter.
-
-    A standing from before `since` is the state itself (so adding the latest matchday reads a few
-    rows); only players whose standing lies at or after `since` are looked up in the history.
-    """
-    standings = table.standings.filter(Q(player_id__in=playing) | from_position(*since))
-    states, stale = {}, set()
-    for s in standings:
-        if (s.matchday_date, s.matchday_number) < since:
-            states[s.player_id] = PlayerState(s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
-        else:
-            stale.add(s.player_id)
-    if stale:
-        states.update(states_before(table, since, players=stale))
-    return states, stale | playing
-
-
-@dataclass
-class _Run:
-    """One table being recomputed: its method, and where each of its players stands."""
-
-    table: RatingTable
-    method: methods.Method
-    params: dict
-    start: tuple[float, dict | None]
-    states: dict[int, PlayerState]
-    affected: set[int] | None  # players whose standing is rewritten; None: everyone who plays
-
-
 @transaction.atomic
-def recompute(table: RatingTable, since: Position | None = None) -> int:
-    """Rebuild `table` from the matchday at `since` onward (everything when None); see
-    `recompute_tables`. Returns the number of rows written."""
-    return recompute_tables([table], since)
-
-
-@transaction.atomic
-def recompute_tables(tables: list[RatingTable], since: Position | None = None) -> int:
-    """Rebuild `tables` from the matchday at `since` onward (everything when None), each with its
-    method, in one pass over the results. Returns the number of rows written.
-
-    Earlier rows are kept: a new or edited matchday never rewrites the past; each player's rating and
-    carried state resume from their last row before `since`. The players' standings are brought up
-    to date. Results are streamed and rows written in batches, so memory holds one batch and each
-    player's state, not the history.
-
-    Recomputes of one table run one at a time: the tables' rows are locked until the transaction
-    (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a row lock;
-    SQLite's immediate transactions already let one writer in at a time.
-    """
-    if not tables:
-        return 0
-    list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))
-    runs = []
-    for table in tables:
-        method, params = table.rating_method, table.method_params()
-        runs.append(_Run(table, method, params, method.start(params), {}, None))
-    counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
-    games = [game_id for game_id, counted in counting.items() if counted]
-    matchdays = Matchday.objects.filter(game_id__in=games)
-    results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)
-    if since is not None:
-        matchdays = matchdays.filter(from_position(*since, prefix=""))
-        results = results.filter(from_position(*since, prefix="matchday__"))
-
-    if since is None:
-        if len(runs) == RatingTable.objects.count():  # everything: one DELETE of the whole table
-            RatingEntry.objects.all().delete()
-            Standing.objects.all().delete()
-        for run in runs:
-            run.table.entries.all().delete()
-            run.table.standings.all().delete()
-    else:
-        playing: dict[int, set[int]] = {run.table.pk: set() for run in runs}
-        for game_id, player in results.order_by().values_list("matchday__game_id", "player_id").distinct():
-            for run in counting[game_id]:
-                playing[run.table.pk].add(player)
-        for run in runs:
-            run.states, run.affected = _starting_states(run.table, since, playing[run.table.pk])
-            run.table.entries.from_position(*since).delete()
-            run.table.standings.filter(player_id__in=run.affected).delete()
-
-    # Each matchday's facts once, rather than with every result row.
-    facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
-    ops = connection.ops
-    state_field = RatingEntry._meta.get_field("state")
-
-    def stored(state):
-        return None if state is None else state_field.get_db_prep_save(state, connection)
-
-    # Rows are buffered per table so that each batch lands in one part of the table's indexes.
-    buffers: dict[int, list[tuple]] = {run.table.pk: [] for run in runs}
-    written = 0
-    ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RESULT_COLUMNS)
-    for matchday_id, group in groupby(ordered.iterator(chunk_size=BATCH), key=lambda row: row[0]):
-        group = list(group)
-        day, number, rounds, winner_score, game_id = facts[matchday_id]
-        if len(group) < 2:
-            raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
-        stored_day = ops.adapt_datefield_value(day)
-        for run in counting[game_id]:
-            states, (start_rating, start_state) = run.states, run.start
-            seats = []
-            for _, _, player, placing, rated, left_early, w16, w24, w4, bad in group:
-                current = states.get(player)
-                seats.append(
-                    methods.Seat(
-                        current.rating if current else start_rating,
-                        rated if rated is not None else placing,
-                        current.state if current else start_state,
-                        left_early,
-                        w16,
-                        w24,
-                        w4,
-                        bad,
-                    )
-                )
-            try:
-                changes = run.method.compute(seats, methods.Facts(rounds, winner_score), run.params)
-            except methods.MethodError as error:
-                raise RecomputeError(f"{run.table}: Matchday {number} ({day}): {error}") from error
-            table_id = run.table.pk
-            rows = buffers[table_id]
-            for row, change in zip(group, changes, strict=True):
-                player = row[2]
-                current = states.get(player)
-                played = current.played + 1 if current else 1
-                states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
-                rows.append(
-                    (
-                        table_id,
-                        matchday_id,
-                        player,
-                        row[1],
-                        stored_day,
-                        number,
-                        change.rating_before,
-                        change.rating_after,
-                        change.opponents_mean,
-                        change.expected,
-                        change.score,
-                        change.k,
-                        change.delta,
-                        stored(change.state),
-                    )
-                )
-            if len(rows) >= BATCH:
-                insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-                written += len(rows)
-                rows.clear()
-    for rows in buffers.values():
-        insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-        written += len(rows)
-    insert_rows(
-        Standing,
-        STANDING_COLUMNS,
-        [
-            (
-                run.table.pk,
-                player,
-                s.rating,
-                stored(s.state),
-                s.played,
-                ops.adapt_datefield_value(s.date),
-                s.number,
-                s.delta,
+def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = False) -> ImportSummary:
+    """Add a file's matchdays (checked one by one by the parser) in bulk, creating unknown players
+    and games (as official games), and recompute from the earliest matchday touched. Existing
+    matchdays are refused unless `replace`, which replaces their results."""
+    numbers = [m.number for m in imported]
+    existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
+    if existing and not replace:
+        shown = ", ".join(str(n) for n in sorted(existing))
+        raise ValidationError(
+            f"Matchday {shown} already exists; use --replace to replace its results."
+            if len(existing) == 1
+            else f"Matchdays {shown} already exist; use --replace to replace their results."
+        )
+    players = {p.short_name.casefold(): p for p in Player.objects.all()}
+    new_players = {}
+    for matchday in imported:
+        for row in matchday.results:
+            key = row.player.casefold()
+            if key not in players and key not in new_players:
+                new_players[key] = Player(name=row.player, short_name=row.player)
+    players.update({p.short_name.casefold(): p for p in Player.objects.bulk_create(new_players.values())})
+    games = {g.name.casefold(): g for g in Game.objects.all()}
+    games_created = []
+    for matchday in imported:
+        if matchday.game.casefold() not in games:
+            games[matchday.game.casefold()] = Game.objects.create(
+                name=matchday.game, slug=_free_game_slug(matchday.game)
             )
-            for run in runs
-            for player, s in run.states.items()
-            if run.affected is None or player in run.affected
-        ],
-    )
+            games_created.append(matchday.game)
+
+    # Replaced matchdays are rated again from where they stood before as well as from where they
+    # stand now.
+    touched_positions = [old.position for old in existing.values()]
+    touched_games = {old.game_id: old.game for old in existing.values()}
+    Result.objects.filter(matchday__in=list(existing.values())).delete()
+    matchdays = []
+    for given in imported:
+        matchday = existing.get(given.number) or Matchday(number=given.number)
+        matchday.date, matchday.game, matchday.rounds = given.date, games[given.game.casefold()], given.rounds
+        matchdays.append(matchday)
+        touched_positions.append(matchday.position)
+        touched_games[matchday.game.pk] = matchday.game
+    Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds"])
+    Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
+    # A league's history arrives in one file: results are written as plain rows, not model instances.
+    rows = [
+        (matchday.pk, players[row.player.casefold()].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
+        for matchday, given in zip(matchdays, imported, strict=True)
+        for row in given.results
+    ]
+    insert_rows(Result, IMPORTED_RESULT_COLUMNS, rows)
+    if connection.vendor == "postgresql" and len(rows) > 10_000:
+        # The planner has no statistics for rows added in this transaction; without them it may
+        # choose a nested loop that rescans the matchdays for every result of the recompute below.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE league_matchday, league_result")
+    try:
+        _recompute_from(min(touched_positions), touched_games.values())
+    except RecomputeError as error:  # e.g. a two-player method given a four-player matchday
+        raise ValidationError(f"The results cannot be rated: {error}") from None
+    players_created = [p.short_name for p in new_players.values()]
+    return ImportSummary(len(imported), len(rows), players_created, games_created)
+
+
+def _free_game_slug(name: str) -> str:
+    base = slugify(name) or "game"
+    slug, n = base, 2
+    while Game.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+@transaction.atomic
+def rebuild_all() -> int:
+    """Rebuild every rating table from the whole history; the rows written."""
+    engine.sync_tables()
+    written = engine.recompute(list(RatingTable.objects.all()))
     Revision.bump()
     return written
-
-
-def insert_rows(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    """Write plain rows into `model`'s table with executemany: for the many rows of a recompute or
-    an import, where a model instance per row costs more than the database does."""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    sql = "INSERT INTO {} ({}) VALUES ({})".format(  # noqa: S608 - names from the model, values bound
-        quote(model._meta.db_table), ", ".join(quote(c) for c in columns), ", ".join(["%s"] * len(columns))
-    )
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])
-
-
-def seat(result: Result, rating: float, state: dict | None) -> methods.Seat:
-    """A stored result as the rating methods see it."""
-    return methods.Seat(
-        rating,
-        result.effective_placing,
-        state,
-        result.left_early,
-        result.won_by_16,
-        result.won_by_24,
-        result.won_by_4_and_last,
-        result.bad_moves,
-    )
-
-
-def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
-    """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
-    per matchday. Reads only; used to refuse a method in the admin before anything is saved."""
-    results = (
-        Result.objects.filter(matchday__in=table.matchdays())
-        .select_related("matchday")
-        .order_by("matchday__date", "matchday__number", "pk")
-    )
-    problems = []
-    for matchday, group in groupby(results, key=lambda r: r.matchday):
-        try:
-            method.check([seat(r, 0, None) for r in group])
-        except methods.MethodError as error:
-            problems.append(f"{matchday} ({matchday.date}): {error}")
-    return problems
 
 
 def differences() -> list[str]:
@@ -378,7 +352,8 @@ def differences() -> list[str]:
 
     with transaction.atomic():
         stored = snapshot()
-        recompute_all()
+        engine.sync_tables()
+        engine.recompute(list(RatingTable.objects.all()))
         fresh = snapshot()
         transaction.set_rollback(True)
     lines = []
@@ -390,37 +365,13 @@ def differences() -> list[str]:
     return lines
 
 
-@transaction.atomic
-def recompute_all() -> int:
-    sync_tables()
-    return recompute_tables(list(RatingTable.objects.all()))
-
-
-@transaction.atomic
-def recompute_from(position: Position, games: Iterable[Game]) -> list[RatingTable]:
-    """Recompute, from `position` on, every table that a matchday of any of `games` counts in.
-
-    Pass the games as they were before an edit as well as after it (an edit can move a matchday
-    to another game, or make a game unofficial), so that tables it left are corrected too.
-    """
-    sync_tables()
-    games = list(games)
-    tables = [t for t in RatingTable.objects.all() if any(t.counts(g) for g in games)]
-    recompute_tables(tables, since=position)
+def _recompute_from(position: engine.Position, games: Iterable[Game]) -> list[RatingTable]:
+    """Recompute, from `position` on, every table that a matchday of any of `games` counts in, and
+    move the revision on. Pass the games as they were before an edit as well as after it (an edit
+    can move a matchday to another game, or make a game unofficial), so that tables it left are
+    corrected too."""
+    engine.sync_tables()
+    tables = engine.tables_counting(games)
+    engine.recompute(tables, since=position)
+    Revision.bump()
     return tables
-
-
-def recompute_for_matchday(matchday: Matchday, old: Matchday | None = None) -> list[RatingTable]:
-    """Recompute after `matchday` was added or edited; `old` is its state before the edit."""
-    positions = [matchday.position] + ([old.position] if old else [])
-    games = [matchday.game] + ([old.game] if old else [])
-    return recompute_from(min(positions), games)
-
-
-def recompute_for_game(game: Game, old: Game) -> list[RatingTable]:
-    """Recompute after a game's official flag or category changed."""
-    first = game.matchdays.in_play_order().first()
-    if first is None:
-        sync_tables()
-        return []
-    return recompute_from(first.position, [game, old])

@@ -32,7 +32,7 @@ cleanup() {
 trap cleanup EXIT
 
 port=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export DJANGO_SETTINGS_MODULE=league.settings LEAGUE_PRODUCTION=1 DEBUG=
+export DJANGO_SETTINGS_MODULE=config.settings LEAGUE_PRODUCTION=1 DEBUG=
 export SECRET_KEY="load-test-only-$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(50))')"
 export ALLOWED_HOSTS=127.0.0.1 SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0
 export DATABASE_URL="sqlite:///$work/db.sqlite3" STATIC_ROOT="$work/static"

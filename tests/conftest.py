@@ -1,15 +1,29 @@
-"""A small fixed cast for the tests: the club's demo data, and helpers to build matchdays."""
+"""A small fixed cast for the tests: the club's demo data and its published numbers, helpers to build
+matchdays, to post the admin's matchday form and to read tables out of pages."""
 
+import re
 from datetime import date
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
-from league.importing import import_results
-from league.models import Game, Matchday, Player, Result
+from league.models import Game, Matchday, Player
 from ratings import services
+from web.importing import import_results
 
-CLUB_CSV = Path(__file__).resolve().parent.parent / "league" / "demo" / "club-november.csv"
+CLUB_CSV = Path(__file__).resolve().parent.parent / "web" / "demo" / "club-november.csv"
+
+# Copied from the club's page (rows: matchday 1-6; columns: I, R, GL, K, J).
+CLUB_PAGE = [
+    [1535, 1488, 1465, 1512, 1500],
+    [1535, 1478, 1463, 1515, 1510],
+    [1501, 1490, 1497, 1503, 1510],
+    [1489, 1503, 1462, 1503, 1544],
+    [1496, 1483, 1485, 1503, 1534],
+    [1521, 1492, 1461, 1494, 1534],
+]
+PLAYERS = ["I", "R", "GL", "K", "J"]
 
 
 @pytest.fixture
@@ -27,20 +41,119 @@ def hearts(db):
 def make_matchday(db, hearts):
     """make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, rounds=3, game=None, rated={"R": 4})"""
 
-    def make(number, day, placings, *, rounds=1, game=None, rated=None, recompute=True):
-        matchday = Matchday.objects.create(
-            number=number, date=date.fromisoformat(day), game=game or hearts, rounds=rounds
-        )
+    def make(number, day, placings, *, rounds=1, game=None, rated=None):
+        matchday = Matchday(number=number, date=date.fromisoformat(day), game=game or hearts, rounds=rounds)
+        results = []
         for short_name, placing in placings.items():
-            player, _ = Player.objects.get_or_create(short_name=short_name, defaults={"name": short_name})
-            Result.objects.create(
-                matchday=matchday,
-                player=player,
-                placing=placing,
-                rated_placing=(rated or {}).get(short_name),
+            player = Player.objects.filter(short_name=short_name).first() or Player(
+                name=short_name, short_name=short_name
             )
-        if recompute:
-            services.recompute_for_matchday(matchday)
+            results.append(services.ResultInput(player, placing, (rated or {}).get(short_name)))
+        services.save_matchday(matchday, results)
         return matchday
 
     return make
+
+
+def section(html, heading_id):
+    """The HTML of one <section>, found by its heading's id."""
+    start = html.index(f'id="{heading_id}"')
+    return html[start : html.index("</section>", start)]
+
+
+def cell_texts(row_html):
+    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row_html, flags=re.S)
+    # A header cell holds the name and its tooltip; the name is the text before the tooltip.
+    return [re.sub(r"<span class=\"tip\".*", "", c, flags=re.S) for c in cells]
+
+
+def table_rows(section_html):
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", section_html, flags=re.S)
+    return [[re.sub(r"<[^>]+>", "", c).strip() for c in cell_texts(r)] for r in rows]
+
+
+def form_data(number, day, rounds, rows, *, game=None, matchday=None, notes="", delete=()):
+    """The admin add/change form as the browser posts it.
+
+    `rows` are (player, placing, rated_placing) with player a short name; on a change form pass the
+    `matchday` so that its current results are posted as the formset's initial forms, in `rows` order.
+    One empty extra row is added, as the admin shows spare rows that the secretary leaves blank.
+    """
+    game = game or Game.objects.get(name="Hearts")
+    existing = {r.player.short_name: r for r in matchday.results.select_related("player")} if matchday else {}
+    data = {
+        "number": str(number),
+        "date": day,
+        "game": str(game.pk),
+        "rounds": str(rounds),
+        "notes": notes,
+        "results-TOTAL_FORMS": str(len(rows) + 1),
+        "results-INITIAL_FORMS": str(len(existing)),
+        "results-MIN_NUM_FORMS": "0",
+        "results-MAX_NUM_FORMS": "1000",
+    }
+    for i, (short_name, placing, rated) in enumerate(rows):
+        player, _ = Player.objects.get_or_create(short_name=short_name, defaults={"name": short_name})
+        prefix = f"results-{i}-"
+        data[prefix + "player"] = str(player.pk)
+        data[prefix + "placing"] = str(placing)
+        data[prefix + "rated_placing"] = "" if rated is None else str(rated)
+        data[prefix + "note"] = ""
+        if matchday is not None:
+            data[prefix + "matchday"] = str(matchday.pk)
+            result = existing.get(short_name)
+            data[prefix + "id"] = str(result.pk) if result else ""
+        if short_name in delete:
+            data[prefix + "DELETE"] = "on"
+    blank = f"results-{len(rows)}-"
+    for name in ("player", "placing", "rated_placing", "note"):
+        data[blank + name] = ""
+    if matchday is not None:
+        data[blank + "matchday"] = str(matchday.pk)
+        data[blank + "id"] = ""
+    return data
+
+
+def add_url():
+    return reverse("admin:league_matchday_add")
+
+
+def change_url(matchday):
+    return reverse("admin:league_matchday_change", args=[matchday.pk])
+
+
+def results_of(matchday) -> dict:
+    """A stored matchday's results as `services.ResultInput`s, by short name, to edit and save."""
+    return {
+        r.player.short_name: services.ResultInput(
+            r.player,
+            r.placing,
+            r.rated_placing,
+            r.left_early,
+            r.note,
+            r.won_by_16,
+            r.won_by_24,
+            r.won_by_4_and_last,
+            r.bad_moves,
+        )
+        for r in matchday.results.select_related("player")
+    }
+
+
+def save_results(matchday, placings: dict) -> None:
+    """Give some of a stored matchday's players new placings and save it."""
+    results = results_of(matchday)
+    for short_name, placing in placings.items():
+        results[short_name].placing = placing
+    services.save_matchday(matchday, list(results.values()))
+
+
+def grid_page(table, number=1, *, limit=None, size=None):
+    """A table's rating grid as the home page pages it."""
+    from django.conf import settings
+    from django.core.paginator import Paginator
+
+    from ratings import selectors
+
+    paginator = Paginator(selectors.grid_matchdays(table), size or settings.LEAGUE_GRID_PAGE_SIZE)
+    return selectors.rating_grid(table, limit or settings.LEAGUE_GRID_PLAYERS, paginator.page(number))

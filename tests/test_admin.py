@@ -2,60 +2,11 @@
 
 from django.urls import reverse
 
-from league.models import Game, Matchday, Player, Result
+from league.models import Game, Matchday, Result
 from ratings.models import RatingEntry
+from tests.conftest import add_url, change_url, form_data
 
 AFTER_MATCHDAY_6 = {"I": 1521, "R": 1492, "GL": 1461, "K": 1494, "J": 1534}
-
-
-def form_data(number, day, rounds, rows, *, game=None, matchday=None, notes="", delete=()):
-    """The admin add/change form as the browser posts it.
-
-    `rows` are (player, placing, rated_placing) with player a short name; on a change form pass the
-    `matchday` so that its current results are posted as the formset's initial forms, in `rows` order.
-    One empty extra row is added, as the admin shows spare rows that the secretary leaves blank.
-    """
-    game = game or Game.objects.get(name="Hearts")
-    existing = {r.player.short_name: r for r in matchday.results.select_related("player")} if matchday else {}
-    data = {
-        "number": str(number),
-        "date": day,
-        "game": str(game.pk),
-        "rounds": str(rounds),
-        "notes": notes,
-        "results-TOTAL_FORMS": str(len(rows) + 1),
-        "results-INITIAL_FORMS": str(len(existing)),
-        "results-MIN_NUM_FORMS": "0",
-        "results-MAX_NUM_FORMS": "1000",
-    }
-    for i, (short_name, placing, rated) in enumerate(rows):
-        player, _ = Player.objects.get_or_create(short_name=short_name, defaults={"name": short_name})
-        prefix = f"results-{i}-"
-        data[prefix + "player"] = str(player.pk)
-        data[prefix + "placing"] = str(placing)
-        data[prefix + "rated_placing"] = "" if rated is None else str(rated)
-        data[prefix + "note"] = ""
-        if matchday is not None:
-            data[prefix + "matchday"] = str(matchday.pk)
-            result = existing.get(short_name)
-            data[prefix + "id"] = str(result.pk) if result else ""
-        if short_name in delete:
-            data[prefix + "DELETE"] = "on"
-    blank = f"results-{len(rows)}-"
-    for name in ("player", "placing", "rated_placing", "note"):
-        data[blank + name] = ""
-    if matchday is not None:
-        data[blank + "matchday"] = str(matchday.pk)
-        data[blank + "id"] = ""
-    return data
-
-
-def add_url():
-    return reverse("admin:league_matchday_add")
-
-
-def change_url(matchday):
-    return reverse("admin:league_matchday_change", args=[matchday.pk])
 
 
 def ratings_of(matchday_number):

@@ -5,8 +5,7 @@ from django.contrib.admin.models import ADDITION, CHANGE, DELETION, LogEntry
 from django.contrib.auth.models import User
 
 from league.models import Matchday
-
-from .test_admin import add_url, change_url, form_data
+from tests.conftest import add_url, change_url, form_data
 
 LOGIN = "/admin/login/?next=/admin/"
 

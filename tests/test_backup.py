@@ -32,7 +32,7 @@ def demo_site(database_url):
     """manage.py and a page reader for a site with the club's demo data in `database_url`."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "LEAGUE_PRODUCTION": "",
         "DEBUG": "0",
         "ALLOWED_HOSTS": "testserver",

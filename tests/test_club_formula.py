@@ -2,7 +2,8 @@
 
 import pytest
 
-from ratings.club import club_changes, expected_score, placing_scores, round_half_up
+from ratings.methods.base import elo_expected, round_half_up
+from ratings.methods.club import club_changes, placing_scores
 
 
 def test_scores_run_from_one_for_the_winner_to_zero_for_last():
@@ -29,9 +30,9 @@ def test_a_matchday_with_fewer_than_two_players_is_refused():
 
 
 def test_equal_ratings_expect_half():
-    assert expected_score(1500, 1500) == 0.5
+    assert elo_expected(1500, 1500) == 0.5
     # 400 points above the others' mean: 10 times as likely, 10/11.
-    assert expected_score(1900, 1500) == pytest.approx(10 / 11)
+    assert elo_expected(1900, 1500) == pytest.approx(10 / 11)
 
 
 def test_first_matchday_of_the_club_reproduces_the_published_ratings():

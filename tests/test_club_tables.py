@@ -5,22 +5,12 @@ import pytest
 from league.models import Player
 from ratings import selectors, services
 from ratings.models import RatingEntry, RatingTable
-
-# Copied from the club's page (rows: matchday 1-6; columns: I, R, GL, K, J).
-CLUB_PAGE = [
-    [1535, 1488, 1465, 1512, 1500],
-    [1535, 1478, 1463, 1515, 1510],
-    [1501, 1490, 1497, 1503, 1510],
-    [1489, 1503, 1462, 1503, 1544],
-    [1496, 1483, 1485, 1503, 1534],
-    [1521, 1492, 1461, 1494, 1534],
-]
-PLAYERS = ["I", "R", "GL", "K", "J"]
+from tests.conftest import CLUB_PAGE, PLAYERS, grid_page
 
 
 def grid_numbers(slug):
     table = RatingTable.objects.get(slug=slug)
-    grid = selectors.rating_grid(table)
+    grid = grid_page(table)
     assert [p.short_name for p in grid.players] == PLAYERS
     return [[row.cells[p.pk] for p in grid.players] for row in grid.rows]
 
@@ -46,7 +36,7 @@ def test_every_stored_rating_change_matches_the_club_page(club):
 
 def test_a_full_rebuild_gives_the_same_tables(club):
     RatingEntry.objects.all().delete()
-    services.recompute_all()
+    services.rebuild_all()
     assert grid_numbers("overall") == CLUB_PAGE
 
 
@@ -58,8 +48,7 @@ def test_players_join_the_columns_in_the_order_they_first_played(club):
 def test_unrounded_carry_is_a_table_setting(club):
     table = RatingTable.objects.get(slug="hearts")
     table.whole_numbers = False
-    table.save()
-    services.recompute(table)
+    services.save_rating_table(table)
     numbers = grid_numbers("hearts")
     # Matchday 1 unrounded: 1500 + 70 * (S - 1/2) for S = 1, 1/3, 0, 2/3.
     assert numbers[0][:4] == pytest.approx([1535, 1488.3333, 1465, 1511.6667])

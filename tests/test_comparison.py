@@ -6,8 +6,7 @@ from django.urls import reverse
 from ratings.comparison import MatchdayRecord, Played, compare, predicted
 from ratings.methods import METHODS, Facts
 from ratings.models import RatingEntry
-
-from .test_pages import section, table_rows
+from tests.conftest import section, table_rows
 
 
 def test_a_pair_is_predicted_right_when_the_higher_rated_finished_ahead():

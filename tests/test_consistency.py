@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.generate import generate
-from league.importing import COLUMNS
 from ratings.models import RatingEntry
+from tools.generate import generate
+from web.importing import COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +60,7 @@ def test_concurrent_imports_of_different_matchdays_leave_tables_equal_to_a_full_
     # transactions at once is a conflict the import reports, not what this test is about).
     assert {r[2] for r in first} == {r[2] for r in rows} and {r[4] for r in first} == {r[4] for r in rows}
     for url in _database_urls(tmp_path):
-        env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "league.settings"}
+        env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
         manage = [sys.executable, str(ROOT / "manage.py")]
         subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, cwd=ROOT)
         (tmp_path / "first.csv").write_text(_csv(first))

@@ -6,8 +6,7 @@ from django.test import Client
 
 from league.models import Matchday, Player, Result
 from ratings.models import RatingEntry
-
-from .test_admin import add_url, form_data
+from tests.conftest import add_url, form_data
 
 HTML_SHORT_NAME = "<script>"  # short names hold 12 characters
 HTML_NAME = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
@@ -59,7 +58,7 @@ def test_a_failure_inside_the_site_gets_a_plain_500_page_without_details(club, m
     def broken(*args, **kwargs):
         raise RuntimeError("secret detail of the failure")
 
-    monkeypatch.setattr("league.views.selectors.rating_grid", broken)
+    monkeypatch.setattr("web.views.league.selectors.rating_grid", broken)
     response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 500
     text = response.content.decode()

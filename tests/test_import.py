@@ -3,11 +3,11 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from league.importing import ImportFailed, import_results
 from league.models import Game, Matchday, Player, Result
-from ratings import selectors, services
+from ratings import services
 from ratings.models import RatingEntry, RatingTable
-from tests.conftest import CLUB_CSV
+from tests.conftest import CLUB_CSV, grid_page
+from web.importing import ImportFailed, import_results
 
 HEADER = "matchday,date,game,rounds,player,placing,rated_placing"
 AFTER_MATCHDAY_6 = {"I": 1521, "R": 1492, "GL": 1461, "K": 1494, "J": 1534}
@@ -75,7 +75,7 @@ def test_importing_the_club_file_gives_the_overall_ratings_of_the_club_page_afte
     import_results(CLUB_CSV.read_bytes())
 
     overall = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
-    grid = selectors.rating_grid(overall)
+    grid = grid_page(overall)
     last = grid.rows[-1]
     assert last.matchday.number == 6
     assert {p.short_name: last.cells[p.pk] for p in grid.players} == AFTER_MATCHDAY_6
@@ -537,8 +537,9 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
     import_results(
         b"matchday,date,game,rounds,player,placing,rated_placing\n1,2025-11-03,Hearts,2,A,1,\n1,2025-11-03,Hearts,2,B,2,\n"
     )
-    services.sync_tables()
-    RatingTable.objects.filter(slug="hearts").update(method="sedma")  # a two-player method
+    hearts = RatingTable.objects.get(slug="hearts")
+    hearts.method = "sedma"  # a two-player method
+    services.save_rating_table(hearts)
     errors = failure(csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,"))
     assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
     assert not Matchday.objects.filter(number=2).exists()
@@ -549,7 +550,7 @@ def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
     """The size of a big community's history; the benchmark times it (see README, Performance)."""
     import io as _io
 
-    from league.generate import generate
+    from tools.generate import generate
 
     out = _io.StringIO()
     out.write(",".join(["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]) + "\n")

@@ -21,8 +21,7 @@ def test_the_methods_page_explains_every_method_with_a_worked_example(client, cl
 def test_every_rating_table_names_its_method_and_links_to_it(client, club):
     table = RatingTable.objects.get(slug="hearts")
     table.method, table.parameters = "pairwise-placing", {"k": 24}
-    table.save()
-    services.recompute(table)
+    services.save_rating_table(table)
     html = client.get(reverse("league:game", args=["hearts"])).content.decode()
     assert 'href="/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>' in html
     home = client.get(reverse("league:home")).content.decode()

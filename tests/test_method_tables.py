@@ -1,11 +1,13 @@
 """The engine rates each table with its own method, and resumes it from the edited matchday."""
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from league.models import Game, Matchday, Result
 from ratings import services
 from ratings.methods import METHODS, Facts, Seat
 from ratings.models import RatingEntry, RatingTable
+from tests.conftest import results_of, save_results
 
 
 def use(slug, method, **parameters):
@@ -16,8 +18,7 @@ def use(slug, method, **parameters):
     table.parameters = parameters
     table.start_rating = METHODS[method].start(METHODS[method].clean_params(parameters))[0]
     table.whole_numbers = defaults["round"]
-    table.save()
-    services.recompute(table)
+    services.save_rating_table(table)
     return table
 
 
@@ -44,11 +45,11 @@ def sedma_game(db, make_matchday):
     game = Game.objects.create(name="Sedma", slug="sedma")
     games = [("I", "R"), ("R", "GL"), ("I", "GL"), ("GL", "I"), ("R", "I")]
     for number, (winner, loser) in enumerate(games, start=1):
-        make_matchday(number, f"2025-12-0{number}", {winner: 1, loser: 2}, game=game, recompute=False)
+        make_matchday(number, f"2025-12-0{number}", {winner: 1, loser: 2}, game=game)
     Result.objects.filter(matchday__number=2, player__short_name="R").update(won_by_16=2, bad_moves=1)
     Result.objects.filter(matchday__number=2, player__short_name="GL").update(won_by_24=1)
     Result.objects.filter(matchday__number=4, player__short_name="GL").update(bad_moves=20)
-    services.recompute_all()
+    services.rebuild_all()
     return game
 
 
@@ -112,26 +113,23 @@ def test_sedma_rates_two_player_matchdays_with_the_stored_counts(sedma_game):
     assert table.entries.get(matchday__number=4, player__short_name="GL").score == pytest.approx(0.7)
 
 
-def test_a_method_that_cannot_rate_a_matchday_stops_the_recompute(club):
-    from ratings.services import RecomputeError
-
+def test_a_method_that_cannot_rate_a_tables_matchdays_is_refused(club):
     table = RatingTable.objects.get(slug="hearts")
     table.method = "sedma"
-    with pytest.raises(RecomputeError, match="two-player games only, not 4 players"):
-        services.recompute(table)
+    with pytest.raises(ValidationError, match="two-player games only, not 4 players"):
+        services.save_rating_table(table)
+    assert RatingTable.objects.get(slug="hearts").method == "club"
 
 
 @pytest.mark.parametrize("method", [m for m in METHODS if m != "sedma"])
 def test_recomputing_from_an_edited_matchday_equals_a_full_rebuild(club, method):
     table = use("hearts", method)
     matchday = Matchday.objects.get(number=4)
-    Result.objects.filter(matchday=matchday, player__short_name="J").update(placing=4)
-    Result.objects.filter(matchday=matchday, player__short_name="GL").update(placing=1)
     kept = set(table.entries.filter(matchday__number__lt=4).values_list("pk", flat=True))
-    services.recompute_for_matchday(matchday)
+    save_results(matchday, {"J": 4, "GL": 1})
     incremental = rows(table)
     assert kept <= set(table.entries.values_list("pk", flat=True))  # earlier rows were not rewritten
-    services.recompute(table)
+    services.rebuild_all()
     assert rows(table) == incremental
     assert incremental[(4, "GL")][3] != incremental[(4, "J")][3]
 
@@ -140,9 +138,10 @@ def test_sedma_recomputed_from_an_edited_matchday_equals_a_full_rebuild(sedma_ga
     table = use("sedma", "sedma")
     before = rows(table)
     third = Matchday.objects.get(number=3)
-    Result.objects.filter(matchday=third, player__short_name="GL").update(won_by_24=2)  # 0.02 in a loss
-    services.recompute_for_matchday(third)
+    results = results_of(third)
+    results["GL"].won_by_24 = 2  # 0.02 in a loss
+    services.save_matchday(third, list(results.values()))
     incremental = rows(table)
     assert incremental != before
-    services.recompute(table)
+    services.rebuild_all()
     assert rows(table) == incremental

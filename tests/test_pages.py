@@ -7,25 +7,7 @@ from django.urls import reverse
 
 from league.models import Category, Game, Page, Player
 from ratings import services
-
-from .test_club_tables import CLUB_PAGE, PLAYERS
-
-
-def section(html, heading_id):
-    """The HTML of one <section>, found by its heading's id."""
-    start = html.index(f'id="{heading_id}"')
-    return html[start : html.index("</section>", start)]
-
-
-def cell_texts(row_html):
-    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row_html, flags=re.S)
-    # A header cell holds the name and its tooltip; the name is the text before the tooltip.
-    return [re.sub(r"<span class=\"tip\".*", "", c, flags=re.S) for c in cells]
-
-
-def table_rows(section_html):
-    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", section_html, flags=re.S)
-    return [[re.sub(r"<[^>]+>", "", c).strip() for c in cell_texts(r)] for r in rows]
+from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 
 
 def test_the_home_page_shows_the_club_tables_with_the_published_numbers(client, club):
@@ -49,11 +31,9 @@ def test_the_results_grid_uses_the_club_notation(client, club):
 
 
 def test_an_unofficial_category_gets_its_own_table_labelled_as_such(client, club):
-    tcg = Category.objects.create(
-        name="Trading card games", slug="trading-card-games", description="Not part of the official rating."
-    )
-    Game.objects.create(name="Pokemon", slug="pokemon", category=tcg, official=False)
-    services.sync_tables()
+    tcg = Category(name="Trading card games", slug="trading-card-games", description="Not part of the official rating.")
+    services.save_category(tcg)
+    services.save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
     html = client.get(reverse("league:home")).content.decode()
     tcg_section = section(html, "trading-card-games-heading")
     assert "Trading card games rating" in tcg_section and "unofficial" in tcg_section

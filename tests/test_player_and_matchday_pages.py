@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Player
-
-from .test_pages import section, table_rows
+from tests.conftest import section, table_rows
 
 
 def player_url(short_name):

@@ -25,7 +25,7 @@ def test_the_deployment_check_finds_nothing_in_the_documented_production_environ
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "DEBUG"))}
     env.update(
         PRODUCTION_ENV,
-        DJANGO_SETTINGS_MODULE="league.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
     )
     result = subprocess.run(
@@ -52,7 +52,7 @@ def test_gunicorn_runs_two_workers_per_core_plus_one_on_loopback_by_default(monk
     conf = gunicorn_settings(monkeypatch)
     assert conf["workers"] == 2 * len(os.sched_getaffinity(0)) + 1
     assert conf["bind"] == "127.0.0.1:8000"
-    assert conf["wsgi_app"] == "league.wsgi:application"
+    assert conf["wsgi_app"] == "config.wsgi:application"
 
 
 def test_gunicorn_takes_its_address_and_workers_from_the_environment(monkeypatch):

@@ -1,6 +1,6 @@
 """The placing checks shared by the admin and the import, without a database."""
 
-from league.rankings import Entry, competition_ranking, matchday_problems
+from league.validation import Entry, competition_ranking, matchday_problems
 
 
 def entries(*placings, rated=None):

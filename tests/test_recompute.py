@@ -1,10 +1,11 @@
-"""The engine recomputes from the edited matchday onward and never rewrites the past."""
+"""Every write recomputes from the edited matchday onward and never rewrites the past."""
 
 from datetime import date
 
-from league.models import Category, Game, Matchday, Result
+from league.models import Category, Game, Matchday
 from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from tests.conftest import results_of, save_results
 
 
 def snapshot(table_slug="overall"):
@@ -19,9 +20,7 @@ def test_editing_matchday_2_changes_every_later_matchday_and_nothing_before(club
     before = snapshot()
     matchday = Matchday.objects.get(number=2)
     # J won matchday 2; make GL the winner and J third instead.
-    Result.objects.filter(matchday=matchday, player__short_name="J").update(placing=3)
-    Result.objects.filter(matchday=matchday, player__short_name="GL").update(placing=1)
-    services.recompute_for_matchday(matchday)
+    save_results(matchday, {"J": 3, "GL": 1})
     after = snapshot()
 
     assert after[1] == before[1]  # same rows (same primary keys), same numbers
@@ -31,13 +30,15 @@ def test_editing_matchday_2_changes_every_later_matchday_and_nothing_before(club
     assert after[2]["GL"][2] > before[2]["GL"][2]
 
 
-def test_recompute_rewrites_only_the_rows_from_the_given_matchday(club):
+def test_saving_a_matchday_rewrites_only_the_rows_from_it_on(club):
     table = RatingTable.objects.get(slug="overall")
     fourth = Matchday.objects.get(number=4)
     kept = set(table.entries.filter(matchday__number__lt=4).values_list("pk", flat=True))
-    written = services.recompute(table, since=fourth.position)
-    assert written == 12  # matchdays 4, 5 and 6, four players each
-    assert kept <= set(table.entries.values_list("pk", flat=True))
+    rewritten = set(table.entries.filter(matchday__number__gte=4).values_list("pk", flat=True))
+    services.save_matchday(fourth, list(results_of(fourth).values()))
+    after = set(table.entries.values_list("pk", flat=True))
+    assert kept <= after
+    assert not rewritten & after  # matchdays 4, 5 and 6 got new rows
     assert table.entries.count() == 24
 
 
@@ -51,27 +52,22 @@ def test_a_new_matchday_at_the_end_writes_only_its_own_rows(club, make_matchday)
 
 def test_a_matchday_moved_earlier_is_rated_in_its_new_place(club):
     sixth = Matchday.objects.get(number=6)
-    old = Matchday.objects.get(pk=sixth.pk)
     sixth.date = date(2025, 11, 7)  # between matchdays 2 and 3
-    sixth.save()
-    services.recompute_for_matchday(sixth, old=old)
+    services.save_matchday(sixth, list(results_of(sixth).values()))
     after = snapshot()
     # Matchday 6 now follows matchday 2: I starts it with 1535, K with 1515.
     assert after[6]["I"][1] == 1535 and after[6]["K"][1] == 1515
     # ... and matchday 3 now starts from matchday 6's results.
     assert after[3]["I"][1] == after[6]["I"][2]
     fresh = snapshot()
-    services.recompute_all()
+    services.rebuild_all()
     assert {n: {p: v[1:] for p, v in r.items()} for n, r in snapshot().items()} == {
         n: {p: v[1:] for p, v in r.items()} for n, r in fresh.items()
     }
 
 
 def test_deleting_a_matchday_recomputes_from_its_place(club):
-    first = Matchday.objects.get(number=1)
-    position, game = first.position, first.game
-    first.delete()
-    services.recompute_from(position, [game])
+    services.delete_matchdays([Matchday.objects.get(number=1)])
     after = snapshot()
     assert 1 not in after
     assert all(v[1] == 1500 for v in after[2].values())
@@ -83,10 +79,8 @@ def test_making_a_game_unofficial_moves_its_matchdays_to_the_category_table(club
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=magic)
     assert RatingEntry.objects.filter(table__slug="overall", matchday__number=7).count() == 2
 
-    before = Game.objects.get(pk=magic.pk)
     magic.official = False
-    magic.save()
-    services.recompute_for_game(magic, before)
+    services.save_game(magic)
 
     assert not RatingEntry.objects.filter(table__slug="overall", matchday__number=7).exists()
     category_table = RatingTable.objects.get(scope="category", category=tcg)
@@ -97,16 +91,13 @@ def test_making_a_game_unofficial_moves_its_matchdays_to_the_category_table(club
 def test_a_game_moved_to_another_game_leaves_the_old_games_table(club, make_matchday):
     spades = Game.objects.create(name="Spades", slug="spades")
     seventh = make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
-    old = Matchday.objects.select_related("game").get(pk=seventh.pk)
     seventh.game = spades
-    seventh.save()
-    services.recompute_for_matchday(seventh, old=old)
+    services.save_matchday(seventh, list(results_of(seventh).values()))
     assert not RatingEntry.objects.filter(table__slug="hearts", matchday=seventh).exists()
     assert RatingEntry.objects.filter(table__slug="spades", matchday=seventh).count() == 2
     assert RatingEntry.objects.filter(table__slug="overall", matchday=seventh).count() == 2
 
 
 def test_every_game_gets_a_table_and_only_unofficial_categories_do(club):
-    services.sync_tables()
     scopes = sorted(RatingTable.objects.values_list("scope", "slug"))
     assert scopes == [("game", "hearts"), ("overall", "overall")]

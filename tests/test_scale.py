@@ -2,12 +2,12 @@
 equal to a fresh computation after every kind of edit."""
 
 import pytest
+from django.core.paginator import Paginator
 
-from league.models import Game, Matchday, Result
+from league.models import Game, Matchday, Player
 from ratings import selectors, services
 from ratings.models import RatingEntry, RatingTable, Standing
-
-from .test_club_tables import CLUB_PAGE, PLAYERS
+from tests.conftest import CLUB_PAGE, PLAYERS, grid_page, results_of, save_results
 
 
 def standings_snapshot():
@@ -34,7 +34,7 @@ def entries_snapshot():
 
 def assert_same_as_full_recompute():
     kept = standings_snapshot(), entries_snapshot()
-    services.recompute_all()
+    services.rebuild_all()
     assert (standings_snapshot(), entries_snapshot()) == kept
 
 
@@ -51,43 +51,34 @@ def test_adding_the_latest_matchday_keeps_tables_equal_to_a_full_recompute(club,
 
 
 def test_editing_deleting_and_moving_matchdays_keeps_tables_equal_to_a_full_recompute(club, make_matchday):
-    second = Matchday.objects.get(number=2)
-    Result.objects.filter(matchday=second, player__short_name="J").update(placing=4)
-    Result.objects.filter(matchday=second, player__short_name="R").update(placing=1)
-    services.recompute_for_matchday(second)
+    save_results(Matchday.objects.get(number=2), {"J": 4, "R": 1})
     assert_same_as_full_recompute()
 
-    fifth = Matchday.objects.get(number=5)  # J's last matchday: J's standing must fall back
-    position, game = fifth.position, fifth.game
-    fifth.delete()
-    services.recompute_from(position, [game])
+    # J's last matchday: J's standing must fall back
+    services.delete_matchdays([Matchday.objects.get(number=5)])
     assert Standing.objects.get(table__slug="overall", player__short_name="J").matchday_number == 4
     assert_same_as_full_recompute()
 
     sixth = Matchday.objects.get(number=6)
-    old = Matchday.objects.get(pk=sixth.pk)
     sixth.date = sixth.date.replace(day=1)  # now the first matchday of all
-    sixth.save()
-    services.recompute_for_matchday(sixth, old=old)
+    services.save_matchday(sixth, list(results_of(sixth).values()))
     assert_same_as_full_recompute()
 
-    spades = Game.objects.create(name="Spades", slug="spades")
+    spades = Game(name="Spades", slug="spades")
+    services.save_game(spades)
     third = Matchday.objects.select_related("game").get(number=3)
-    old = Matchday.objects.select_related("game").get(pk=third.pk)
     third.game = spades
-    third.save()
-    services.recompute_for_matchday(third, old=old)
+    services.save_matchday(third, list(results_of(third).values()))
     assert_same_as_full_recompute()
 
 
 def test_an_edit_rewrites_only_the_rows_of_its_matchday_and_later_in_its_tables(club, make_matchday):
-    spades = Game.objects.create(name="Spades", slug="spades")
+    spades = Game(name="Spades", slug="spades")
+    services.save_game(spades)
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=spades)
     fourth = Matchday.objects.get(number=4)
     before = dict(RatingEntry.objects.values_list("pk", "matchday__number"))
-    Result.objects.filter(matchday=fourth, player__short_name="J").update(placing=2)
-    Result.objects.filter(matchday=fourth, player__short_name="R").update(placing=1)
-    services.recompute_for_matchday(fourth)
+    save_results(fourth, {"J": 2, "R": 1})
     after = dict(RatingEntry.objects.values_list("pk", "matchday__number"))
     rewritten = {number for pk, number in before.items() if pk not in after}
     assert rewritten == {4, 5, 6, 7}  # overall: 4..7; hearts: 4..6
@@ -104,7 +95,7 @@ def small_pages(settings):
 
 def test_grid_pages_run_newest_first_and_carry_each_players_rating(club, small_pages):
     overall = RatingTable.objects.get(slug="overall")
-    pages = [selectors.rating_grid(overall, number) for number in (1, 2, 3)]
+    pages = [grid_page(overall, number) for number in (1, 2, 3)]
     assert [[row.matchday.number for row in grid.rows] for grid in pages] == [[5, 6], [3, 4], [1, 2]]
     columns = [p.short_name for p in pages[0].players]
     assert columns == ["I", "K", "J"]  # the 3 best now (J 1534, I 1521, K 1494) in the order they joined
@@ -125,14 +116,13 @@ def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
 
 def test_standings_pages_keep_ranks_across_pages(club, small_pages):
     overall = RatingTable.objects.get(slug="overall")
-    rows, page = selectors.standings_page(overall, 2)
+    page = Paginator(selectors.ranked_standings(overall), 2).page(2)
+    rows = selectors.standing_rows(overall, page)
     assert [(r.rank, r.player.short_name) for r in rows] == [(3, "K"), (4, "R")]
     assert page.paginator.num_pages == 3
 
 
 def test_a_players_history_and_head_to_head_come_in_pages(client, club, small_pages):
-    from league.models import Player
-
     r = Player.objects.get(short_name="R")
     html = client.get(f"/players/{r.pk}/").content.decode()
     overall = html[html.index('id="overall-heading"') : html.index("</section>", html.index('id="overall-heading"'))]

@@ -12,7 +12,7 @@ KEY = "a-production-key-of-fifty-characters-0123456789xyz"
 def start(**env):
     """Load the settings in a fresh interpreter, as a server start would."""
     clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}}
-    clean.update(env, DJANGO_SETTINGS_MODULE="league.settings")
+    clean.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [
             sys.executable,

@@ -58,7 +58,7 @@ def run(code, database, **env):
         cwd=ROOT,
         env={
             **os.environ,
-            "DJANGO_SETTINGS_MODULE": "league.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "LEAGUE_PRODUCTION": "",
             "DATABASE_URL": f"sqlite:///{database}",
             **env,

@@ -3,7 +3,7 @@
 import re
 from datetime import date
 
-from .test_pages import section, table_rows
+from tests.conftest import section, table_rows
 
 
 def overall_players(client, **params):

@@ -7,10 +7,11 @@ methods with plain values.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from league.validation import is_ranking
 
 
 class MethodError(ValueError):
@@ -116,6 +117,11 @@ class Method:
     source: str = ""  # where the method comes from
     summary: str = ""
     formula: str = ""  # the formula in plain text, for the Methods page
+    # One line that explains a stored change on the player and matchday pages; `x^(y)` is an exponent.
+    explanation: str = ""
+    # The pieces of a change this method has, besides the rating before, the change and after:
+    # pages show these columns and no others (M only for the club formula, K only where there is one).
+    pieces: tuple[str, ...] = ("expected", "score", "k")
     params: tuple[Param, ...] = ()
     two_players_only = False
 
@@ -172,17 +178,10 @@ class Method:
 
 def check_ranking(placings: Sequence[int]) -> None:
     """Placings must be a standard competition ranking: ties share a place, the next is skipped."""
-    n = len(placings)
-    counts = Counter(placings)
-    place = 1
-    for value in sorted(counts):
-        if value != place:
-            break
-        place += counts[value]
-    else:
+    if is_ranking(placings):
         return
     raise MethodError(
-        f"placings {', '.join(map(str, placings))} are not a ranking of {n} players "
+        f"placings {', '.join(map(str, placings))} are not a ranking of {len(placings)} players "
         "(1 is the winner; tied players share a place and the next place is skipped, as in 1, 2, 2, 4)"
     )
 

@@ -15,14 +15,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Facts, Method, Outcome, Param, Seat, round_half_up
+from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up
 
 START_RATING = 1500
 K_PER_ROUND = 10
-
-
-# One player's change at one matchday, with every piece of the computation (M in opponents_mean).
-Change = Outcome
 
 
 def placing_scores(placings: Sequence[int]) -> list[float]:
@@ -52,10 +48,6 @@ def placing_scores(placings: Sequence[int]) -> list[float]:
     return scores
 
 
-def expected_score(rating: float, opponents_mean: float) -> float:
-    return 1 / (1 + 10 ** ((opponents_mean - rating) / 400))
-
-
 def club_changes(
     ratings: Sequence[float],
     placings: Sequence[int],
@@ -63,7 +55,7 @@ def club_changes(
     rounds: int,
     k_per_round: float = K_PER_ROUND,
     whole_numbers: bool = True,
-) -> list[Change]:
+) -> list[Outcome]:
     """New ratings for one matchday, in the order the players were given.
 
     `placings` are the rated placings (after any penalty). With `whole_numbers` the new rating is
@@ -80,7 +72,7 @@ def club_changes(
     changes = []
     for rating, placing, score in zip(ratings, placings, scores, strict=True):
         opponents_mean = (total - rating) / (n - 1)
-        expected = expected_score(rating, opponents_mean)
+        expected = elo_expected(rating, opponents_mean)
         after = rating + k * (score - expected)
         if whole_numbers:
             after = round_half_up(after)
@@ -103,6 +95,11 @@ E = 1 / (1 + 10^((M - R) / 400))
 K = K per round x rounds
 R' = R + K (S - E)
 """
+    explanation = (
+        "R′ = R + K (Score − Expected), where Expected = 1 / (1 + 10^((M − R)/400)) and M is the mean "
+        "rating of the other players."
+    )
+    pieces = ("opponents_mean", "expected", "score", "k")
     params = (
         Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
         Param("k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True),

@@ -48,6 +48,12 @@ rating shown = ordinal = mu - 3 sigma
 provisional while sigma > the threshold
 E = sum over the other players of the model's chance of beating them
 """
+    explanation = (
+        "The rating is the ordinal mu − 3σ of the player's skill estimate; the matchday's ranking updates mu "
+        "and σ (Plackett-Luce). Expected is the model's chance of beating each other player, summed; there is "
+        "no K."
+    )
+    pieces = ("expected", "score")
     params = (
         Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True),
         Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", positive=True),

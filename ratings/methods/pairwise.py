@@ -21,6 +21,10 @@ from .base import Facts, Method, Outcome, Param, Seat, elo_expected, finish, pai
 START = Param("start_rating", "Start rating", 1500, "Every player's first rating.")
 ROUND = Param("round", "Whole numbers", False, "Round ratings to whole numbers after every matchday.", bool)
 FIXED_K = Param("k", "K", 32, "K for every player and every matchday.", positive=True)
+PAIRWISE_EXPLANATION = (
+    "R′ = R + K (Score − Expected), where Score counts 1 for each other player finished ahead of and ½ for "
+    "each tie, and Expected = Σ 1 / (1 + 10^((Rj − R)/400)) over the other players j."
+)
 
 
 def pairwise_outcomes(
@@ -70,6 +74,7 @@ S = sum over the other players of 1 (finished ahead), 0.5 (same place), 0 (behin
 E = sum over the other players j of 1 / (1 + 10^((Rj - R) / 400))
 R' = R + K (S - E)
 """
+    explanation = PAIRWISE_EXPLANATION
     params = (START, FIXED_K, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
@@ -100,6 +105,11 @@ S = sum over the other players of: 1st beats everyone, the others tie each other
 E = sum over the other players j of 1 / (1 + 10^((Rj - R) / 400))
 R' = R + K (S - E)
 """
+    explanation = (
+        "R′ = R + K (Score − Expected), where Score counts 1 against each other player for the winner and ½ "
+        "between the others (0 against everyone still playing for a player who left early), and Expected = "
+        "Σ 1 / (1 + 10^((Rj − R)/400)) over the other players j."
+    )
     params = (START, FIXED_K, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
@@ -131,6 +141,7 @@ S, E as pairwise by placing
 K = 40 below 1200, 32 below 1800, 24 below 2200, else 16 (from the player's own rating)
 R' = R + K (S - E)
 """
+    explanation = PAIRWISE_EXPLANATION[:-1] + "; K comes from the player's own rating band."
     params = (START, ROUND)
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:

@@ -76,6 +76,11 @@ S = clamp((1 if won else 0) + bonus - malus, 0, 1)
 E = 1 / (1 + 10^((Ropponent - R) / 400))
 R' = round(R + K (S - E))
 """
+    explanation = (
+        "R′ = R + K (Score − Expected), where Score is 1 for a win or 0 for a loss plus bonuses less bad moves "
+        "(kept between 0 and 1), Expected = 1 / (1 + 10^((Ropponent − R)/400)) and K comes from the player's "
+        "own rating band."
+    )
     params = (
         Param("start_rating", "Start rating", 1500, "Every player's first rating."),
         Param("round", "Whole numbers", True, "Round ratings as the C# code does (halves to even).", bool),

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, elo_expected
-from .pairwise import ROUND, by_placing, pairwise_outcomes
+from .pairwise import PAIRWISE_EXPLANATION, ROUND, by_placing, pairwise_outcomes
 
 K_STEPS = (48, 32, 24, 16, 12, 8, 6, 4)
 
@@ -85,6 +85,7 @@ R' = R + K (S - E)
 Game-length correction (games to 12): each difference x = R - Rj is replaced by y
   with 2y + 400 log10((10^(y/400) + 3) / (3 * 10^(y/400) + 1)) = x
 """
+    explanation = PAIRWISE_EXPLANATION[:-1] + "; K comes from the number of players and the winner's score."
     params = (
         Param("start_rating", "Start rating", 1000, "Every player's first rating (Two Way Street: 1000)."),
         Param(

@@ -43,7 +43,7 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
         "DEMO_ADMIN_PASSWORD": "secretary-pass-1",
         "DEBUG": "1",

@@ -25,7 +25,7 @@ def production_site(tmp_path_factory):
     port = _free_port()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "LEAGUE_PRODUCTION": "1",
         "DEBUG": "",
         "SECRET_KEY": "a-production-key-of-fifty-characters-0123456789xyz",

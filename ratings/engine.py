@@ -1,0 +1,328 @@
+"""The recompute engine: the one place where rating rows are written.
+
+Private to `ratings.services`, whose functions call it inside the transaction of the edit that asked
+for it (a test checks that nothing else imports this module). A recompute from a position keeps every
+earlier row, resumes each player from their state just before it, rates every later matchday in one
+pass over the results, and writes the rows in batches:
+
+    clear   the rows from the position on (all rows for a full rebuild)
+    resume  each player's state before the position, from their standing or their history
+    rate    stream the results in play order through each table's method
+    write   the rows as they come, then each affected player's standing
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from itertools import groupby
+
+from django.db import connection
+from django.db.models import Q
+from django.utils.text import slugify
+
+from league.models import Category, Game, Matchday, Result
+
+from . import methods
+from .bulk import BATCH, insert_rows
+from .models import RatingEntry, RatingTable, Standing, from_position
+
+Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
+
+
+class RecomputeError(Exception):
+    """Stored results that cannot be rated (e.g. a matchday with one player)."""
+
+
+def sync_tables() -> None:
+    """Make sure every rating table the games call for exists, and none that they no longer do."""
+    RatingTable.objects.get_or_create(
+        scope=RatingTable.Scope.OVERALL,
+        defaults={"name": "Overall", "slug": "overall"},
+    )
+    taken = set(RatingTable.objects.values_list("slug", flat=True))
+    for game in Game.objects.filter(rating_table__isnull=True):
+        slug = _free_slug(game.slug, taken)
+        RatingTable.objects.create(
+            scope=RatingTable.Scope.GAME,
+            game=game,
+            name=game.name,
+            slug=slug,
+            description=f"This rating only counts {game.name} games.",
+        )
+        taken.add(slug)
+    unofficial = Category.objects.filter(games__official=False).distinct()
+    RatingTable.objects.filter(scope=RatingTable.Scope.CATEGORY).exclude(category__in=unofficial).delete()
+    for category in unofficial.filter(rating_table__isnull=True):
+        slug = _free_slug(category.slug, taken)
+        RatingTable.objects.create(
+            scope=RatingTable.Scope.CATEGORY,
+            category=category,
+            name=category.name,
+            slug=slug,
+            description=category.description or "This is not part of the official rating.",
+        )
+        taken.add(slug)
+
+
+def _free_slug(wanted: str, taken: set[str]) -> str:
+    slug, n = slugify(wanted) or "table", 2
+    while slug in taken:
+        slug, n = f"{slugify(wanted)}-{n}", n + 1
+    return slug
+
+
+def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
+    """Every rating table that a matchday of any of `games` counts in."""
+    games = list(games)
+    return [table for table in RatingTable.objects.all() if any(table.counts(game) for game in games)]
+
+
+@dataclass
+class PlayerState:
+    """Where a player stands in a table after some matchday: what the next matchday starts from."""
+
+    rating: float
+    state: dict | None
+    played: int
+    date: date
+    number: int
+    delta: float
+
+
+# The columns the engine writes, in order; rows are written with executemany, not model instances,
+# because a full recompute writes one row per player per matchday per table.
+ENTRY_COLUMNS = (
+    "table_id",
+    "matchday_id",
+    "player_id",
+    "result_id",
+    "matchday_date",
+    "matchday_number",
+    "rating_before",
+    "rating_after",
+    "opponents_mean",
+    "expected",
+    "score",
+    "k",
+    "delta",
+    "state",
+)
+STANDING_COLUMNS = (
+    "table_id",
+    "player_id",
+    "rating",
+    "state",
+    "played",
+    "matchday_date",
+    "matchday_number",
+    "delta",
+)
+# What the methods need of each result, read as plain tuples in play order.
+RATED_FIELDS = (
+    "matchday_id",
+    "pk",
+    "player_id",
+    "placing",
+    "rated_placing",
+    "left_early",
+    "won_by_16",
+    "won_by_24",
+    "won_by_4_and_last",
+    "bad_moves",
+)
+
+
+@dataclass
+class _Run:
+    """One table being recomputed: its method, and where each of its players stands."""
+
+    table: RatingTable
+    method: methods.Method
+    params: dict
+    start: tuple[float, dict | None]
+    states: dict[int, PlayerState]
+    affected: set[int] | None  # players whose standing is rewritten; None: everyone who plays
+
+    @classmethod
+    def of(cls, table: RatingTable) -> _Run:
+        method, params = table.rating_method, table.method_params()
+        return cls(table, method, params, method.start(params), {}, None)
+
+
+def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
+    """Rebuild `tables` from the matchday at `since` onward (everything when None), each with its
+    method, in one pass over the results. Returns the number of rows written.
+
+    Recomputes of one table run one at a time: the tables' rows are locked until the caller's
+    transaction (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a
+    row lock; SQLite's immediate transactions already let one writer in at a time.
+    """
+    if not tables:
+        return 0
+    list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))
+    runs = [_Run.of(table) for table in tables]
+    counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
+    games = [game_id for game_id, counted in counting.items() if counted]
+    matchdays = Matchday.objects.filter(game_id__in=games)
+    results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)
+    if since is None:
+        _clear_all(runs)
+    else:
+        matchdays = matchdays.filter(from_position(*since, prefix=""))
+        results = results.filter(from_position(*since, prefix="matchday__"))
+        _resume(runs, since, results, counting)
+    # Each matchday's facts once, rather than with every result row.
+    facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
+    ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
+    written = _write_entries(runs, _rate(ordered.iterator(chunk_size=BATCH), facts, counting))
+    _write_standings(runs)
+    return written
+
+
+def _clear_all(runs: list[_Run]) -> None:
+    """A full rebuild starts from nothing: one DELETE of everything when every table is rebuilt."""
+    if len(runs) == RatingTable.objects.count():
+        RatingEntry.objects.all().delete()
+        Standing.objects.all().delete()
+    for run in runs:
+        run.table.entries.all().delete()
+        run.table.standings.all().delete()
+
+
+def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list[_Run]]) -> None:
+    """Each table's players' states just before `since`, and its rows from `since` on cleared.
+
+    Only the players who play from `since` on, and those whose standing lies at or after it, are
+    affected; a standing from before `since` is the state itself, so adding the latest matchday
+    reads a few rows, and only players whose standing is stale are looked up in the history."""
+    playing: dict[int, set[int]] = {run.table.pk: set() for run in runs}
+    for game_id, player in results.order_by().values_list("matchday__game_id", "player_id").distinct():
+        for run in counting[game_id]:
+            playing[run.table.pk].add(player)
+    for run in runs:
+        table = run.table
+        standings = table.standings.filter(Q(player_id__in=playing[table.pk]) | from_position(*since))
+        stale = set()
+        for s in standings:
+            if (s.matchday_date, s.matchday_number) < since:
+                run.states[s.player_id] = PlayerState(
+                    s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta
+                )
+            else:
+                stale.add(s.player_id)
+        if stale:
+            run.states.update(_states_before(table, since, stale))
+        run.affected = stale | playing[table.pk]
+        table.entries.from_position(*since).delete()
+        table.standings.filter(player_id__in=run.affected).delete()
+
+
+def _states_before(table: RatingTable, position: Position, players: set[int]) -> dict[int, PlayerState]:
+    """The state of each of `players` in `table` just before `position`, from their last row."""
+    entries = table.entries.before_position(*position).filter(player_id__in=players)
+    return {
+        e.player_id: PlayerState(e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta)
+        for e in entries.latest_per_player()
+    }
+
+
+def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -> Iterator[tuple[_Run, tuple]]:
+    """Rate each matchday of the stream with every table it counts in, yielding (run, row to write)."""
+    stored_state = RatingEntry._meta.get_field("state")
+    for matchday_id, group in groupby(rows, key=lambda row: row[0]):
+        group = list(group)
+        day, number, rounds, winner_score, game_id = facts[matchday_id]
+        if len(group) < 2:
+            raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
+        stored_day = connection.ops.adapt_datefield_value(day)
+        for run in counting[game_id]:
+            states, (start_rating, start_state) = run.states, run.start
+            seats = []
+            for _, _, player, placing, rated, left_early, w16, w24, w4, bad in group:
+                current = states.get(player)
+                seats.append(
+                    methods.Seat(
+                        current.rating if current else start_rating,
+                        rated if rated is not None else placing,
+                        current.state if current else start_state,
+                        left_early,
+                        w16,
+                        w24,
+                        w4,
+                        bad,
+                    )
+                )
+            try:
+                changes = run.method.compute(seats, methods.Facts(rounds, winner_score), run.params)
+            except methods.MethodError as error:
+                raise RecomputeError(f"{run.table}: Matchday {number} ({day}): {error}") from error
+            for row, change in zip(group, changes, strict=True):
+                player = row[2]
+                current = states.get(player)
+                played = current.played + 1 if current else 1
+                states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
+                state = None if change.state is None else stored_state.get_db_prep_save(change.state, connection)
+                yield (
+                    run,
+                    (
+                        run.table.pk,
+                        matchday_id,
+                        player,
+                        row[1],
+                        stored_day,
+                        number,
+                        change.rating_before,
+                        change.rating_after,
+                        change.opponents_mean,
+                        change.expected,
+                        change.score,
+                        change.k,
+                        change.delta,
+                        state,
+                    ),
+                )
+
+
+def _write_entries(runs: list[_Run], rated: Iterable[tuple[_Run, tuple]]) -> int:
+    """Write the rated rows in batches, buffered per table so that each batch lands in one part of
+    the table's indexes. Returns the number of rows written."""
+    buffers: dict[int, list[tuple]] = {run.table.pk: [] for run in runs}
+    written = 0
+    for run, row in rated:
+        rows = buffers[run.table.pk]
+        rows.append(row)
+        if len(rows) >= BATCH:
+            insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
+            written += len(rows)
+            rows.clear()
+    for rows in buffers.values():
+        insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
+        written += len(rows)
+    return written
+
+
+def _write_standings(runs: list[_Run]) -> None:
+    """Each affected player's standing: their state after their last matchday in the table."""
+    stored_state = Standing._meta.get_field("state")
+    adapt_date = connection.ops.adapt_datefield_value
+    insert_rows(
+        Standing,
+        STANDING_COLUMNS,
+        [
+            (
+                run.table.pk,
+                player,
+                s.rating,
+                None if s.state is None else stored_state.get_db_prep_save(s.state, connection),
+                s.played,
+                adapt_date(s.date),
+                s.number,
+                s.delta,
+            )
+            for run in runs
+            for player, s in run.states.items()
+            if run.affected is None or player in run.affected
+        ],
+    )

@@ -1,0 +1,153 @@
+"""`manage.py benchmark`: import, recompute, a raw baseline, incremental edits, pages and memory,
+measured on a generated league in a throwaway database and printed as a table."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+TARGETS = {  # issue targets at 100,000 matchdays on SQLite
+    "recompute_ratio": 1.5,
+    "add_latest": 0.050,
+    "page": 0.050,
+    "rss_mb": 300,
+}
+
+
+class Command(BaseCommand):
+    help = "Measure the site on a generated league (default 2000 players, 100,000 matchdays)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matchdays", type=int, default=100_000)
+        parser.add_argument("--players", type=int, default=2000)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--runs", type=int, default=3, help="runs per figure; the median is shown")
+        parser.add_argument(
+            "--database-url", help="database to use instead of a throwaway SQLite file (it is emptied!)"
+        )
+        parser.add_argument("--child", help=argparse_suppress(), default=None)
+        parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+
+    def handle(self, matchdays, players, seed, runs, database_url, child, json: bool, **options):
+        if child:  # the measuring process, on the throwaway database
+            from tools.benchmark import measure
+
+            settings.ALLOWED_HOSTS.append("testserver")
+            self.stdout.write("FIGURES " + _dumps(measure(child, runs)))
+            return
+        with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
+            csv_path = Path(folder) / "league.csv"
+            self.stderr.write(f"Generating {matchdays} matchdays for {players} players ...")
+            _write_league(csv_path, players, matchdays, seed)
+            env = {
+                **os.environ,
+                "DATABASE_URL": database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
+            }
+            env.pop("LEAGUE_PRODUCTION", None)
+            manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+            subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True)
+            self.stderr.write(f"Measuring ({runs} runs per figure) ...")
+            done = subprocess.run(
+                [*manage, "benchmark", "--child", str(csv_path), "--runs", str(runs)],
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise CommandError(done.stderr[-3000:])
+            figures = _loads(done.stdout)
+            try:
+                figures["rss_mb"] = _recompute_rss_mb(manage, env, runs)
+            except CommandError as error:  # still show what was measured
+                self.stderr.write(str(error))
+                figures["rss_mb"] = None
+        self.stdout.write(report(figures, matchdays))
+        if json:
+            self.stdout.write(_dumps(figures))
+
+
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+def _dumps(figures) -> str:
+    return json.dumps(figures, default=str)
+
+
+def _loads(output: str) -> dict:
+    line = next(line for line in output.splitlines() if line.startswith("FIGURES "))
+    return json.loads(line.removeprefix("FIGURES "))
+
+
+def _write_league(path: Path, players: int, matchdays: int, seed: int) -> None:
+    import csv
+
+    from tools.generate import generate
+    from web.importing import COLUMNS
+
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        writer.writerows(generate(players, matchdays, seed))
+
+
+def _recompute_rss_mb(manage, env, runs) -> float:
+    """Peak resident memory of `recompute_ratings` in its own process (median of runs), in MB."""
+    peaks = []
+    for _ in range(runs):
+        process = subprocess.Popen([*manage, "recompute_ratings"], env=env, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        if status != 0:
+            raise CommandError("recompute_ratings failed while measuring memory")
+        peaks.append(usage.ru_maxrss / 1024)  # kilobytes on Linux
+    return sorted(peaks)[len(peaks) // 2]
+
+
+def report(f: dict, matchdays: int) -> str:
+    def ms(seconds):
+        return f"{seconds * 1000:,.1f} ms"
+
+    def s(seconds):
+        return f"{seconds:,.2f} s"
+
+    lines = [
+        f"League: {f['matchdays']:,} matchdays, {f['results']:,} results, {f['players']:,} players; "
+        f"{f['rows']:,} rating rows",
+        "",
+        f"{'figure':<44} {'value':>14}   target",
+        f"{'import of the whole file (incl. recompute)':<44} {s(f['import']):>14}",
+        f"{'full recompute of all tables':<44} {s(f['recompute']):>14}",
+    ]
+    if "baseline" in f:
+        ratio = f["recompute"] / f["baseline"]
+        agrees = "same ratings" if f["baseline_agrees"] else "DIFFERENT ratings"
+        lines += [
+            f"{'raw sqlite3 baseline (' + agrees + ')':<44} {s(f['baseline']):>14}",
+            f"{'ratio project / baseline':<44} {ratio:>13.2f}x   <= {TARGETS['recompute_ratio']}x"
+            + _verdict(ratio <= TARGETS["recompute_ratio"]),
+        ]
+    lines += [
+        f"{'add one matchday at the end':<44} {ms(f['add_latest']):>14}   < 50 ms"
+        + _verdict(f["add_latest"] < TARGETS["add_latest"]),
+        f"{'edit a matchday in the middle':<44} {ms(f['edit_middle']):>14}",
+    ]
+    for name, page in f["pages"].items():
+        label = f"render {name} page ({page['queries']} queries)"
+        lines.append(f"{label:<44} {ms(page['seconds']):>14}   < 50 ms" + _verdict(page["seconds"] < TARGETS["page"]))
+    if f.get("rss_mb") is not None:
+        lines.append(
+            f"{'peak memory (RSS) of a full recompute':<44} {f['rss_mb']:>11,.0f} MB   < 300 MB"
+            + _verdict(f["rss_mb"] < TARGETS["rss_mb"])
+        )
+    return "\n".join(lines)
+
+
+def _verdict(ok: bool) -> str:
+    return "   ok" if ok else "   MISSED"

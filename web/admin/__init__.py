@@ -1,0 +1,7 @@
+"""The club secretary's side of the site. Every save and delete here goes through the service
+functions (`ratings.services`, `league.services`), which validate, write, recompute and move the
+pages' revision on in one transaction."""
+
+from web.admin import catalogue, matchdays, rating_tables
+
+__all__ = ["catalogue", "matchdays", "rating_tables"]

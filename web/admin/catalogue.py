@@ -1,0 +1,78 @@
+"""Players, games, categories and text pages in the admin."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import Min
+
+from league import services as league_services
+from league.models import Category, Game, Page, Player
+from ratings import services
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["short_name", "name", "first_played"]
+    search_fields = ["short_name", "name"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(first=Min("results__matchday__date"))
+
+    @admin.display(description="First played", ordering="first")
+    def first_played(self, player):
+        return player.first
+
+    def save_model(self, request, obj, form, change):
+        league_services.save_player(obj)
+
+    def delete_model(self, request, obj):
+        league_services.delete_players([obj])
+
+    def delete_queryset(self, request, queryset):
+        league_services.delete_players(queryset)
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    def save_model(self, request, obj, form, change):
+        services.save_category(obj)
+
+    def delete_model(self, request, obj):
+        services.delete_categories([obj])
+
+    def delete_queryset(self, request, queryset):
+        services.delete_categories(queryset)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["name", "category", "official"]
+    list_filter = ["official", "category"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    def save_model(self, request, obj, form, change):
+        services.save_game(obj)
+
+    def delete_model(self, request, obj):
+        services.delete_games([obj])
+
+    def delete_queryset(self, request, queryset):
+        services.delete_games(queryset)
+
+
+@admin.register(Page)
+class PageAdmin(admin.ModelAdmin):
+    list_display = ["title", "slug", "position"]
+    prepopulated_fields = {"slug": ["title"]}
+
+    def save_model(self, request, obj, form, change):
+        league_services.save_page(obj)
+
+    def delete_model(self, request, obj):
+        league_services.delete_pages([obj])
+
+    def delete_queryset(self, request, queryset):
+        league_services.delete_pages(queryset)

@@ -1,0 +1,183 @@
+"""Matchdays with their results in the admin.
+
+A save hands the matchday and its results to `ratings.services.save_matchday`, which checks them,
+writes them and recomputes the tables from that matchday on; the admin then reports each player's
+rating change.
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+from django.utils.html import format_html, format_html_join
+
+from league.models import Matchday, Result
+from league.validation import Entry
+from ratings import services
+from ratings.models import RatingTable
+from ratings.selectors import matchday_changes
+from web.formatting import format_change, format_rating
+
+SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
+
+
+def _kept_rows(formset) -> list[tuple[int, dict]]:
+    """(row number, cleaned data) of the rows that hold a result to keep."""
+    rows = []
+    for number, form in enumerate(formset.forms, start=1):
+        data = getattr(form, "cleaned_data", None)
+        if data and not data.get("DELETE") and data.get("player") is not None and data.get("placing") is not None:
+            rows.append((number, data))
+    return rows
+
+
+def result_inputs(formset) -> list[services.ResultInput]:
+    return [
+        services.ResultInput(
+            player=data["player"],
+            placing=data["placing"],
+            rated_placing=data.get("rated_placing"),
+            left_early=bool(data.get("left_early")),
+            note=data.get("note") or "",
+            **{name: data.get(name) or 0 for name in SEDMA_FIELDS},
+        )
+        for _, data in _kept_rows(formset)
+    ]
+
+
+class ResultFormSet(BaseInlineFormSet):
+    """Checks the matchday's results as a whole: who played, and whether the placings rank them."""
+
+    def clean(self):
+        if any(form.errors for form in self.forms):
+            return  # the rows' own errors come first; the whole is checked once they are fixed
+        rows = _kept_rows(self)
+        entries = [
+            Entry(f"Row {n}", data["player"].short_name, data["placing"], data.get("rated_placing")) for n, data in rows
+        ]
+        game = self.instance.game if self.instance.game_id else None
+        problems = services.results_problems(game, entries, [r.seat() for r in result_inputs(self)])
+        if problems:
+            raise ValidationError(problems)
+        super().clean()
+
+
+class ResultForm(forms.ModelForm):
+    """A result row; the Sedma counts may be left blank, which means none."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in SEDMA_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
+                if self.instance.pk is None:
+                    self.initial[name] = None  # so that a spare row left blank stays unchanged
+
+    def clean(self):
+        data = super().clean()
+        for name in SEDMA_FIELDS:
+            if name in self.fields and data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data
+
+
+class ResultInline(admin.TabularInline):
+    model = Result
+    form = ResultForm
+    formset = ResultFormSet
+    fields = ["player", "placing", "rated_placing", "left_early", "note"]
+    extra = 4
+    ordering = ["placing", "player__short_name"]
+
+    def get_fields(self, request, obj=None):
+        """The Sedma counts only where they count: for a game rated by Sedma (on a new matchday,
+        whenever any table uses Sedma)."""
+        sedma = RatingTable.objects.filter(method="sedma")
+        if obj is not None:
+            uses_sedma = any(table.counts(obj.game) for table in sedma)
+        else:
+            uses_sedma = sedma.exists()
+        return self.fields + SEDMA_FIELDS if uses_sedma else self.fields
+
+
+def rating_changes_html(entries) -> str:
+    if not entries:
+        return "-"
+    rows = (
+        (
+            entry.table.name,
+            entry.player.short_name,
+            format_rating(entry.rating_before),
+            format_rating(entry.rating_after),
+            format_change(entry.delta),
+        )
+        for entry in entries
+    )
+    return format_html(
+        "<table><thead><tr><th>Table</th><th>Player</th><th>Before</th><th>After</th>"
+        "<th>Change</th></tr></thead><tbody>{}</tbody></table>",
+        format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+    )
+
+
+@admin.register(Matchday)
+class MatchdayAdmin(admin.ModelAdmin):
+    list_display = ["number", "date", "game", "rounds", "players"]
+    list_filter = ["game"]
+    date_hierarchy = "date"
+    ordering = ["-date", "-number"]
+    fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
+    readonly_fields = ["rating_changes"]
+    inlines = [ResultInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game").prefetch_related("results__player")
+
+    @admin.display(description="Players")
+    def players(self, matchday):
+        return ", ".join(f"{r.player} {r.display_placing}" for r in matchday.results.all())
+
+    @admin.display(description="Rating changes")
+    def rating_changes(self, matchday):
+        if matchday.pk is None:
+            return "Shown after saving."
+        return rating_changes_html(matchday_changes(matchday))
+
+    def get_changeform_initial_data(self, request):
+        """A new matchday gets the next number and the last matchday's game, which is what a
+        secretary entering the evening's results usually wants."""
+        initial = super().get_changeform_initial_data(request)
+        last = Matchday.objects.order_by("-number").first()
+        if last is not None:
+            initial.setdefault("number", last.number + 1)
+            initial.setdefault("game", last.game_id)
+        return initial
+
+    def save_model(self, request, obj, form, change):
+        """Nothing yet: the matchday is saved with its results in `save_related`."""
+
+    def save_related(self, request, form, formsets, change):
+        (formset,) = formsets
+        formset.save(commit=False)  # what changed, for the admin's history; the service writes
+        changes = services.save_matchday(form.instance, result_inputs(formset))
+        by_table = groupby(changes, key=lambda e: e.table.name)
+        summary = "; ".join(
+            f"{table}: "
+            + ", ".join(
+                f"{e.player.short_name} {format_rating(e.rating_before)} → "
+                f"{format_rating(e.rating_after)} ({format_change(e.delta)})"
+                for e in entries
+            )
+            for table, entries in by_table
+        )
+        self.message_user(request, f"Ratings updated. {summary}", messages.SUCCESS)
+
+    def delete_model(self, request, obj):
+        services.delete_matchdays([obj])
+
+    def delete_queryset(self, request, queryset):
+        services.delete_matchdays(queryset.select_related("game"))

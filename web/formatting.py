@@ -1,0 +1,63 @@
+"""How numbers and dates read on the site: ratings, changes, places and one-line explanations."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+
+def format_rating(value: float | None) -> str:
+    """Whole-number ratings as the club writes them; unrounded ones with one decimal."""
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+
+
+def format_change(value: float) -> str:
+    """A rating change as +12, −7 or ±0 (a real minus sign, which lines up with the plus)."""
+    text = format_rating(abs(value))
+    if value > 0:
+        return f"+{text}"
+    if value < 0:
+        return f"\u2212{text}"
+    return "\u00b10"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def month_day(day: date) -> str:
+    """ "November 3", as the club writes dates."""
+    return f"{day:%B} {day.day}"
+
+
+def long_date(day: date) -> str:
+    """ "November 3, 2025"."""
+    return f"{month_day(day)}, {day.year}"
+
+
+def explain_change(
+    delta: float, placing: int, players: int, expected: float, k: float | None, finished: int | None = None
+) -> str:
+    """One line a member can check by hand, e.g. "+35: 1st of 4, expected 0.50, K 70" (no K for a
+    method without one).
+
+    `finished` is the real placing when a penalty rated the player lower ("4th (finished 3rd)")."""
+    place = ordinal(placing)
+    if finished is not None and finished != placing:
+        place += f" (finished {ordinal(finished)})"
+    line = f"{format_change(delta)}: {place} of {players}, expected {expected:.2f}"
+    return line if k is None else f"{line}, K {format_rating(k)}"
+
+
+_EXPONENT = re.compile(r"\^\(((?:[^()]|\([^()]*\))*)\)")
+
+
+def formula_html(text: str) -> SafeString:
+    """A method's one-line explanation as HTML: `10^((M − R)/400)` is written 10<sup>(M − R)/400</sup>."""
+    return mark_safe(_EXPONENT.sub(r"<sup>\1</sup>", escape(text)))  # noqa: S308 - escaped first

@@ -1,0 +1,44 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from web.importing import COLUMNS, ImportFailed, import_results
+
+
+class Command(BaseCommand):
+    help = (
+        "Import matchday results from a CSV file with the columns "
+        + ",".join(COLUMNS)
+        + ". All or nothing: on any problem nothing is imported."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="CSV file (UTF-8), or - for standard input")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="Replace the results of matchdays that already exist instead of refusing.",
+        )
+
+    def handle(self, file: Path, replace: bool, **options):
+        if str(file) == "-":
+            import sys
+
+            data = sys.stdin.buffer.read()
+        else:
+            try:
+                data = file.read_bytes()
+            except OSError as exc:
+                raise CommandError(f"Cannot read {file}: {exc.strerror}") from None
+        try:
+            summary = import_results(data, replace=replace)
+        except ImportFailed as exc:
+            raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
+        matchdays = "matchday" if summary.matchdays == 1 else "matchdays"
+        self.stdout.write(f"Imported {summary.matchdays} {matchdays} with {summary.results} results.")
+        if summary.players_created:
+            shown = ", ".join(summary.players_created[:20])
+            more = len(summary.players_created) - 20
+            self.stdout.write(f"New players: {shown}" + (f" and {more} more" if more > 0 else ""))
+        if summary.games_created:
+            self.stdout.write("New games (official): " + ", ".join(summary.games_created))

@@ -1,0 +1,78 @@
+import os
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from league import services as league_services
+from league.models import Category, Game, Matchday, Page
+from ratings import services
+from web.importing import import_results
+
+DEMO = Path(__file__).resolve().parents[2] / "demo"
+
+CONSTITUTION = """\
+1. The club meets to play card games and keeps a rating of its players.
+2. Official games count in the overall rating; other games may have ratings of their own.
+3. The secretary enters every matchday's results.
+"""
+
+LAWS = """\
+* A player who leaves before the end of a matchday may be rated as if they had finished last;
+  the results show this as `4(3)`: finished 3rd, rated as 4th.
+* Tied players share the places they span.
+"""
+
+
+def _category(slug: str, name: str, description: str = "") -> Category:
+    category = Category.objects.filter(slug=slug).first()
+    if category is None:
+        category = Category(slug=slug, name=name, description=description)
+        services.save_category(category)
+    return category
+
+
+def _game(slug: str, name: str, category: Category, official: bool = True) -> None:
+    if not Game.objects.filter(slug=slug).exists():
+        services.save_game(Game(slug=slug, name=name, category=category, official=official))
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the club's November matchdays, its pages and an admin login into an empty database. "
+        "Does nothing if there are matchdays already."
+    )
+
+    @transaction.atomic
+    def handle(self, **options):
+        if Matchday.objects.exists():
+            self.stdout.write("The database has matchdays already; demo data not loaded.")
+            return
+        hearts_category = _category("trick-taking", "Trick-taking")
+        tcg = _category(
+            "trading-card-games",
+            "Trading card games",
+            "We will establish a rating that applies to trading card games like Magic: "
+            "The Gathering and Pokemon. This is not part of the official rating.",
+        )
+        _game("hearts", "Hearts", hearts_category)
+        for name, slug in [("Magic: The Gathering", "magic"), ("Pokemon", "pokemon")]:
+            _game(slug, name, tcg, official=False)
+        for slug, title, body, position in [
+            ("constitution", "Constitution", CONSTITUTION, 1),
+            ("laws", "Laws", LAWS, 2),
+        ]:
+            if not Page.objects.filter(slug=slug).exists():
+                league_services.save_page(Page(slug=slug, title=title, body=body, position=position))
+        summary = import_results((DEMO / "club-november.csv").read_bytes())
+        self.stdout.write(f"Loaded the club's demo data: {summary.matchdays} matchdays.")
+
+        User = get_user_model()
+        if settings.DEBUG and not User.objects.exists():
+            password = os.environ.get("DEMO_ADMIN_PASSWORD", "admin")
+            User.objects.create_superuser("admin", "", password)
+            self.stdout.write(
+                self.style.WARNING(f"Admin login for this local demo: admin / {password} (change it in the admin).")
+            )

@@ -1,0 +1,61 @@
+"""Player names that link to the player's page and show their ratings in a tooltip.
+
+The tooltip is plain HTML shown by CSS on hover and on keyboard focus (`:hover`, `:focus`), and tied
+to the link with `aria-describedby` so screen readers announce it. No JavaScript is involved.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from web.formatting import format_rating
+
+
+class PlayerNames:
+    """Renders player names with their current ratings; one per request, so tooltip ids are unique
+    within a page and the ratings are read once. A player named in several tables of a page has
+    the tooltip's content built once."""
+
+    def __init__(self, ratings: dict):
+        self.ratings = ratings
+        self.count = 0
+        self.parts: dict[int, tuple[str, str]] = {}
+
+    def _parts(self, player) -> tuple[str, str]:
+        if player.pk not in self.parts:
+            rows = self.ratings.get(player.pk, [])
+            if rows:
+                lines = format_html_join(
+                    "",
+                    '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
+                    ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
+                )
+            else:
+                lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
+            tip = format_html('<span class="tip-name">{}</span>{}', player.name, lines)
+            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), tip)
+        return self.parts[player.pk]
+
+    def html(self, player) -> SafeString:
+        self.count += 1
+        tip_id = f"tip-{player.pk}-{self.count}"
+        url, tip = self._parts(player)
+        return format_html(
+            '<a class="player" href="{}" data-player="{}" aria-describedby="{}">{}'
+            '<span class="tip" role="tooltip" id="{}">{}</span></a>',
+            url,
+            player.short_name,
+            tip_id,
+            player.short_name,
+            tip_id,
+            tip,
+        )
+
+
+class PlainNames:
+    """Player names as plain text, for exports."""
+
+    def html(self, player) -> str:
+        return player.short_name
