@@ -1,0 +1,123 @@
+"""web.render writes the site's tables without django-tables2's per-cell machinery; for every table
+class its HTML must be django-tables2's own rendering of the same table (the same elements, attributes
+and text, whitespace aside)."""
+
+import inspect
+from html.parser import HTMLParser
+
+import django_tables2
+import pytest
+from django.core.paginator import Paginator
+from django.test import RequestFactory
+
+from league.models import Matchday, Player, Result
+from league.selectors import head_to_head_counts, head_to_head_records
+from ratings import selectors
+from ratings.methods import METHODS
+from ratings.models import RatingTable
+from tests.conftest import grid_page
+from web import tables
+from web.names import PlayerNames
+from web.render import table_html
+
+
+class _Tree(HTMLParser):
+    """Elements with their attributes and the text between them, whitespace collapsed."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.items = []
+
+    def handle_starttag(self, tag, attrs):
+        self.items.append(("<", tag, sorted((k, " ".join((v or "").split())) for k, v in attrs)))
+
+    def handle_endtag(self, tag):
+        self.items.append((">", tag))
+
+    def handle_data(self, data):
+        text = " ".join(data.split())
+        if text:
+            self.items.append(("text", text))
+
+
+def tree(html: str) -> list:
+    parser = _Tree()
+    parser.feed(html)
+    return parser.items
+
+
+def names():
+    return PlayerNames(selectors.current_ratings(Player.objects.values_list("pk", flat=True)))
+
+
+def _cases():
+    """One table of each class the site renders, built from the club's data as the pages build them."""
+    overall = RatingTable.objects.get(slug="overall")
+    matchday = Matchday.objects.get(number=5)
+    r = Player.objects.get(short_name="R")
+    grid = grid_page(overall)
+    results_page = Paginator(selectors.results_matchdays(Matchday.objects.all()), 25).page(1)
+    standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
+    entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
+    history = list(selectors.player_entries(r, overall))
+    counts = head_to_head_counts(r)
+    return {
+        "rating grid": lambda: tables.grid_table(grid, names(), show_game=True, ratings=True),
+        "results grid": lambda: tables.grid_table(
+            selectors.results_grid(results_page, grid.players), names(), show_game=False, ratings=False
+        ),
+        "standings": lambda: tables.StandingsTable(selectors.standing_rows(overall, standings_page, 3), names()),
+        "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"]),
+        "entries without M or K": lambda: tables.EntryTable(entries, names(), method=METHODS["openskill"]),
+        "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["club"]),
+        "head to head": lambda: tables.HeadToHeadTable(head_to_head_records(counts), names()),
+        "matchday results": lambda: tables.MatchdayResultsTable(
+            list(Result.objects.filter(matchday=matchday).select_related("player")), names()
+        ),
+        "empty standings": lambda: tables.StandingsTable([], names()),
+    }
+
+
+# Which case stands for each table class of web.tables.
+CLASSES = {
+    "MatchdayGridTable": "rating grid",
+    "StandingsTable": "standings",
+    "EntryTable": "entries",
+    "PlayerEntryTable": "player entries",
+    "HeadToHeadTable": "head to head",
+    "MatchdayResultsTable": "matchday results",
+}
+
+
+def test_every_table_class_of_the_site_has_a_case():
+    classes = {
+        name
+        for name, cls in inspect.getmembers(tables, inspect.isclass)
+        if issubclass(cls, django_tables2.Table)
+        and cls.__module__ == tables.__name__
+        and name not in ("NamedTable", "ExplainedColumns")
+    }
+    assert classes == set(CLASSES)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "rating grid",
+        "results grid",
+        "standings",
+        "entries",
+        "entries without M or K",
+        "player entries",
+        "head to head",
+        "matchday results",
+        "empty standings",
+    ],
+)
+def test_the_fast_renderer_writes_what_django_tables2_writes(club, case):
+    request = RequestFactory().get("/")
+    build = _cases()[case]
+    ours = tree(table_html(build()))
+    theirs = tree(build().as_html(request))
+    assert len(ours) > 10
+    assert ours == theirs
