@@ -24,6 +24,12 @@ class Entry:
         return self.rated_placing if self.rated_placing is not None else self.placing
 
 
+def name_key(name: str) -> str:
+    """The form in which two names (of players or games) are compared: two names with the same key
+    are the same player or game, wherever a name comes in."""
+    return name.casefold()
+
+
 def competition_ranking(placings: Sequence[int]) -> list[int]:
     """The standard competition ranking ("1224") that keeps the order of the given placings: each
     player's place is one more than the number of players placed strictly better. Sorts once."""
@@ -62,7 +68,7 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
     problems = []
     first_row: dict[str, str] = {}
     for entry in entries:
-        key = entry.player.casefold()
+        key = name_key(entry.player)
         if key in first_row:
             problems.append(f"{entry.row}: {entry.player} is entered twice (also in {first_row[key]}).")
         else:

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Player, Result, Revision
-from league.validation import Entry, matchday_problems
+from league.validation import Entry, matchday_problems, name_key
 
 from . import engine, methods, selectors
 from .bulk import insert_rows
@@ -263,21 +263,19 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
             if len(existing) == 1
             else f"Matchdays {shown} already exist; use --replace to replace their results."
         )
-    players = {p.short_name.casefold(): p for p in Player.objects.all()}
+    players = {name_key(p.short_name): p for p in Player.objects.all()}
     new_players = {}
     for matchday in imported:
         for row in matchday.results:
-            key = row.player.casefold()
+            key = name_key(row.player)
             if key not in players and key not in new_players:
                 new_players[key] = Player(name=row.player, short_name=row.player)
-    players.update({p.short_name.casefold(): p for p in Player.objects.bulk_create(new_players.values())})
-    games = {g.name.casefold(): g for g in Game.objects.all()}
+    players.update({name_key(p.short_name): p for p in Player.objects.bulk_create(new_players.values())})
+    games = {name_key(g.name): g for g in Game.objects.all()}
     games_created = []
     for matchday in imported:
-        if matchday.game.casefold() not in games:
-            games[matchday.game.casefold()] = Game.objects.create(
-                name=matchday.game, slug=_free_game_slug(matchday.game)
-            )
+        if name_key(matchday.game) not in games:
+            games[name_key(matchday.game)] = Game.objects.create(name=matchday.game, slug=_free_game_slug(matchday.game))
             games_created.append(matchday.game)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
@@ -288,7 +286,7 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     matchdays = []
     for given in imported:
         matchday = existing.get(given.number) or Matchday(number=given.number)
-        matchday.date, matchday.game, matchday.rounds = given.date, games[given.game.casefold()], given.rounds
+        matchday.date, matchday.game, matchday.rounds = given.date, games[name_key(given.game)], given.rounds
         matchdays.append(matchday)
         touched_positions.append(matchday.position)
         touched_games[matchday.game.pk] = matchday.game
@@ -296,7 +294,7 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
     # A league's history arrives in one file: results are written as plain rows, not model instances.
     rows = [
-        (matchday.pk, players[row.player.casefold()].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
+        (matchday.pk, players[name_key(row.player)].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
         for matchday, given in zip(matchdays, imported, strict=True)
         for row in given.results
     ]
