@@ -274,9 +274,10 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     games = {name_key(g.name): g for g in Game.objects.all()}
     games_created = []
     for matchday in imported:
-        if name_key(matchday.game) not in games:
-            games[name_key(matchday.game)] = Game.objects.create(name=matchday.game, slug=_free_game_slug(matchday.game))
-            games_created.append(matchday.game)
+        name = matchday.game
+        if name_key(name) not in games:
+            games[name_key(name)] = Game.objects.create(name=name, slug=_free_game_slug(name))
+            games_created.append(name)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
     # stand now.
