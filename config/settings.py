@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before sessions, authentication, CSRF and the rest: a cached public page skips them all.
+    "web.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -118,6 +120,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         **DATABASES["default"].get("OPTIONS", {}),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Rendered public pages are cached per league revision (web/page_cache.py). By default each worker
+# keeps its own copies in memory; REDIS_URL shares one cache, and the revision token, between all
+# workers of all servers.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "2000"))},
+        }
+    }
+PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -6,6 +6,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league import revision
+
 
 class Category(models.Model):
     """A family of games, e.g. "Trick-taking" or "Trading card games"."""
@@ -166,11 +168,14 @@ class Page(models.Model):
 
 
 class Revision(models.Model):
-    """One row that changes whenever anything the public pages show changes: their ETag and
-    Last-Modified, so that browsers and proxies can reuse a page until the league changes."""
+    """One row that changes whenever anything the public pages show changes: the key of their
+    cached copies, their ETag and Last-Modified (see league.revision)."""
 
     number = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
+    token = models.CharField(
+        max_length=32, default="", help_text="Random, new at every change: a restored backup never reuses one."
+    )
 
     def __str__(self) -> str:
         return f"Revision {self.number} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
@@ -182,7 +187,8 @@ class Revision(models.Model):
 
     @classmethod
     def bump(cls) -> None:
-        """Mark that the league changed (called by every write path: recompute and the admin)."""
-        now = timezone.now()
-        if not cls.objects.filter(pk=1).update(number=models.F("number") + 1, changed_at=now):
-            cls.objects.create(pk=1, number=1, changed_at=now)
+        """Mark that the league changed (called by every service that writes, and by a restore)."""
+        now, token = timezone.now(), revision.new_token()
+        if not cls.objects.filter(pk=1).update(number=models.F("number") + 1, changed_at=now, token=token):
+            cls.objects.create(pk=1, number=1, changed_at=now, token=token)
+        revision.publish(token, now)

@@ -26,6 +26,14 @@ CLUB_PAGE = [
 PLAYERS = ["I", "R", "GL", "K", "J"]
 
 
+@pytest.fixture(autouse=True)
+def empty_page_cache():
+    """Each test starts with no cached pages (they live in the process, not in the test database)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def club(db):
     """The club's six November matchdays, imported as a secretary would."""

@@ -3,6 +3,8 @@
 from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Each test's writes roll back, so Redis would never hear of them: the suite caches in local
+# memory, and tests/test_page_cache.py switches to REDIS_URL's server for its Redis runs.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Django's test client.login() authenticates without a request, which django-axes refuses; the
 # lockout tests (test_admin_security.py) switch it on with the `settings` fixture.

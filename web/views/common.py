@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import condition
 from django_tables2.export import TableExport
 
-from league.models import Revision
 from ratings import selectors
 from web.errors import NotFound
 from web.names import PlainNames, PlayerNames
+from web.page_cache import CODE_VERSION, request_revision
 from web.render import table_html
 
 EXPORT_FORMATS = ("csv", "json")
@@ -32,29 +31,19 @@ def bad_request(request, message: str):
     return render(request, "400.html", {"message": message}, status=400)
 
 
-def _revision(request) -> Revision:
-    if not hasattr(request, "_revision"):
-        request._revision = Revision.current()
-    return request._revision
-
-
 def _etag(request, *args, **kwargs) -> str:
-    tag = f"r{_revision(request).number}"
-    if settings.LEAGUE_INACTIVE_DAYS:  # who counts as inactive changes with the date
-        tag += f"-{timezone.localdate():%Y%m%d}"
-    return f'"{tag}"'
+    # The league's revision, the code's version and the date (who counts as inactive changes
+    # with it): what the cached copy of a page is keyed by, too.
+    return f'"{request_revision(request).token}-{CODE_VERSION[:8]}-{timezone.localdate():%Y%m%d}"'
 
 
 def _last_modified(request, *args, **kwargs):
-    changed = _revision(request).changed_at
-    if settings.LEAGUE_INACTIVE_DAYS:
-        midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-        changed = max(changed, midnight)
-    return changed
+    midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(request_revision(request).changed_at, midnight)
 
 
-# Every public page depends on the league's data only, so one revision number stands for all of
-# them: a conditional request for an unchanged page is answered 304 after one query.
+# Every public page depends on the league's data only, so one revision stands for all of them: a
+# conditional request for an unchanged page is answered 304 without building it.
 public_page = condition(etag_func=_etag, last_modified_func=_last_modified)
 
 

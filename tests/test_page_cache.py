@@ -1,0 +1,195 @@
+"""Public pages are cached per league revision for visitors who are not logged in; any write shows on
+the next view; staff never get a cached page. Run against each worker's local memory and, where
+REDIS_URL points at a server (CI starts one), against Redis shared by all workers."""
+
+import contextlib
+import os
+import sqlite3
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from league import revision
+from league import services as league_services
+from league.models import Page, Player
+from ratings import services
+from ratings.models import RatingTable
+from tests.conftest import CLUB_CSV
+from web import page_cache
+
+
+@pytest.fixture(params=["locmem", "redis"])
+def backend(request, settings, django_capture_on_commit_callbacks):
+    """The cache to test with, and a context for writes: with Redis, the new token is published
+    when the writer's transaction commits, which a test's transaction never does, so the writes'
+    commit callbacks are run as a commit would."""
+    if request.param == "locmem":
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        writes = contextlib.nullcontext
+    else:
+        url = os.environ.get("REDIS_URL")
+        if not url:
+            if os.environ.get("CI"):
+                pytest.fail("REDIS_URL is not set: in CI the caching tests must run against Redis too")
+            pytest.skip("REDIS_URL is not set: no Redis server to test against")
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+
+        def writes():
+            return django_capture_on_commit_callbacks(execute=True)
+
+    from django.core.cache import cache
+
+    cache.clear()
+    return writes
+
+
+def served(client, url, **kwargs):
+    """The response and whether it came from the cache."""
+    response = client.get(url, **kwargs)
+    return response, getattr(response, "page_cache", None) == "hit"
+
+
+@pytest.mark.parametrize("url", ["/", "/standings/", "/games/hearts/", "/matchdays/5/", "/methods/", "/pages/laws/"])
+def test_a_public_page_is_stored_and_then_served_from_the_cache(backend, client, club, url):
+    if url == "/pages/laws/":
+        league_services.save_page(Page(slug="laws", title="Laws", body="Be kind."))
+    first, hit = served(client, url)
+    assert first.status_code == 200 and not hit
+    again, hit = served(client, url)
+    assert hit and again.content == first.content
+    assert again.get("ETag") == first.get("ETag") and again["Content-Type"] == first["Content-Type"]
+
+
+def test_a_players_page_is_cached_too(backend, client, club):
+    r = Player.objects.get(short_name="R")
+    assert not served(client, f"/players/{r.pk}/")[1]
+    assert served(client, f"/players/{r.pk}/")[1]
+
+
+def _save_matchday_7(make_matchday):
+    make_matchday(7, "2025-11-20", {"GL": 1, "R": 2}, rounds=3)
+
+
+def _rename_gl(make_matchday):
+    gl = Player.objects.get(short_name="GL")
+    gl.name = "Gerda Lund"
+    league_services.save_player(gl)
+
+
+def _switch_method(make_matchday):
+    table = RatingTable.objects.get(slug="hearts")
+    table.method = "pairwise-placing"
+    services.save_rating_table(table)
+
+
+def _import(make_matchday, tmp_path=None):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "more.csv"
+        path.write_text(CLUB_CSV.read_text().splitlines()[0] + "\n7,2025-11-20,Hearts,2,GL,1,\n7,2025-11-20,Hearts,2,K,2,\n")
+        call_command("import_results", str(path), stdout=open(os.devnull, "w"))
+
+
+def _recompute(make_matchday):
+    call_command("recompute_ratings", stdout=open(os.devnull, "w"))
+
+
+@pytest.mark.parametrize(
+    ("write", "url", "shows"),
+    [
+        (_save_matchday_7, "/", 'href="/matchdays/7/"'),
+        (_rename_gl, "/", "Gerda Lund"),
+        (_switch_method, "/games/hearts/", "Pairwise by placing"),
+        (_import, "/standings/", "November 20, 2025"),
+        (_recompute, "/", None),
+    ],
+)
+def test_any_write_shows_on_the_next_view(backend, client, club, make_matchday, write, url, shows):
+    before, _ = served(client, url)
+    assert served(client, url)[1]
+    with backend():
+        write(make_matchday)
+    after, hit = served(client, url)
+    assert not hit
+    assert after["ETag"] != before["ETag"]
+    if shows:
+        assert shows not in before.content.decode() and shows in after.content.decode()
+
+
+def test_unknown_parameters_neither_change_the_key_nor_fill_the_cache(backend, client, club):
+    first, hit = served(client, "/?utm_source=newsletter&x=1")
+    assert not hit and b"utm_source" not in first.content and b"newsletter" not in first.content
+    again, hit = served(client, "/")
+    assert hit and again.content == first.content
+    assert served(client, "/?another=2")[1]
+
+
+def test_page_numbers_are_read_one_way(backend, client, club, settings):
+    settings.LEAGUE_GRID_PAGE_SIZE = 2
+    assert not served(client, "/?overall-page=2")[1]
+    assert served(client, "/?overall-page=02")[1]
+    assert not served(client, "/?overall-page=1")[1]
+    assert served(client, "/")[1]  # page 1 is the page without a number
+    response, hit = served(client, "/?overall-page=x")
+    assert response.status_code == 404 and not hit
+    assert not served(client, "/?overall-page=x")[1]  # an error page is not stored
+
+
+def test_staff_never_get_a_cached_page_and_their_views_are_not_stored(backend, client, admin_client, club):
+    assert not served(admin_client, "/")[1]
+    assert not served(admin_client, "/")[1]
+    assert not served(client, "/")[1]  # the visitor's first view: staff's views were not stored
+    assert served(client, "/")[1]
+    assert not served(admin_client, "/")[1]  # and staff do not get the visitor's copy
+
+
+def test_a_conditional_request_for_a_cached_page_gets_not_modified(backend, client, club):
+    first, _ = served(client, "/standings/")
+    response, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert hit and response.status_code == 304
+
+
+def test_a_deploy_never_serves_pages_of_the_old_code(backend, client, club, monkeypatch):
+    served(client, "/")
+    monkeypatch.setattr(page_cache, "CODE_VERSION", "another-deploy")
+    assert not served(client, "/")[1]
+
+
+def test_downloads_are_cached_per_table_and_format(backend, client, club):
+    csv, _ = served(client, "/?export=csv&table=overall")
+    assert csv["Content-Type"].startswith("text/csv")
+    again, hit = served(client, "/?export=csv&table=overall")
+    assert hit and again.content == csv.content and again["Content-Disposition"] == csv["Content-Disposition"]
+    assert not served(client, "/?export=json&table=overall")[1]
+
+
+def test_the_calculator_and_the_admin_are_not_cached(backend, client, admin_client, club):
+    url = reverse("ratings:calculator") + "?ratings=1500,1500&placings=1,2"
+    assert not served(client, url)[1] and not served(client, url)[1]
+    assert not served(admin_client, "/admin/")[1] and not served(admin_client, "/admin/")[1]
+
+
+def test_sqlite_workers_learn_of_a_commit_from_data_version_without_reading_the_token_each_time(tmp_path):
+    """Each worker watches the database file with a read-only connection of its own: one cheap
+    PRAGMA per request, and the token row only after another connection committed."""
+    path = tmp_path / "league.sqlite3"
+    writer = sqlite3.connect(path)
+    writer.execute("CREATE TABLE league_revision (id INTEGER PRIMARY KEY, token TEXT, changed_at TEXT)")
+    writer.execute("INSERT INTO league_revision VALUES (1, 'first', '2025-11-20 10:00:00')")
+    writer.commit()
+    revision._local.watch = None
+    reads = []
+    assert revision._from_sqlite(str(path)).token == "first"
+    revision._local.watch[1].set_trace_callback(reads.append)
+    for _ in range(3):
+        assert revision._from_sqlite(str(path)).token == "first"
+    assert [sql for sql in reads if "league_revision" in sql] == []
+    writer.execute("UPDATE league_revision SET token = 'second' WHERE id = 1")
+    writer.commit()
+    assert revision._from_sqlite(str(path)).token == "second"
+    assert len([sql for sql in reads if "league_revision" in sql]) == 1
+    writer.close()
+    revision._local.watch = None

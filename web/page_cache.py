@@ -1,0 +1,180 @@
+"""Rendered public pages, cached per league revision for visitors who are not logged in.
+
+A league changes only when results are entered, yet every view builds its page anew; so a public
+page is stored in Django's cache framework under a key made of
+
+- the code's version (a deploy never serves pages of the old templates),
+- the league's revision token (league.revision: any write makes every old entry unreachable),
+- today's date (pages that hide inactive players change at midnight),
+- the path and the canonical values of the query parameters the view reads (each view declares
+  them with `cached`; parameters it does not read neither change the key nor fill the cache).
+
+The middleware stands early in the stack: a hit skips sessions, authentication, CSRF, messages and
+the login throttle, and costs one cheap revision check and one cache read. Anyone with a session
+cookie (staff, the admin) and every request that is not a GET of a declared page goes through the
+whole stack as before, and is never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+from django.utils.cache import get_conditional_response
+from django.utils.http import parse_http_date_safe
+
+from league import revision
+
+# The parameters a view reads, canonical, from the request's query (never empty) and a function
+# giving the league's shape; None: this request is not to be cached (e.g. a page number that is
+# not a number).
+Params = Callable[[QueryDict, Callable[[], "Shape"]], dict[str, str] | None]
+
+
+def _code_version() -> str:
+    """A digest of the code and templates as deployed: their names, sizes and modification times."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for folder in ("config", "league", "ratings", "web", "templates", "static"):
+        for path in sorted((base / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".html", ".css", ".js", ".txt"):
+                stat = path.stat()
+                digest.update(f"{path.relative_to(base)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()[:16]
+
+
+CODE_VERSION = _code_version()
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the league's pages are made of at one revision: the tables, whose slugs name the page
+    parameters of their grids. Read once per revision per worker."""
+
+    table_slugs: frozenset[str]
+
+
+_shapes: dict[str, Shape] = {}
+
+
+def shape(token: str) -> Shape:
+    found = _shapes.get(token)
+    if found is None:
+        from ratings.models import RatingTable
+
+        found = Shape(frozenset(RatingTable.objects.values_list("slug", flat=True)))
+        _shapes.clear()  # only the current revision's shape is worth keeping
+        _shapes[token] = found
+    return found
+
+
+def request_revision(request: HttpRequest) -> revision.Current:
+    """The league's revision as this request sees it, read once per request."""
+    if not hasattr(request, "league_revision"):
+        request.league_revision = revision.current()
+    return request.league_revision
+
+
+def cached(view, params: Params):
+    """Mark `view` as a public page whose response may be cached, reading the parameters `params`
+    names (applied in web/urls.py, so the views themselves need not know)."""
+    view.page_cache_params = params
+    return view
+
+
+def canonical(
+    query: QueryDict,
+    *,
+    pages: set[str] = frozenset(),
+    choices: dict[str, set[str]] | None = None,
+    exports: bool = False,
+) -> dict[str, str] | None:
+    """The values of the parameters a page reads, written one way: page numbers as plain numbers
+    (page 1 as no parameter), choices only from their set, `export` and `table` for downloads.
+    Anything else is left out; a value the page would refuse makes the request uncacheable."""
+    choices = choices or {}
+    known: dict[str, str] = {}
+    for name, values in query.lists():
+        value = values[-1].strip()
+        if name in pages:
+            if not value.isascii() or not value.isdigit() or len(value) > 7:
+                return None
+            if int(value) > 1:
+                known[name] = str(int(value))
+        elif name in choices:
+            if value not in choices[name]:
+                return None
+            known[name] = value
+        elif exports and name in ("export", "table"):
+            known[name] = value
+    return known
+
+
+@dataclass(frozen=True)
+class Entry:
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    content: bytes
+
+
+class PageCacheMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        key = self.key(request)
+        if key is None:
+            return self.get_response(request)
+        entry = cache.get(key)
+        if entry is not None:
+            return self.replay(request, entry)
+        response = self.get_response(request)
+        if self.storable(response):
+            headers = tuple((k, v) for k, v in response.items())
+            cache.set(key, Entry(response.status_code, headers, response.content), settings.PAGE_CACHE_SECONDS)
+        return response
+
+    @staticmethod
+    def key(request: HttpRequest) -> str | None:
+        """The cache key of this request's page; None when it is not to be cached."""
+        if request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return None
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        params_of = getattr(match.func, "page_cache_params", None)
+        if params_of is None:
+            return None
+        token = request_revision(request).token
+        params = params_of(request.GET, lambda: shape(token)) if request.GET else {}
+        if params is None:
+            return None
+        query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
+        parts = (CODE_VERSION, token, timezone.localdate().isoformat(), request.path_info, query)
+        return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+    @staticmethod
+    def storable(response: HttpResponse) -> bool:
+        """A complete 200 answer that sets no cookie and does not vary with the visitor."""
+        vary = response.get("Vary", "").lower()
+        return response.status_code == 200 and not response.streaming and not response.cookies and "cookie" not in vary
+
+    @staticmethod
+    def replay(request: HttpRequest, entry: Entry) -> HttpResponse:
+        response = HttpResponse(entry.content, status=entry.status)
+        for name, value in entry.headers:
+            response[name] = value
+        last_modified = parse_http_date_safe(response.get("Last-Modified", ""))
+        response = get_conditional_response(
+            request, etag=response.get("ETag"), last_modified=last_modified, response=response
+        )
+        response.page_cache = "hit"  # for tests and the benchmark; not sent
+        return response
