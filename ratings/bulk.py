@@ -7,6 +7,35 @@ from django.db import connection
 
 BATCH = 5000  # rows read and written at a time
 
+# The columns of a rating row and of a standing, in the order the engine writes them.
+ENTRY_COLUMNS = (
+    "table_id",
+    "matchday_id",
+    "player_id",
+    "placing",
+    "rated_placing",
+    "matchday_date",
+    "matchday_number",
+    "rating_before",
+    "rating_after",
+    "opponents_mean",
+    "expected",
+    "score",
+    "k",
+    "delta",
+    "state",
+)
+STANDING_COLUMNS = (
+    "table_id",
+    "player_id",
+    "rating",
+    "state",
+    "played",
+    "matchday_date",
+    "matchday_number",
+    "delta",
+)
+
 
 def insert_rows(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
     """Write `rows` (values in the order of `columns`) into `model`'s table with executemany."""

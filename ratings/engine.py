@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from league.models import Category, Game, Matchday, Result
 
 from . import methods
-from .bulk import BATCH, insert_rows
+from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
 from .models import RatingEntry, RatingTable, Standing, from_position
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
@@ -91,38 +91,9 @@ class PlayerState:
     delta: float
 
 
-# The columns the engine writes, in order; rows are written with executemany, not model instances,
-# because a full recompute writes one row per player per matchday per table.
-ENTRY_COLUMNS = (
-    "table_id",
-    "matchday_id",
-    "player_id",
-    "result_id",
-    "matchday_date",
-    "matchday_number",
-    "rating_before",
-    "rating_after",
-    "opponents_mean",
-    "expected",
-    "score",
-    "k",
-    "delta",
-    "state",
-)
-STANDING_COLUMNS = (
-    "table_id",
-    "player_id",
-    "rating",
-    "state",
-    "played",
-    "matchday_date",
-    "matchday_number",
-    "delta",
-)
 # What the methods need of each result, read as plain tuples in play order.
 RATED_FIELDS = (
     "matchday_id",
-    "pk",
     "player_id",
     "placing",
     "rated_placing",
@@ -215,7 +186,8 @@ def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list
         if stale:
             run.states.update(_states_before(table, since, stale))
         run.affected = stale | playing[table.pk]
-        table.entries.from_position(*since).delete()
+        # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
+        table.entries.filter(matchday__in=Matchday.objects.from_position(*since)).delete()
         table.standings.filter(player_id__in=run.affected).delete()
 
 
@@ -240,7 +212,7 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
         for run in counting[game_id]:
             states, (start_rating, start_state) = run.states, run.start
             seats = []
-            for _, _, player, placing, rated, left_early, w16, w24, w4, bad in group:
+            for _, player, placing, rated, left_early, w16, w24, w4, bad in group:
                 current = states.get(player)
                 seats.append(
                     methods.Seat(
@@ -259,7 +231,7 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
             except methods.MethodError as error:
                 raise RecomputeError(f"{run.table}: Matchday {number} ({day}): {error}") from error
             for row, change in zip(group, changes, strict=True):
-                player = row[2]
+                player = row[1]
                 current = states.get(player)
                 played = current.played + 1 if current else 1
                 states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
@@ -270,7 +242,8 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
                         run.table.pk,
                         matchday_id,
                         player,
-                        row[1],
+                        row[2],
+                        row[3],
                         stored_day,
                         number,
                         change.rating_before,

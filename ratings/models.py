@@ -3,7 +3,7 @@ from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
 
-from league.models import Category, Game, Matchday, Player, Result
+from league.models import Category, Game, Matchday, Player
 
 from . import methods
 from .methods import club
@@ -174,14 +174,23 @@ class RatingEntryQuerySet(models.QuerySet):
 
 
 class RatingEntry(models.Model):
-    """One player's rating change at one matchday in one table. Derived data: rebuilt at will."""
+    """One player's rating change at one matchday in one table. Derived data: rebuilt at will.
 
-    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="entries")
-    matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="rating_entries")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries")
-    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="rating_entries")
-    # The matchday's position, copied so that "everything from this matchday on" and "a player's
-    # latest row" are index lookups rather than joins (the engine rewrites rows when a date changes).
+    A full recompute writes one row per player per matchday per table, so every index here is
+    one the pages or the engine read by (see Meta); a row is written into three B-trees."""
+
+    # The composite indexes lead with the table and the matchday, so neither needs one of its own.
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="entries", db_index=False)
+    matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="rating_entries", db_index=False)
+    # Pages reach a player's rows through (table, player, ...); a player who has rows has results,
+    # which protect them from deletion.
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_entries", db_index=False)
+    # The placings rated, copied from the result (rewritten with the row whenever the result
+    # changes), so that pages explain a change without joining the results.
+    placing = models.PositiveSmallIntegerField()
+    rated_placing = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The matchday's position, copied so that "a player's latest row before a matchday" is an index
+    # lookup rather than a join (the engine rewrites rows when a date changes).
     matchday_date = models.DateField()
     matchday_number = models.PositiveIntegerField()
     rating_before = models.FloatField()
@@ -204,18 +213,28 @@ class RatingEntry(models.Model):
     class Meta:
         verbose_name_plural = "rating entries"
         constraints = [
-            models.UniqueConstraint(fields=["table", "matchday", "player"], name="ratings_entry_one_per_player"),
+            # Also how a matchday's rows are found: its page, the grids' pages, the engine's
+            # "from this matchday on" (through the matchdays' own (date, number) index), and the
+            # database's own check when a matchday is deleted.
+            models.UniqueConstraint(fields=["matchday", "table", "player"], name="ratings_entry_one_per_player"),
         ]
         indexes = [
+            # A player's history in a table, their latest row before a position, the grids' carry.
             models.Index(
                 fields=["table", "player", "matchday_date", "matchday_number"],
                 name="ratings_entry_player_order",
             ),
-            models.Index(fields=["table", "matchday_date", "matchday_number"], name="ratings_entry_table_order"),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating_before:.0f}→{self.rating_after:.0f} in {self.table}"
+
+    @property
+    def display_placing(self) -> str:
+        """The club's notation: "4(3)" is finished 3rd, rated as 4th."""
+        if self.rated_placing is not None and self.rated_placing != self.placing:
+            return f"{self.rated_placing}({self.placing})"
+        return str(self.placing)
 
 
 class StandingQuerySet(models.QuerySet):

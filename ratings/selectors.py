@@ -27,8 +27,9 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
         first = Result.objects.filter(player=OuterRef("pk")).order_by("matchday__date", "matchday__number", "pk")
         date, number, tiebreak = "matchday__date", "matchday__number", "pk"
     else:
-        first = table.entries.filter(player=OuterRef("pk")).order_by("matchday_date", "matchday_number", "result_id")
-        date, number, tiebreak = "matchday_date", "matchday_number", "result_id"
+        # Within a matchday the engine writes the rows in the order the results were entered.
+        first = table.entries.filter(player=OuterRef("pk")).order_by("matchday_date", "matchday_number", "pk")
+        date, number, tiebreak = "matchday_date", "matchday_number", "pk"
     return list(
         Player.objects.filter(pk__in=[p.pk for p in players])
         .annotate(
@@ -107,8 +108,8 @@ def rating_grid(table: RatingTable, limit: int, page: Page) -> Grid:
         "delta",
         "expected",
         "k",
-        "result__placing",
-        "result__rated_placing",
+        "placing",
+        "rated_placing",
     ):
         played.setdefault(matchday_id, {})[player_id] = rest
     ratings = {pk: current.get(pk, table.start_rating) for pk in ids}
@@ -248,16 +249,17 @@ def entries_with_field_size():
         Result.objects.filter(matchday=OuterRef("matchday")).values("matchday").annotate(n=Count("pk")).values("n")
     )
     return RatingEntry.objects.annotate(players=Subquery(field_size)).select_related(
-        "matchday__game", "table", "result", "player"
+        "matchday__game", "table", "player"
     )
 
 
-def rating_history(player: Player) -> dict[int, list[tuple[date, int, float]]]:
-    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays there, in
-    play order: the points of the rating chart, read as plain tuples in one query."""
+def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple[date, int, float]]]:
+    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays in each of
+    `table_ids`, in play order: the points of the rating chart, read as plain tuples in one query
+    (through the (table, player, ...) index, one range per table)."""
     history: dict[int, list[tuple[date, int, float]]] = {}
     rows = (
-        RatingEntry.objects.filter(player=player)
+        RatingEntry.objects.filter(table_id__in=table_ids, player=player)
         .order_by("table_id", "matchday_date", "matchday_number")
         .values_list("table_id", "matchday_date", "matchday_number", "rating_after")
     )

@@ -22,14 +22,16 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path):
     for figure in (
         "import of the whole file",
         "full recompute of all tables",
-        "raw sqlite3 baseline (same ratings)",
-        "ratio project / baseline",
+        "sqlite3 baseline, project tables (same ratings)",
+        "bare sqlite3 baseline (same ratings)",
+        "ratio project / baseline with indexes",
+        "ratio project / bare baseline",
         "add one matchday at the end",
         "edit a matchday in the middle",
-        "render home page",
-        "render standings page",
-        "render player page",
-        "render game page",
+        "cold home page",
+        "cold standings page",
+        "cold player page",
+        "cold game page",
         "peak memory (RSS) of a full recompute",
     ):
         assert figure in out, figure

@@ -68,11 +68,8 @@ def test_a_table_switched_to_pairwise_placing_stores_the_methods_numbers(club):
 
 def test_the_engine_feeds_the_method_each_players_previous_rating(club):
     table = use("hearts", "rating-band")
-    entries = list(table.entries.filter(matchday__number=2).select_related("player").order_by("result_id"))
-    seats = [
-        Seat(e.rating_before, e.result.effective_placing)
-        for e in table.entries.filter(matchday__number=2).select_related("result").order_by("result_id")
-    ]
+    entries = list(table.entries.filter(matchday__number=2).select_related("player").order_by("pk"))
+    seats = [Seat(e.rating_before, e.rated_placing or e.placing) for e in entries]
     expected = METHODS["rating-band"].compute(seats, Facts(rounds=3), METHODS["rating-band"].defaults())
     assert [e.rating_after for e in entries] == [o.rating_after for o in expected]
     previous = {e.player_id: e.rating_after for e in table.entries.filter(matchday__number=1)}

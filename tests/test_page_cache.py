@@ -89,7 +89,9 @@ def _import(make_matchday, tmp_path=None):
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "more.csv"
-        path.write_text(CLUB_CSV.read_text().splitlines()[0] + "\n7,2025-11-20,Hearts,2,GL,1,\n7,2025-11-20,Hearts,2,K,2,\n")
+        path.write_text(
+            CLUB_CSV.read_text().splitlines()[0] + "\n7,2025-11-20,Hearts,2,GL,1,\n7,2025-11-20,Hearts,2,K,2,\n"
+        )
         call_command("import_results", str(path), stdout=open(os.devnull, "w"))
 
 

@@ -7,14 +7,12 @@ with nothing but the `sqlite3` module and plain Python, to show what the framewo
 
 from __future__ import annotations
 
-import math
 import random
-import sqlite3
 import statistics
 import time
-from collections import Counter
 from collections.abc import Callable
 
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.db.models import Count, Sum
@@ -22,7 +20,8 @@ from django.test import Client
 
 from league.models import Category, Game, Matchday, Player, Result
 from ratings import services
-from ratings.models import RatingEntry
+from ratings.models import RatingEntry, RatingTable
+from tools import baselines
 from tools.generate import UNOFFICIAL_GAME
 from web.importing import import_results
 
@@ -60,87 +59,6 @@ def checksum() -> dict[str, tuple[int, float]]:
     """Per table: rows and the sum of ratings, to show that two computations agree."""
     rows = RatingEntry.objects.values("table__slug").annotate(rows=Count("pk"), total=Sum("rating_after"))
     return {row["table__slug"]: (row["rows"], round(row["total"], 3)) for row in rows}
-
-
-def raw_baseline() -> int:
-    """The club formula over every table with plain sqlite3: read in order, compute, executemany.
-
-    It writes what the engine writes: one row per player per matchday per table, and each player's
-    standing per table, into the same tables with the same indexes.
-    """
-    db = sqlite3.connect(connection.settings_dict["NAME"])
-    # Django turns SQLite's foreign key checks on for every connection; the same work includes them
-    # (without them SQLite empties a table by truncation and skips the checks on each row written).
-    db.execute("PRAGMA foreign_keys = ON")
-    tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
-    results = db.execute(
-        "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.id, r.player_id,"
-        " COALESCE(r.rated_placing, r.placing)"
-        " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
-        " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
-    ).fetchall()
-    matchdays: dict[int, list[tuple]] = {}
-    for row in results:
-        matchdays.setdefault(row[0], []).append(row)
-    db.execute("DELETE FROM ratings_ratingentry")
-    db.execute("DELETE FROM ratings_standing")
-    rows, standings = [], []
-    for table_id, scope, table_game, table_category in tables:
-        last: dict[int, list] = {}  # player -> [rating, played, date, number, delta]
-        for matchday, group in matchdays.items():
-            _, day, number, rounds, game, official, category = group[0][:7]
-            if scope == "overall":
-                counts = official
-            elif scope == "game":
-                counts = game == table_game
-            else:
-                counts = not official and category == table_category
-            if not counts:
-                continue
-            n, k = len(group), 10.0 * rounds
-            tied = Counter(r[9] for r in group)
-            before = [last[r[8]][0] if r[8] in last else 1500.0 for r in group]
-            total = sum(before)
-            for (*_, result, player, placing), rating in zip(group, before, strict=True):
-                span = range(placing, placing + tied[placing])
-                score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
-                mean = (total - rating) / (n - 1)
-                expected = 1 / (1 + 10 ** ((mean - rating) / 400))
-                after = float(math.floor(rating + k * (score - expected) + 0.5))
-                played = last[player][1] + 1 if player in last else 1
-                last[player] = [after, played, day, number, after - rating]
-                rows.append(
-                    (
-                        table_id,
-                        matchday,
-                        player,
-                        result,
-                        day,
-                        number,
-                        rating,
-                        after,
-                        mean,
-                        expected,
-                        score,
-                        k,
-                        after - rating,
-                    )
-                )
-        standings.extend((table_id, player, *state) for player, state in last.items())
-    db.executemany(
-        "INSERT INTO ratings_ratingentry (table_id, matchday_id, player_id, result_id, matchday_date,"
-        " matchday_number, rating_before, rating_after, opponents_mean, expected, score, k, delta)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        rows,
-    )
-    db.executemany(
-        "INSERT INTO ratings_standing (table_id, player_id, rating, played, matchday_date, matchday_number,"
-        " delta) VALUES (?,?,?,?,?,?,?)",
-        standings,
-    )
-    db.commit()
-    db.close()
-    return len(rows)
 
 
 def add_latest_matchday(rng: random.Random) -> Matchday:
@@ -188,7 +106,8 @@ def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
         # Counted as the database sees them, whatever DEBUG and the query log say.
         with connection.execute_wrapper(count):
             status = client.get(url).status_code
-        seconds = timed(lambda url=url: client.get(url), runs)
+        # Cold: rendered in the request, with nothing in the page cache.
+        seconds = timed(lambda url=url: client.get(url), runs, before=cache.clear)
         figures[name] = {"url": url, "status": status, "queries": len(queries), "seconds": seconds}
     return figures
 
@@ -204,8 +123,12 @@ def measure(csv_path: str, runs: int) -> dict:
     figures["rows"] = RatingEntry.objects.count()
     project = checksum()
     if connection.vendor == "sqlite":
-        figures["baseline"] = timed(raw_baseline, runs, before=settle)
+        figures["baseline"] = timed(baselines.with_indexes, runs, before=settle)
         figures["baseline_agrees"] = checksum() == project
+        baselines.prepare_bare()
+        figures["bare"] = timed(baselines.bare, runs, before=settle)
+        ids = dict(RatingTable.objects.values_list("slug", "pk"))
+        figures["bare_agrees"] = {ids[slug]: value for slug, value in project.items()} == baselines.bare_checksum()
         services.rebuild_all()
     rng = random.Random(1)
     added: list[Matchday] = []

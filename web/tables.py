@@ -205,7 +205,7 @@ class EntryTable(ExplainedColumns, NamedTable):
     """One rating table's changes at one matchday."""
 
     player = PlayerNameColumn()
-    placing = tables.Column("Placing", accessor="result__display_placing", attrs={"td": {"class": "num"}})
+    placing = tables.Column("Placing", accessor="display_placing", attrs={"td": {"class": "num"}})
 
     class Meta:
         orderable = False
@@ -233,10 +233,10 @@ class PlayerEntryTable(ExplainedColumns):
         return value
 
     def render_placing(self, record):
-        return f"{record.result.display_placing} of {record.players}"
+        return f"{record.display_placing} of {record.players}"
 
     def value_placing(self, record):
-        return record.result.display_placing
+        return record.display_placing
 
 
 class HeadToHeadTable(NamedTable):

@@ -17,7 +17,7 @@ from web.views.common import Exports, get_or_404, page_param, player_names, publ
 
 
 def _chart(player: Player, summary: list[dict]):
-    history = selectors.rating_history(player)
+    history = selectors.rating_history(player, [row["table"].pk for row in summary])
     return charts.rating_chart(
         [
             charts.Series(

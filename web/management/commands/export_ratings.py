@@ -35,15 +35,15 @@ class Command(BaseCommand):
         if found is None:
             known = ", ".join(RatingTable.objects.values_list("slug", flat=True))
             raise CommandError(f"No rating table {table!r}. Known tables: {known}")
-        entries = found.entries.in_play_order().select_related("matchday__game", "player", "result")
+        entries = found.entries.in_play_order().select_related("matchday__game", "player")
         rows = [
             {
                 "matchday": e.matchday.number,
                 "date": e.matchday.date.isoformat(),
                 "game": e.matchday.game.name,
                 "player": e.player.short_name,
-                "placing": e.result.placing,
-                "rated_placing": e.result.rated_placing,
+                "placing": e.placing,
+                "rated_placing": e.rated_placing,
                 "rating_before": _number(e.rating_before),
                 "rating_after": _number(e.rating_after),
                 "delta": _number(e.delta),

@@ -1,0 +1,149 @@
+"""The full recompute done by hand, to show what the project costs beyond the work itself.
+
+Both baselines read the results in play order with plain `sqlite3`, apply the club formula in plain
+Python over every rating table, and replace (DELETE, then executemany) the rows the engine writes:
+every column of a rating row, and each player's standing.
+
+- `with_indexes`: into the project's own tables, with all their indexes and foreign keys checked,
+  as Django's connections check them.
+- `bare`: into tables of the same columns that have only an integer primary key: no other index,
+  no foreign key. The issue's "bare baseline": the cost of the writes themselves.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+
+from django.db import connection
+
+from ratings.bulk import ENTRY_COLUMNS, STANDING_COLUMNS
+
+BARE_ENTRIES, BARE_STANDINGS = "bench_bare_entry", "bench_bare_standing"
+
+
+def _connect() -> sqlite3.Connection:
+    db = sqlite3.connect(connection.settings_dict["NAME"])
+    # Django turns SQLite's foreign key checks on for every connection; the same work includes them
+    # (without them SQLite empties a table by truncation and skips the checks on each row written).
+    db.execute("PRAGMA foreign_keys = ON")
+    return db
+
+
+def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
+    """Every table's rating rows and standings under the club formula, columns as the engine's."""
+    tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
+    results = db.execute(
+        "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.player_id,"
+        " r.placing, r.rated_placing"
+        " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
+        " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
+    ).fetchall()
+    matchdays: dict[int, list[tuple]] = {}
+    for row in results:
+        matchdays.setdefault(row[0], []).append(row)
+    rows, standings = [], []
+    for table_id, scope, table_game, table_category in tables:
+        last: dict[int, list] = {}  # player -> [rating, state, played, date, number, delta]
+        for matchday, group in matchdays.items():
+            _, day, number, rounds, game, official, category = group[0][:7]
+            if scope == "overall":
+                counts = official
+            elif scope == "game":
+                counts = game == table_game
+            else:
+                counts = not official and category == table_category
+            if not counts:
+                continue
+            n, k = len(group), 10.0 * rounds
+            rated = [r[9] if r[9] is not None else r[8] for r in group]
+            tied = Counter(rated)
+            before = [last[r[7]][0] if r[7] in last else 1500.0 for r in group]
+            total = sum(before)
+            for (*_, player, placing, rated_placing), place, rating in zip(group, rated, before, strict=True):
+                span = range(place, place + tied[place])
+                score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
+                mean = (total - rating) / (n - 1)
+                expected = 1 / (1 + 10 ** ((mean - rating) / 400))
+                after = float(math.floor(rating + k * (score - expected) + 0.5))
+                played = last[player][2] + 1 if player in last else 1
+                last[player] = [after, None, played, day, number, after - rating]
+                values = {
+                    "table_id": table_id,
+                    "matchday_id": matchday,
+                    "player_id": player,
+                    "placing": placing,
+                    "rated_placing": rated_placing,
+                    "matchday_date": day,
+                    "matchday_number": number,
+                    "rating_before": rating,
+                    "rating_after": after,
+                    "opponents_mean": mean,
+                    "expected": expected,
+                    "score": score,
+                    "k": k,
+                    "delta": after - rating,
+                    "state": None,
+                }
+                rows.append(tuple(values[c] for c in ENTRY_COLUMNS))
+        standings.extend((table_id, player, *state) for player, state in last.items())
+    return rows, standings
+
+
+def _replace(db: sqlite3.Connection, entries: str, standings: str, rows: list, standing_rows: list) -> None:
+    db.execute(f"DELETE FROM {entries}")  # noqa: S608 - our own table names
+    db.execute(f"DELETE FROM {standings}")  # noqa: S608
+    marks = ", ".join("?" * len(ENTRY_COLUMNS))
+    db.executemany(f"INSERT INTO {entries} ({', '.join(ENTRY_COLUMNS)}) VALUES ({marks})", rows)  # noqa: S608
+    marks = ", ".join("?" * len(STANDING_COLUMNS))
+    db.executemany(
+        f"INSERT INTO {standings} ({', '.join(STANDING_COLUMNS)}) VALUES ({marks})",  # noqa: S608
+        standing_rows,
+    )
+    db.commit()
+
+
+def with_indexes() -> int:
+    """Into the project's tables, with their indexes and foreign keys."""
+    db = _connect()
+    try:
+        rows, standings = club_rows(db)
+        _replace(db, "ratings_ratingentry", "ratings_standing", rows, standings)
+    finally:
+        db.close()
+    return len(rows)
+
+
+def prepare_bare() -> None:
+    """The bare tables: the rating rows' and standings' columns, an integer primary key, nothing else."""
+    db = _connect()
+    try:
+        for name, columns in ((BARE_ENTRIES, ENTRY_COLUMNS), (BARE_STANDINGS, STANDING_COLUMNS)):
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+            db.execute(f"CREATE TABLE {name} (id INTEGER PRIMARY KEY, {', '.join(columns)})")
+        db.commit()
+    finally:
+        db.close()
+
+
+def bare() -> int:
+    """Into the bare tables (made by `prepare_bare`)."""
+    db = _connect()
+    try:
+        rows, standings = club_rows(db)
+        _replace(db, BARE_ENTRIES, BARE_STANDINGS, rows, standings)
+    finally:
+        db.close()
+    return len(rows)
+
+
+def bare_checksum() -> dict[int, tuple[int, float]]:
+    """Per table id: rows and the sum of ratings in the bare tables."""
+    db = _connect()
+    try:
+        sql = f"SELECT table_id, COUNT(*), SUM(rating_after) FROM {BARE_ENTRIES} GROUP BY table_id"  # noqa: S608
+        found = db.execute(sql)
+        return {table: (count, round(total, 3)) for table, count, total in found}
+    finally:
+        db.close()
