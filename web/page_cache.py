@@ -144,6 +144,8 @@ class PageCacheMiddleware:
     @staticmethod
     def key(request: HttpRequest) -> str | None:
         """The cache key of this request's page; None when it is not to be cached."""
+        if settings.PAGE_CACHE_SECONDS <= 0:  # off (the load benchmark's cold runs)
+            return None
         if request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES:
             return None
         try:

@@ -1,0 +1,270 @@
+"""`manage.py loadtest`: each public page under gunicorn, warm (cached) and cold (rendered in the
+request), against the limit: the same gunicorn, the same worker count and the same Django serving
+the very same bytes from memory (tools/limit), measured alternately in the same run; then the same
+while an import writes. Everything runs on 127.0.0.1 in a throwaway folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+GUNICORN = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+
+
+@dataclass
+class Figures:
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+
+
+def _ms(text: str) -> float:
+    value, unit = re.fullmatch(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url: str, seconds: int, connections: int, threads: int) -> Figures:
+    out = subprocess.run(
+        [shutil.which("wrk") or "wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
+    if not rps:  # not one answer in time: no latency to read
+        return Figures(0.0, float("inf"), float("inf"), 1)
+    p50 = _ms(re.search(r"\s50%\s+(\S+)", out)[1])
+    p99 = _ms(re.search(r"\s99%\s+(\S+)", out)[1])
+    errors = int(m[1]) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
+    if m := re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out):
+        errors += sum(int(n) for n in m.groups())
+    return Figures(rps, p50, p99, errors)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Site:
+    """A throwaway production site: SQLite, collected static files, a generated league."""
+
+    def __init__(self, folder: Path, matchdays: int, players: int):
+        self.folder = folder
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "LEAGUE_PRODUCTION": "1",
+            "DEBUG": "",
+            "SECRET_KEY": "load-test-only-" + secrets.token_urlsafe(50),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "SECURE_COOKIES": "0",
+            "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+            "STATIC_ROOT": str(folder / "static"),
+            "ACCESS_LOG": "",
+        }
+        self.env.pop("REDIS_URL", None)  # the default: each worker's own memory
+        self.league = folder / "league.csv"
+        generate = ["generate_league", "--players", str(players), "--matchdays", str(matchdays), "--first", "7"]
+        for command in (
+            ["migrate", "--no-input", "-v0"],
+            ["collectstatic", "--no-input", "-v0"],
+            ["load_demo"],
+            [*generate, str(self.league)],
+            ["import_results", str(self.league)],
+        ):
+            subprocess.run([*MANAGE, *command], env=self.env, check=True, cwd=ROOT, capture_output=True)
+
+    def pages(self) -> dict[str, str]:
+        """The public pages to measure, by name: the player is the one with the most matchdays."""
+        db = sqlite3.connect(self.folder / "db.sqlite3")
+        try:
+            player = db.execute(
+                "SELECT player_id FROM league_result GROUP BY player_id ORDER BY COUNT(*) DESC LIMIT 1"
+            ).fetchone()[0]
+            game = db.execute(
+                "SELECT g.slug FROM league_game g JOIN league_matchday m ON m.game_id = g.id"
+                " GROUP BY g.id ORDER BY COUNT(*) DESC LIMIT 1"
+            ).fetchone()[0]
+            matchday = db.execute("SELECT number FROM league_matchday ORDER BY date DESC, number DESC").fetchone()[0]
+        finally:
+            db.close()
+        pages = {
+            "home": "/",
+            "standings": "/standings/",
+            "game": f"/games/{game}/",
+            "player": f"/players/{player}/",
+            "matchday": f"/matchdays/{matchday}/",
+        }
+        if "players" in _routes():
+            pages["players"] = "/players/"
+        return pages
+
+    @contextmanager
+    def serving(self, app: str | None = None, **env: str):
+        """gunicorn with the project's settings file on a free loopback port (or another `app`)."""
+        port = _free_port()
+        env = {**self.env, **env, "BIND": f"127.0.0.1:{port}"}
+        command = [*GUNICORN, app] if app else GUNICORN
+        log = open(self.folder / f"gunicorn-{port}.log", "w")
+        server = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(150):
+                try:
+                    urllib.request.urlopen(url + "/robots-check", timeout=1)  # noqa: S310 - our own server
+                except urllib.error.HTTPError:
+                    break  # answering (404 or 400 is fine)
+                except OSError:
+                    if server.poll() is not None:
+                        raise RuntimeError((self.folder / f"gunicorn-{port}.log").read_text()) from None
+                    time.sleep(0.2)
+            yield url
+        finally:
+            server.terminate()
+            server.wait(30)
+            log.close()
+
+    @contextmanager
+    def importing(self):
+        """`import_results --replace` of the generated league, again and again, until the block ends."""
+        loop = f'while true; do "{MANAGE[0]}" "{MANAGE[1]}" import_results --replace "{self.league}"; done'
+        importer = subprocess.Popen(
+            [shutil.which("bash") or "/bin/bash", "-c", loop],
+            env=self.env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            yield
+        finally:
+            importer.terminate()
+            output, _ = importer.communicate(timeout=60)
+            self.imports_done = output.count("Imported ")
+            self.import_failures = output.count("Nothing was imported")
+
+
+def _routes() -> set[str]:
+    from django.urls import get_resolver
+
+    return {name for name in get_resolver().reverse_dict if isinstance(name, str)}
+
+
+def _capture(url: str, pages: dict[str, str]) -> dict[str, dict]:
+    captured = {}
+    for path in pages.values():
+        with urllib.request.urlopen(url + path, timeout=30) as response:  # noqa: S310 - our own server
+            captured[path] = {
+                "content_type": response.headers["Content-Type"],
+                "body": response.read().decode("latin-1"),
+            }
+    return captured
+
+
+@dataclass
+class Comparison:
+    page: str
+    path: str
+    size: int
+    project: Figures
+    limit: Figures
+
+    @property
+    def ratio(self) -> float:
+        return self.project.requests_per_second / self.limit.requests_per_second
+
+
+def _median(runs: list[Figures]) -> Figures:
+    return Figures(
+        statistics.median(f.requests_per_second for f in runs),
+        statistics.median(f.p50_ms for f in runs),
+        statistics.median(f.p99_ms for f in runs),
+        sum(f.errors for f in runs),
+    )
+
+
+def warm_up(url: str, times: int) -> None:
+    """Ask for a page often enough that every worker has cached it."""
+    for _ in range(times):
+        urllib.request.urlopen(url, timeout=60).read()  # noqa: S310 - our own server
+
+
+def compare(
+    project: str, limit: str, pages: dict[str, str], sizes: dict[str, int], options: dict, warm: bool = False
+) -> list[Comparison]:
+    """Each page on both servers, alternately, `runs` times; the medians."""
+    rows = []
+    for name, path in pages.items():
+        ours, theirs = [], []
+        for _ in range(options["runs"]):
+            if warm:
+                warm_up(project + path, 4 * options["workers"])
+            ours.append(wrk(project + path, options["seconds"], options["connections"], options["threads"]))
+            theirs.append(wrk(limit + path, options["seconds"], options["connections"], options["threads"]))
+        rows.append(Comparison(name, path, sizes[path], _median(ours), _median(theirs)))
+    return rows
+
+
+def run(matchdays: int, players: int, options: dict, log=print) -> dict[str, list[Comparison]]:
+    with tempfile.TemporaryDirectory(prefix="league-load-") as folder:
+        folder = Path(folder)
+        log(f"Building a site with {matchdays} generated matchdays of {players} players ...")
+        site = Site(folder, matchdays, players)
+        pages = site.pages()
+        results: dict[str, list[Comparison]] = {}
+        with site.serving() as warm:
+            captured = _capture(warm, pages)
+            (folder / "pages.json").write_text(json.dumps(captured))
+            sizes = {path: len(page["body"]) for path, page in captured.items()}
+            with site.serving("tools.limit.wsgi:application", LIMIT_PAGES=str(folder / "pages.json")) as limit:
+                log("Warm: the pages as cached, against the same bytes from memory ...")
+                results["warm"] = compare(warm, limit, pages, sizes, options, warm=True)
+                with site.serving(PAGE_CACHE_SECONDS="0") as cold:
+                    log("Cold: every page rendered in the request ...")
+                    results["cold"] = compare(cold, limit, pages, sizes, options)
+                log("Warm again, while an import writes, on both sides ...")
+                with site.importing():
+                    results["during imports"] = compare(warm, limit, pages, sizes, options)
+        results["imports"] = (site.imports_done, site.import_failures)
+        return results
+
+
+def report(results: dict, options: dict, workers: int) -> str:
+    lines = [
+        f"wrk -t{options['threads']} -c{options['connections']} -d{options['seconds']}s, median of {options['runs']} "
+        f"runs, the project and the limit alternated; gunicorn with {workers} workers; {os.cpu_count()} cores",
+        "",
+        f"{'':<16}{'page':<10}{'size':>9}{'req/s':>10}{'limit':>10}{'ratio':>7}{'p50':>9}{'p99':>9}{'errors':>8}",
+    ]
+    for mode in ("warm", "cold", "during imports"):
+        for row in results[mode]:
+            lines.append(
+                f"{mode:<16}{row.page:<10}{row.size / 1000:>7.0f}kB{row.project.requests_per_second:>10,.0f}"
+                f"{row.limit.requests_per_second:>10,.0f}{row.ratio:>7.2f}{row.project.p50_ms:>7.1f}ms"
+                f"{row.project.p99_ms:>7.1f}ms{row.project.errors + row.limit.errors:>8}"
+            )
+    done, failed = results["imports"]
+    lines.append(f"\nimports completed during the last runs: {done}, failed: {failed}")
+    return "\n".join(lines)

@@ -1,0 +1,38 @@
+"""`manage.py loadtest`: the public pages' throughput under gunicorn against the limit (see
+tools/loadtest.py). Needs wrk (apt-get install wrk); only ever targets 127.0.0.1."""
+
+import os
+import shutil
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tools import loadtest
+
+
+class Command(BaseCommand):
+    help = (
+        "Each public page warm and cold under gunicorn against the same bytes served from memory by the "
+        "same gunicorn, alone and while an import writes; prints req/s, the ratio, p50, p99 and errors."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--matchdays", type=int, default=2000)
+        parser.add_argument("--players", type=int, default=40)
+        parser.add_argument("--seconds", type=int, default=10, help="per wrk run")
+        parser.add_argument("--connections", type=int, default=8)
+        parser.add_argument("--threads", type=int, default=2)
+        parser.add_argument("--runs", type=int, default=3, help="runs per page and side; the median is shown")
+        parser.add_argument("--workers", type=int, default=5, help="gunicorn workers, the same on both sides")
+
+    def handle(self, matchdays, players, seconds, connections, threads, runs, workers, **options):
+        if shutil.which("wrk") is None:
+            raise CommandError("wrk not found: apt-get install wrk")
+        if connections > 64 or threads > 4 or seconds > 120 or runs > 10:
+            raise CommandError(
+                "Refusing an unbounded run: connections <= 64, threads <= 4, seconds <= 120, runs <= 10."
+            )
+        opts = {"seconds": seconds, "connections": connections, "threads": threads, "runs": runs}
+
+        os.environ["WEB_CONCURRENCY"] = str(workers)
+        results = loadtest.run(matchdays, players, opts, log=self.stderr.write)
+        self.stdout.write(loadtest.report(results, opts, workers))
