@@ -17,9 +17,17 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .base import Facts, Method, Outcome, Param, Seat, finish, pair_score
+from .base import RATING_LIMIT, Facts, Method, Outcome, Param, Seat, finish, normal_win, pair_score
 
 Z = 3  # ordinal = mu - Z sigma
+SIGMAS = Param(
+    "sigmas",
+    "Sigmas",
+    25 / 3,
+    "Each player's uncertainty sigma, in the order of the ratings (blank: the start sigma).",
+    minimum=0.001,
+    maximum=10_000,
+)
 
 
 def model(params: Mapping[str, Any]) -> PlackettLuce:
@@ -55,17 +63,29 @@ E = sum over the other players of the model's chance of beating them
     )
     pieces = ("expected", "score")
     params = (
-        Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True),
-        Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", positive=True),
+        Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True, maximum=RATING_LIMIT),
+        Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", minimum=0.001, maximum=10_000),
         Param(
             "provisional_sigma",
             "Provisional above sigma",
             7.0,
             "Players whose sigma is above this are marked provisional (about eight four-player matchdays).",
             positive=True,
+            maximum=10_000,
         ),
         Param("round", "Whole numbers", False, "Round the ordinal to a whole number.", bool),
     )
+
+    player_inputs = (SIGMAS,)
+
+    def state_for(self, rating: float, inputs: Mapping[str, float], params: Mapping[str, Any]) -> dict[str, float]:
+        """A rating given as an ordinal: mu is the ordinal plus 3 sigma (sigma as given, or the start's)."""
+        sigma = inputs.get("sigmas", params["sigma"])
+        return {"mu": rating + Z * sigma, "sigma": sigma}
+
+    def win_probability(self, a: Seat, b: Seat, params: Mapping[str, Any]) -> float:
+        first, second = self._state(a, params), self._state(b, params)
+        return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], model(params).beta)
 
     def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
         return state is None or state["sigma"] > params["provisional_sigma"]
@@ -82,7 +102,8 @@ E = sum over the other players of the model's chance of beating them
         outcomes = []
         for i, (seat, rating, (new,)) in enumerate(zip(seats, before, teams, strict=True)):
             others = [j for j in range(len(seats)) if j != i]
-            expected = sum(pl.predict_win([[rating], [before[j]]])[0] for j in others)
+            # The library's predict_win for two players, without building a model call per pair.
+            expected = sum(normal_win(rating.mu, rating.sigma, before[j].mu, before[j].sigma, pl.beta) for j in others)
             score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
             rating_before = ordinal(rating.mu, rating.sigma)
             after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
@@ -106,9 +127,8 @@ E = sum over the other players of the model's chance of beating them
             )
         return outcomes
 
-    @staticmethod
-    def _state(seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
+    def _state(self, seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
         if seat.state and "mu" in seat.state and "sigma" in seat.state:
             return {"mu": float(seat.state["mu"]), "sigma": float(seat.state["sigma"])}
-        # A rating without state (the calculator): mu from the ordinal at the start sigma.
-        return {"mu": seat.rating + Z * params["sigma"], "sigma": params["sigma"]}
+        # A rating without state: mu from the ordinal at the start sigma.
+        return self.state_for(seat.rating, {}, params)
