@@ -248,7 +248,8 @@ class Method:
                 if value:
                     parts.append(p.label.lower())
             elif p.choices:
-                parts.append(f"{p.label} {value}")
+                if value != p.default:  # "K scaled by table size (multielo)"; the default goes unsaid
+                    parts.append(f"{p.label} ({value})")
             else:
                 parts.append(f"{p.label} {value:g}")
         return ", ".join(parts)

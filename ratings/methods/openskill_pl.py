@@ -85,7 +85,8 @@ E = sum over the other players of the model's chance of beating them
 
     def win_probability(self, a: Seat, b: Seat, params: Mapping[str, Any]) -> float:
         first, second = self._state(a, params), self._state(b, params)
-        return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], model(params).beta)
+        beta = params["sigma"] / 2  # as `model` sets it, without building a model per pair
+        return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], beta)
 
     def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
         return state is None or state["sigma"] > params["provisional_sigma"]
