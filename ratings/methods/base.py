@@ -196,6 +196,9 @@ class Method:
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
 
+    def player_input(self, name: str) -> Param | None:
+        return next((p for p in self.player_inputs if p.name == name), None)
+
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
 

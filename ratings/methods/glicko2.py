@@ -33,6 +33,7 @@ SCALE = 173.7178  # Glickman's factor between the Glicko and Glicko-2 scales
 CENTRE = 1500.0
 TOLERANCE = 0.000001  # step 5's convergence tolerance, as in the paper
 MAX_EXPONENT = 700.0  # exp() of more overflows; beyond it a result is certain to every digit
+MIN_INFORMATION = 1e-12  # below this sum of g^2 E (1 - E), step 5 is skipped (see `update`)
 
 
 def g(phi: float) -> float:
@@ -92,10 +93,14 @@ def rating_period(
 
 def update(mu: float, phi: float, sigma: float, information: float, surprise: float, tau: float) -> tuple:
     """Steps 5 to 8 from v = 1 / information and the sum of g(phi_j)(s_j - E_j): rating, RD, volatility."""
-    if information <= 1e-300:
-        # Every result was certain to every digit (opponents tens of thousands of points away): the
-        # games carry no information, so only the deviation grows, as for a player who sat out.
-        return SCALE * mu + CENTRE, SCALE * math.sqrt(phi * phi + sigma * sigma), sigma
+    if information < MIN_INFORMATION:
+        # Every result was all but certain (opponents thousands of points away, or hardly known): v is
+        # past 10^12, and step 5's f(x) would work with Delta^2 beyond what a float holds. The volatility
+        # is kept; steps 6 to 8 are the paper's, so a surprise still moves the rating.
+        sigma_new = sigma
+        phi_star = math.sqrt(phi * phi + sigma * sigma)
+        phi_new = 1 / math.sqrt(1 / (phi_star * phi_star) + information)
+        return SCALE * (mu + phi_new * phi_new * surprise) + CENTRE, SCALE * phi_new, sigma
     v = 1 / information
     sigma_new = new_volatility(sigma, phi, v, v * surprise, tau)
     phi_star = math.sqrt(phi * phi + sigma_new * sigma_new)

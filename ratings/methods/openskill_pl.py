@@ -12,12 +12,13 @@ player finished ahead of, 0.5 for a tie. K does not exist in this model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .base import RATING_LIMIT, Facts, Method, Outcome, Param, Seat, finish, normal_win, pair_score
+from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, normal_win, pair_score
 
 Z = 3  # ordinal = mu - Z sigma
 SIGMAS = Param(
@@ -99,9 +100,10 @@ E = sum over the other players of the model's chance of beating them
         self.check(seats)
         pl = model(params)
         before = [pl.rating(**self._state(seat, params)) for seat in seats]
-        teams = pl.rate([[r] for r in before], ranks=[float(s.placing) for s in seats])
+        teams, shift = self._rate(pl, before, [float(s.placing) for s in seats])
         outcomes = []
-        for i, (seat, rating, (new,)) in enumerate(zip(seats, before, teams, strict=True)):
+        for i, (seat, rating, (moved,)) in enumerate(zip(seats, before, teams, strict=True)):
+            new = pl.rating(mu=moved.mu + shift, sigma=moved.sigma) if shift else moved
             others = [j for j in range(len(seats)) if j != i]
             # The library's predict_win for two players, without building a model call per pair.
             expected = sum(normal_win(rating.mu, rating.sigma, before[j].mu, before[j].sigma, pl.beta) for j in others)
@@ -127,6 +129,25 @@ E = sum over the other players of the model's chance of beating them
                 )
             )
         return outcomes
+
+    @staticmethod
+    def _rate(pl: PlackettLuce, before: list, ranks: list[float]) -> tuple[list, float]:
+        """The library's update, and the shift of every mu it was computed at.
+
+        Plackett-Luce works with exp(mu / c), c = sqrt(sum of sigma^2 + beta^2); past about 700 c that
+        overflows. The model depends only on differences of mu, so a matchday whose mus lie that far
+        from 0 is rated about their midpoint and shifted back (ordinary ratings never are, and keep
+        the library's numbers to the last bit); one whose mus lie that far apart cannot be rated."""
+        mus = [r.mu for r in before]
+        c = math.sqrt(sum(r.sigma**2 + pl.beta**2 for r in before))
+        shift = (max(mus) + min(mus)) / 2 if max(abs(mu) for mu in mus) > 300 * c else 0.0
+        moved = [pl.rating(mu=r.mu - shift, sigma=r.sigma) for r in before] if shift else before
+        try:
+            return pl.rate([[r] for r in moved], ranks=ranks), shift
+        except (ZeroDivisionError, OverflowError, ValueError) as error:
+            raise MethodError(
+                "the players' skills lie too far apart for the Plackett-Luce model to compute", "ratings"
+            ) from error
 
     def _state(self, seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
         if seat.state and "mu" in seat.state and "sigma" in seat.state:

@@ -29,8 +29,10 @@ def _notes(outcome: Outcome) -> str:
         notes.append(f"M {outcome.opponents_mean:.1f}")
     if "sigma" in extras:
         notes.append(f"mu {extras['mu']:.2f}, sigma {extras['sigma']:.2f}")
-        if extras["provisional"]:
-            notes.append("provisional")
+    if "rd" in extras:
+        notes.append(f"RD {extras['rd']:.2f}, volatility {extras['volatility']:.5f}")
+    if extras.get("provisional"):
+        notes.append("provisional")
     if "malus" in extras:
         notes.append(f"bonus {extras['bonus']:.2f}, malus {extras['malus']:.2f}")
     return "; ".join(notes)
@@ -42,7 +44,14 @@ def _rows(names, outcomes):
 
 def calculator(request):
     query = request.GET.dict()
-    ctx = {"methods": METHODS.values(), "query": query}
+    ctx = {
+        "methods": METHODS.values(),
+        "query": query,
+        "fields": [{**f, "value": query.get(f["param"].name, "")} for f in calc.parameter_fields()],
+        "player_fields": [{"param": p, "value": query.get(p.name, "")} for p in calc.player_fields()],
+        "limits": {"players": calc.MAX_PLAYERS, "games": calc.MAX_GAMES, "seats": calc.MAX_SEATS},
+    }
+    ctx["player_open"] = any(f["value"] for f in ctx["player_fields"])
     if query.get("ratings") or query.get("placings"):
         single = {k: v for k, v in query.items() if k not in ("games", "start")}
         try:
@@ -64,14 +73,17 @@ def calculator(request):
             }
         except ParamError as error:
             ctx["series_error"] = str(error)
-    return render(request, "ratings/calculator.html", ctx)
+    # A refused input is shown on the form, with the status that says the request was at fault.
+    return render(request, "ratings/calculator.html", ctx, status=400 if "error" in ctx or "series_error" in ctx else 200)
 
 
 def calculator_json(request):
     try:
-        return JsonResponse(calc.as_json(calc.game_from_query(request.GET.dict())))
+        answer = calc.as_json(calc.game_from_query(request.GET.dict()))
     except ParamError as error:
         return JsonResponse({"error": str(error), "parameter": error.name}, status=400)
+    # The calculator refuses results that are not finite; JSON never carries Infinity or NaN either way.
+    return JsonResponse(answer, json_dumps_params={"allow_nan": False})
 
 
 def methods_page(request):
