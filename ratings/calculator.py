@@ -29,8 +29,12 @@ MAX_TEXT = 20_000  # characters of a series' games, and of its starting ratings
 MAX_NAME = 40  # characters of a player's name in a series
 
 # The calculator's own inputs, with their ranges (shown on the page and in README).
-RATINGS = Param("ratings", "Ratings", 1500, "Each player's rating before the game.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT)
-ROUNDS = Param("rounds", "Rounds", 1, "The game's rounds (the club formula's K is K per round times this).", int, 1, MAX_ROUNDS)
+RATINGS = Param(
+    "ratings", "Ratings", 1500, "Each player's rating before the game.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT
+)
+ROUNDS = Param(
+    "rounds", "Rounds", 1, "The game's rounds (the club formula's K is K per round times this).", int, 1, MAX_ROUNDS
+)
 PLACINGS = Param("placings", "Placings", 1, "Each player's placing, 1 for the winner.", int, 1, MAX_PLAYERS)
 PLACING = Param("placing", "Placing", 1, "A player's placing in a series.", int, 1, MAX_PLAYERS)
 WINNER_SCORE = Param("winner_score", "Winner's score", 25, "The winner's score (table-size).", int, 1, 1000)
@@ -76,7 +80,9 @@ def _values(param: Param, text: str, players: int | None = None) -> list:
     if not parts:
         raise ParamError(param.name, "is empty")
     if len(parts) > MAX_PLAYERS:
-        raise ParamError(param.name, f"has more than {MAX_PLAYERS} values (a matchday has at most {MAX_PLAYERS} players)")
+        raise ParamError(
+            param.name, f"has more than {MAX_PLAYERS} values (a matchday has at most {MAX_PLAYERS} players)"
+        )
     if players is not None and len(parts) != players:
         raise ParamError(param.name, f"needs one value per player ({players}), not {len(parts)}")
     values = []
@@ -175,7 +181,9 @@ def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
             continue
         match = TOKEN.match(token)
         if not match or len(match["name"]) > MAX_NAME:
-            raise ParamError("start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)")
+            raise ParamError(
+                "start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)"
+            )
         try:
             ratings[match["name"]] = (RATINGS.parse(match["value"]), None)
         except ParamError as error:
@@ -216,7 +224,9 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
             raise ParamError("games", f"line {number}: a player is entered twice")
         seats_rated += len(names)
         if len(names) > MAX_PLAYERS or seats_rated > MAX_SEATS:
-            raise ParamError("games", f"line {number}: more than {MAX_SEATS:,} players in all the games, or {MAX_PLAYERS} in one")
+            raise ParamError(
+                "games", f"line {number}: more than {MAX_SEATS:,} players in all the games, or {MAX_PLAYERS} in one"
+            )
         try:
             seats = []
             for name, placing in zip(names, placings, strict=True):

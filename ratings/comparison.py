@@ -182,7 +182,9 @@ def log_loss(method: Method, params: Mapping[str, Any], seats: Sequence[Seat], p
     return total
 
 
-def run(method: Method, params: Mapping[str, Any], history: Sequence[MatchdayRecord], year_from: date | None = None) -> Run:
+def run(
+    method: Method, params: Mapping[str, Any], history: Sequence[MatchdayRecord], year_from: date | None = None
+) -> Run:
     """`method` over `history`, every player starting afresh; matchdays after `year_from` also count
     in the last year's tally."""
     result = Run(method, dict(params))
@@ -200,7 +202,9 @@ def run(method: Method, params: Mapping[str, Any], history: Sequence[MatchdayRec
             return Run(method, dict(params), error=f"Matchday {matchday.number}: {error}")
         ratings = [s.rating for s in seats]
         placings = [p.placing for p in matchday.results]
-        day = DayScore(*predicted(ratings, placings), favourite_won(ratings, placings), log_loss(method, params, seats, placings))
+        day = DayScore(
+            *predicted(ratings, placings), favourite_won(ratings, placings), log_loss(method, params, seats, placings)
+        )
         result.days.append(day)
         result.all.add(day)
         if year_from is not None and matchday.date is not None and matchday.date > year_from:

@@ -67,12 +67,16 @@ def test_a_bayesian_method_is_scored_by_its_own_probability():
     p_sure = trueskill.win_probability(Seat(27, 1, sure), Seat(22, 2, other), params)
     p_unsure = trueskill.win_probability(Seat(6, 1, unsure), Seat(22, 2, other), params)
     assert 0.5 < p_unsure < p_sure < 1  # the same mu, but a surer skill makes a surer prediction
-    assert log_loss(trueskill, params, [Seat(27, 1, sure), Seat(22, 2, other)], [1, 2]) == pytest.approx(-math.log(p_sure))
+    assert log_loss(trueskill, params, [Seat(27, 1, sure), Seat(22, 2, other)], [1, 2]) == pytest.approx(
+        -math.log(p_sure)
+    )
 
 
 def history(*matchdays, start=date(2025, 1, 1), step=1):
     return [
-        MatchdayRecord(i, i, Facts(), tuple(Played(pid, p, p) for pid, p in placings.items()), start + timedelta(i * step))
+        MatchdayRecord(
+            i, i, Facts(), tuple(Played(pid, p, p) for pid, p in placings.items()), start + timedelta(i * step)
+        )
         for i, placings in enumerate(matchdays, start=1)
     ]
 
@@ -119,7 +123,9 @@ def test_the_page_puts_the_totals_and_verdict_first(client, club, django_assert_
     # The revision, the tables, the history (count, window start, results), the navigation's games and pages.
     with django_assert_num_queries(7):
         html = client.get(reverse("ratings:compare"), {"table": "hearts"}).content.decode()
-    assert html.index('id="totals-heading"') < html.index('id="matchdays-heading"') < html.index('id="standings-heading"')
+    assert (
+        html.index('id="totals-heading"') < html.index('id="matchdays-heading"') < html.index('id="standings-heading"')
+    )
     assert "<b>all 6</b> matchdays of Hearts" in html
     totals = table_rows(section(html, "totals-heading"))
     assert totals[1] == ["Pair order", "Winner", "Log-loss"] * 2

@@ -133,9 +133,21 @@ def test_the_new_methods_and_k_scale_are_chosen_with_their_parameters(admin_clie
 @pytest.mark.parametrize(
     ("changes", "field", "message"),
     [
-        ({"method": "pairwise-placing", "pairwise_placing__k": "1e308"}, "pairwise_placing__k", "must be above 0, at most 10,000, not 1e+308"),
-        ({"method": "trueskill", "trueskill__sigma": "1e-300"}, "trueskill__sigma", "must be 0.01 to 10,000, not 1e-300"),
-        ({"method": "trueskill", "trueskill__draw_probability": "NaN"}, "trueskill__draw_probability", "must be a number, not &#x27;NaN&#x27;"),
+        (
+            {"method": "pairwise-placing", "pairwise_placing__k": "1e308"},
+            "pairwise_placing__k",
+            "must be above 0, at most 10,000, not 1e+308",
+        ),
+        (
+            {"method": "trueskill", "trueskill__sigma": "1e-300"},
+            "trueskill__sigma",
+            "must be 0.01 to 10,000, not 1e-300",
+        ),
+        (
+            {"method": "trueskill", "trueskill__draw_probability": "NaN"},
+            "trueskill__draw_probability",
+            "must be a number, not &#x27;NaN&#x27;",
+        ),
         ({"method": "glicko2", "glicko2__tau": "1e-320"}, "glicko2__tau", "must be 0.01 to 10, not 9.99989e-321"),
         ({"method": "openskill", "openskill__mu": "1_000"}, "openskill__mu", "must be a number, not &#x27;1_000&#x27;"),
         ({"start_rating": "1e308"}, "start_rating", "Start rating: must be -100,000 to 100,000, not 1e+308."),
@@ -143,7 +155,9 @@ def test_the_new_methods_and_k_scale_are_chosen_with_their_parameters(admin_clie
         ({"k_per_round": "0"}, "k_per_round", "K per round: must be above 0, at most 1,000, not 0."),
     ],
 )
-def test_an_extreme_parameter_is_a_form_error_naming_it_and_nothing_changes(admin_client, club, changes, field, message):
+def test_an_extreme_parameter_is_a_form_error_naming_it_and_nothing_changes(
+    admin_client, club, changes, field, message
+):
     table = RatingTable.objects.get(slug="hearts")
     before = list(RatingEntry.objects.values_list("pk", "rating_after"))
     response = change(admin_client, table, **changes)

@@ -5,9 +5,9 @@ import json
 import math
 
 import pytest
+from django.urls import reverse
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from django.urls import reverse
 
 from ratings.methods import METHODS, Facts, MethodError, Seat
 from ratings.methods.base import RATING_LIMIT
@@ -44,12 +44,20 @@ def matchdays(draw, method):
     placings = [1 + sum(1 for q in raw if q < p) for p in raw]  # a standard competition ranking
     if method.slug == "sedma":
         placings = [1, 2]
-    rating = st.one_of(st.sampled_from([-RATING_LIMIT, RATING_LIMIT, 0.0, 1e-300]), st.floats(-RATING_LIMIT, RATING_LIMIT))
+    rating = st.one_of(
+        st.sampled_from([-RATING_LIMIT, RATING_LIMIT, 0.0, 1e-300]), st.floats(-RATING_LIMIT, RATING_LIMIT)
+    )
     ratings = draw(st.lists(rating, min_size=n, max_size=n))
     params = {p.name: draw(in_range(p)) for p in method.params}
     inputs = [{p.name: draw(in_range(p)) for p in method.player_inputs} for _ in range(n)]
     rounds = draw(st.sampled_from([1, 100]))
-    return ratings, placings, params, inputs, Facts(rounds=rounds, winner_score=draw(st.sampled_from([None, 1, 15, 1000])))
+    return (
+        ratings,
+        placings,
+        params,
+        inputs,
+        Facts(rounds=rounds, winner_score=draw(st.sampled_from([None, 1, 15, 1000]))),
+    )
 
 
 @pytest.mark.parametrize("slug", list(METHODS))
@@ -122,7 +130,13 @@ def test_numbers_outside_their_range_get_400_naming_the_parameter(client, db, qu
         {"method": "table-size", "ratings": "100000,-100000", "winner_score": "12", "length_correction": "1"},
         {"method": "openskill", "ratings": "100000,-100000", "mu": "100000", "sigma": "0.001", "sigmas": "10000,0.001"},
         {"method": "trueskill", "ratings": "-100000,100000", "beta": "0.01", "sigmas": "0.01,0.01", "tau": "0"},
-        {"method": "trueskill", "ratings": "5,5", "placings": "1,1", "draw_probability": "0.001", "sigmas": "10000,0.01"},
+        {
+            "method": "trueskill",
+            "ratings": "5,5",
+            "placings": "1,1",
+            "draw_probability": "0.001",
+            "sigmas": "10000,0.01",
+        },
         {"method": "glicko2", "ratings": "-100000,100000", "deviations": "1,10000", "volatilities": "0.0001,1"},
         {"method": "glicko2", "ratings": "1500,1500", "placings": "1,1", "tau": "0.01", "volatilities": "1,1"},
         {"method": "sedma", "ratings": "100000,-100000", "won_by_16": "100,100", "bad_moves": "1000,0"},

@@ -89,7 +89,9 @@ def test_provisional_while_the_deviation_is_at_or_above_110():
 
 
 def test_the_win_probability_uses_both_deviations():
-    sure = method.win_probability(Seat(1700, 1, {"rd": 50, "vol": 0.06}), Seat(1500, 2, {"rd": 50, "vol": 0.06}), DEFAULTS)
+    sure = method.win_probability(
+        Seat(1700, 1, {"rd": 50, "vol": 0.06}), Seat(1500, 2, {"rd": 50, "vol": 0.06}), DEFAULTS
+    )
     unsure = method.win_probability(
         Seat(1700, 1, {"rd": 350, "vol": 0.06}), Seat(1500, 2, {"rd": 350, "vol": 0.06}), DEFAULTS
     )

@@ -104,7 +104,9 @@ class Param:
             return ", ".join(filter(None, ["above 0", high]))
         if self.minimum is not None and self.maximum is not None:
             return f"{number_text(self.minimum)} to {number_text(self.maximum)}"
-        return ", ".join(filter(None, [f"at least {number_text(self.minimum)}" if self.minimum is not None else "", high]))
+        return ", ".join(
+            filter(None, [f"at least {number_text(self.minimum)}" if self.minimum is not None else "", high])
+        )
 
     def parse(self, raw: Any) -> float | int | bool | str:
         """The value from a form, a query string or a stored JSON value; ParamError if it is bad."""

@@ -175,7 +175,10 @@ provisional while RD >= the threshold
         return params["start_rating"], {"rd": params["deviation"], "vol": params["volatility"]}
 
     def state_for(self, rating: float, inputs: Mapping[str, float], params: Mapping[str, Any]) -> dict[str, float]:
-        return {"rd": inputs.get("deviations", params["deviation"]), "vol": inputs.get("volatilities", params["volatility"])}
+        return {
+            "rd": inputs.get("deviations", params["deviation"]),
+            "vol": inputs.get("volatilities", params["volatility"]),
+        }
 
     def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
         return state is None or state["rd"] >= params["provisional_deviation"]

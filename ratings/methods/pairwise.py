@@ -45,6 +45,8 @@ def scaled_k(k: float, scale: str, players: int) -> float:
     if scale == "multielo":
         return 2 * k / players
     return k
+
+
 PAIRWISE_EXPLANATION = (
     "R′ = R + K (Score − Expected), where Score counts 1 for each other player finished ahead of and ½ for "
     "each tie, and Expected = Σ 1 / (1 + 10^((Rj − R)/400)) over the other players j."
@@ -127,7 +129,9 @@ R' = R + K (S - E)
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         k = scaled_k(params["k"], params["k_scale"], len(seats))
-        return pairwise_outcomes(seats, scores=placing_scores(seats), k_of=lambda seat: k, whole_numbers=params["round"])
+        return pairwise_outcomes(
+            seats, scores=placing_scores(seats), k_of=lambda seat: k, whole_numbers=params["round"]
+        )
 
 
 def winner_only(seat: Seat, other: Seat) -> float:

@@ -180,7 +180,8 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
         for i, (seat, state, (new,)) in enumerate(zip(seats, before, rated, strict=True)):
             others = [j for j in range(len(seats)) if j != i]
             expected = sum(
-                normal_win(state["mu"], state["sigma"], before[j]["mu"], before[j]["sigma"], params["beta"]) for j in others
+                normal_win(state["mu"], state["sigma"], before[j]["mu"], before[j]["sigma"], params["beta"])
+                for j in others
             )
             score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
             rating_before = ordinal(state["mu"], state["sigma"])

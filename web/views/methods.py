@@ -74,7 +74,9 @@ def calculator(request):
         except ParamError as error:
             ctx["series_error"] = str(error)
     # A refused input is shown on the form, with the status that says the request was at fault.
-    return render(request, "ratings/calculator.html", ctx, status=400 if "error" in ctx or "series_error" in ctx else 200)
+    return render(
+        request, "ratings/calculator.html", ctx, status=400 if "error" in ctx or "series_error" in ctx else 200
+    )
 
 
 def calculator_json(request):
@@ -97,6 +99,7 @@ def methods_page(request):
                 "example": example,
                 "rows": _rows(example.names, example.outcomes(method.slug)),
                 "tables": [t for t in tables if t.method == method.slug],
+                "params": [*method.params, *method.player_inputs],
             }
         )
     return render(request, "ratings/methods.html", {"sections": sections})
@@ -177,7 +180,9 @@ def compare(request):
         "coin_toss": _loss(comparison.COIN_TOSS_LOG_LOSS),
         "references": comparison.REFERENCES,
         "runs": runs,
-        "matchdays": [_matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first],
+        "matchdays": [
+            _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
+        ],
         "matchdays_pager": common.pager(request, "matchdays-page", newest_first),
         "standings": [_standing_row(players[pid], runs, ranks) for pid in standings.object_list],
         "standings_pager": common.pager(request, "standings-page", standings),
@@ -187,7 +192,11 @@ def compare(request):
 
 def _matchday_row(matchday: comparison.MatchdayRecord, days: list[comparison.DayScore | None]) -> dict:
     pairs = comparison.predicted([0] * len(matchday.results), [p.placing for p in matchday.results])[1]
-    return {"matchday": matchday, "pairs": pairs, "shares": [None if day is None else _percent(day.share) for day in days]}
+    return {
+        "matchday": matchday,
+        "pairs": pairs,
+        "shares": [None if day is None else _percent(day.share) for day in days],
+    }
 
 
 def _standing_row(player, runs: list[comparison.Run], ranks: list[dict]) -> dict:
