@@ -28,7 +28,7 @@ from datetime import date, timedelta
 from itertools import combinations
 from typing import Any
 
-from .methods import Facts, Method, MethodError, Outcome, Seat
+from .methods import Facts, Method, MethodError, Seat
 
 COIN_TOSS_LOG_LOSS = math.log(2)
 SURE = 1e-15  # probabilities are kept this far from 0 and 1, so that one certain miss is not infinite
@@ -118,6 +118,14 @@ class Tally:
         return self.loss / self.pairs if self.pairs else None
 
 
+@dataclass(frozen=True)
+class Final:
+    """Where a player ended under one method: the rating shown, and whether it is still provisional."""
+
+    rating: float
+    provisional: bool = False
+
+
 @dataclass
 class Run:
     """One method over the window."""
@@ -125,7 +133,7 @@ class Run:
     method: Method
     params: dict[str, Any]
     error: str | None = None
-    final: dict[int, Outcome] = field(default_factory=dict)  # player id -> their last outcome
+    final: dict[int, Final] = field(default_factory=dict)  # player id -> where they ended
     days: list[DayScore] = field(default_factory=list)
     all: Tally = field(default_factory=Tally)
     last_year: Tally = field(default_factory=Tally)
@@ -136,7 +144,7 @@ class Run:
 
     def ranking(self) -> dict[int, int]:
         """Player id -> rank (1 = best; ties share a rank)."""
-        ordered = sorted(((o.rating_after, pid) for pid, o in self.final.items()), reverse=True)
+        ordered = sorted(((f.rating, pid) for pid, f in self.final.items()), reverse=True)
         ranks, previous = {}, None
         for position, (rating, pid) in enumerate(ordered, start=1):
             if previous is None or rating != previous[0]:
@@ -211,7 +219,7 @@ def run(
             result.last_year.add(day)
         for played, outcome in zip(matchday.results, outcomes, strict=True):
             current[played.player_id] = (outcome.rating_after, outcome.state)
-            result.final[played.player_id] = outcome
+            result.final[played.player_id] = Final(outcome.rating_after, bool(outcome.extras.get("provisional")))
     return result
 
 

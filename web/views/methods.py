@@ -123,7 +123,8 @@ def _compared(request, table: RatingTable):
     if found is None:
         history, players, total = selectors.table_history(table, window)
         configs = [(m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()]
-        found = (comparison.compare(configs, history), history, players, total)
+        names = {pk: player.short_name for pk, player in players.items()}  # plain values pickle fast
+        found = (comparison.compare(configs, history), history, names, total)
         cache.set(key, found, timeout=24 * 3600)
     return found
 
@@ -164,7 +165,7 @@ def compare(request):
     runs, history, players, total = _compared(request, table)
     ranks = [run.ranking() for run in runs]
     own = next(i for i, run in enumerate(runs) if run.method.slug == table.method)
-    order = sorted(players, key=lambda pid: (ranks[own].get(pid, len(players) + 1), players[pid].short_name))
+    order = sorted(players, key=lambda pid: (ranks[own].get(pid, len(players) + 1), players[pid]))
     standings = paginate(order, request.GET.get("standings-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE)
     newest_first = paginate(
         range(len(history) - 1, -1, -1), request.GET.get("matchdays-page"), settings.LEAGUE_GRID_PAGE_SIZE
@@ -184,7 +185,7 @@ def compare(request):
             _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
         ],
         "matchdays_pager": common.pager(request, "matchdays-page", newest_first),
-        "standings": [_standing_row(players[pid], runs, ranks) for pid in standings.object_list],
+        "standings": [_standing_row(pid, players[pid], runs, ranks) for pid in standings.object_list],
         "standings_pager": common.pager(request, "standings-page", standings),
     }
     return render(request, "ratings/compare.html", ctx)
@@ -199,9 +200,9 @@ def _matchday_row(matchday: comparison.MatchdayRecord, days: list[comparison.Day
     }
 
 
-def _standing_row(player, runs: list[comparison.Run], ranks: list[dict]) -> dict:
+def _standing_row(pid: int, name: str, runs: list[comparison.Run], ranks: list[dict]) -> dict:
     cells = [
-        None if run.error else {"rank": rank.get(player.pk), "outcome": run.final.get(player.pk)}
+        None if run.error else {"rank": rank.get(pid), "final": run.final.get(pid)}
         for run, rank in zip(runs, ranks, strict=True)
     ]
-    return {"player": player, "cells": cells}
+    return {"name": name, "cells": cells}
