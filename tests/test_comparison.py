@@ -186,3 +186,27 @@ def test_only_the_window_of_recent_matchdays_is_read_and_rated(client, club, set
 )
 def test_an_unknown_table_or_page_is_not_found(client, club, query):
     assert client.get(reverse("ratings:compare"), query).status_code == 404
+
+
+def test_a_generated_league_gets_the_measures_and_the_verdict_on_its_window(client, db, settings):
+    import csv
+    import io
+
+    from tools.generate import generate
+    from web.importing import import_results
+
+    rows = [["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"], *generate(45, 400, seed=3)]
+    text = io.StringIO()
+    csv.writer(text).writerows(rows)
+    import_results(text.getvalue().encode())
+    settings.LEAGUE_COMPARE_MATCHDAYS = 120
+    html = client.get(reverse("ratings:compare"), {"table": "overall"}).content.decode()
+    total = RatingTable.objects.get(slug="overall").matchdays().count()
+    assert f"the <b>120 most recent</b> of the {total} matchdays of Overall" in html
+    totals = table_rows(section(html, "totals-heading"))
+    assert totals[0][1] == "All 120 matchdays"
+    for row in totals[2:]:
+        if row[0] != "sedma":
+            assert row[1].endswith("%") and row[2].endswith("%") and float(row[3]) > 0
+    assert "predicted best: the lowest mean log-loss" in html
+    assert 'rel="next">Older →' in html  # 120 matchdays, 25 a page
