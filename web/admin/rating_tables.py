@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpResponseRedirect
 
 from ratings import methods, services
@@ -164,6 +165,7 @@ class RatingTableAdmin(admin.ModelAdmin):
             # The form checks what it can before saving; a method that fails on a matchday's numbers
             # is only found by rating them. The service's transaction has undone everything.
             request.rating_table_refused = True
+            transaction.set_rollback(True)  # nothing of this request is to be kept
             text = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
             self.message_user(request, f"Nothing was saved: {text}", messages.ERROR)
             return
