@@ -176,7 +176,13 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     # Each matchday's facts once, rather than with every result row.
     facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
-    written = _write_entries(runs, _rate(ordered.iterator(chunk_size=BATCH), facts, counting))
+    stream = ordered.iterator(chunk_size=BATCH)
+    try:
+        written = _write_entries(runs, _rate(stream, facts, counting))
+    finally:
+        # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
+        # after a method's refusal has rolled the caller's savepoint back (which aborts it).
+        stream.close()
     _write_standings(runs)
     return written
 

@@ -17,7 +17,7 @@ from league.models import Matchday, Player, Result
 
 from .comparison import MatchdayRecord, Played
 from .methods import Facts
-from .models import RatingEntry, RatingTable, Standing, before
+from .models import RatingEntry, RatingTable, Standing, before, from_position
 
 
 def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
@@ -292,14 +292,19 @@ def table_order(table: RatingTable) -> tuple:
     return (rank[table.scope], table.name)
 
 
-def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, Player]]:
-    """The table's matchdays in play order with their results, for rating in memory (one query),
-    and the players who took part by id."""
-    results = (
-        Result.objects.filter(matchday__in=table.matchdays())
-        .select_related("matchday", "player")
-        .order_by("matchday__date", "matchday__number", "pk")
-    )
+def table_history(table: RatingTable, limit: int) -> tuple[list[MatchdayRecord], dict[int, Player], int]:
+    """The table's `limit` most recent matchdays in play order with their results, for rating in
+    memory; the players who took part, by id; and how many matchdays the table has in all.
+
+    Three queries, each reading only the window off the matchdays' (date, number) index: the count,
+    the window's first position, and the results from that position on."""
+    matchdays = table.matchdays()
+    total = matchdays.count()
+    results = Result.objects.filter(table.counted("matchday__"))
+    first = list(matchdays.order_by("-date", "-number").values_list("date", "number")[limit - 1 : limit])
+    if first:  # more matchdays than the window: read from its first on
+        results = results.filter(from_position(*first[0], prefix="matchday__"))
+    results = results.select_related("matchday", "player").order_by("matchday__date", "matchday__number", "pk")
     history, players = [], {}
     for matchday, group in groupby(results, key=lambda r: r.matchday):
         played = []
@@ -308,5 +313,5 @@ def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, P
             counts = (r.won_by_16, r.won_by_24, r.won_by_4_and_last, r.bad_moves)
             played.append(Played(r.player_id, r.placing, r.effective_placing, r.left_early, *counts))
         facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
-        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played)))
-    return history, players
+        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played), matchday.date))
+    return history, players, total

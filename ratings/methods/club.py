@@ -15,10 +15,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up
+from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up, start_rating_param
 
 START_RATING = 1500
 K_PER_ROUND = 10
+MAX_K_PER_ROUND = 1000  # times at most 100 rounds: K stays within 100,000
 
 
 def placing_scores(placings: Sequence[int]) -> list[float]:
@@ -101,8 +102,15 @@ R' = R + K (S - E)
     )
     pieces = ("opponents_mean", "expected", "score", "k")
     params = (
-        Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
-        Param("k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True),
+        start_rating_param(START_RATING),
+        Param(
+            "k",
+            "K per round",
+            K_PER_ROUND,
+            "K is this number times the matchday's rounds.",
+            positive=True,
+            maximum=MAX_K_PER_ROUND,
+        ),
         Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
     )
 
