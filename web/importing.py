@@ -6,21 +6,37 @@ Format (one row per player per matchday; header required, column order free):
     5,2025-11-10,Hearts,4,R,3,4
 
 `rated_placing` may be empty. Unknown players (by short name) and games (by name) are created; new
-games count as official. This module reads and checks the file; `ratings.services.import_matchdays`
-writes it.
+games count as official. Names are compared as `league.validation.name_key` compares them ("GL",
+"gl" and "ＧＬ" are one player), and numbers are read as people write them (digits 0-9 only). This
+module reads and checks the file; `ratings.services.import_matchdays` writes it.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
 from django.core.exceptions import ValidationError
 
-from league.models import Game, Player
-from league.validation import Entry, matchday_problems
+from league.validation import (
+    MATCHDAY_NUMBERS,
+    NAME_LENGTH,
+    PLACINGS,
+    PLAYERS,
+    ROUNDS,
+    SHORT_NAME_LENGTH,
+    Entry,
+    is_iso_date,
+    matchday_problems,
+    name_key,
+    name_problem,
+    players_problem,
+    whole_number,
+)
 from ratings import services
 from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
 
@@ -46,26 +62,20 @@ class Row:
     rated_placing: int | None
 
 
-# The largest values the database columns hold (PositiveIntegerField, PositiveSmallIntegerField).
-LARGEST = {"matchday": 2_147_483_647, "rounds": 32_767, "placing": 32_767, "rated_placing": 32_767}
-LONGEST = {
-    "player": Player._meta.get_field("short_name").max_length,
-    "game": Game._meta.get_field("name").max_length,
+# Each number column's range: the league's (league.validation), which the admin and the database keep.
+SPANS = {
+    "matchday": MATCHDAY_NUMBERS,
+    "rounds": ROUNDS,
+    "placing": PLACINGS,
+    "rated_placing": PLACINGS,
 }
+LONGEST = {"player": SHORT_NAME_LENGTH, "game": NAME_LENGTH}
 
 
 def _whole_number(text: str, column: str, *, optional: bool = False) -> int | None:
     if optional and text == "":
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise ValueError(f"{column} must be at least 1, not {value}")
-    if value > LARGEST[column]:
-        raise ValueError(f"{column} {value} is too large (at most {LARGEST[column]})")
-    return value
+    return whole_number(text, column, SPANS[column])
 
 
 def _decode(data: bytes) -> str:
@@ -78,11 +88,41 @@ def _decode(data: bytes) -> str:
         ) from None
 
 
+def _lines(reader) -> Iterator[list[str]]:
+    """The reader's rows; a line the csv module cannot read (a value past its size limit) stops the
+    import with the line named."""
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            limit = csv.field_size_limit()
+            raise ImportFailed(
+                [
+                    f"Line {reader.line_num}: this line cannot be read as CSV ({exc}); no value in a results "
+                    f"file is longer than {limit:,} characters, so the file is probably not a results file."
+                ]
+            ) from None
+        yield cells
+
+
+@dataclass
+class _Crowd:
+    """A matchday past the most players a matchday may have: only its lines are counted from then on,
+    so a file of a million rows for one matchday is refused without building a million rows."""
+
+    number: int
+    first_line: int
+    last_line: int
+    rows: int
+
+
 def parse(data: bytes) -> list[ImportedMatchday]:
     """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
     listing every problem found."""
     reader = csv.reader(io.StringIO(_decode(data), newline=""))
-    header = next(reader, None)
+    header = next(_lines(reader), None)
     if header is None or not any(cell.strip() for cell in header):
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
@@ -94,17 +134,19 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
-            parts.append("unknown " + ", ".join(repr(c) for c in unknown))
+            parts.append("unknown " + ", ".join(repr(c[:40]) for c in unknown[:10]))
         if twice:
             parts.append("given twice " + ", ".join(repr(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
 
     errors: list[str] = []
     matchdays: dict[int, list[Row]] = {}
+    crowded: dict[int, _Crowd] = {}
+    number_at = header.index("matchday")
     # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
-    for cells in reader:
+    for cells in _lines(reader):
         line = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
@@ -112,14 +154,27 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             errors.append(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
             incomplete.add(None)
             continue
+        crowd = crowded.get(_number_or_none(cells[number_at].strip())) if crowded else None
+        if crowd is not None:
+            crowd.last_line, crowd.rows = line, crowd.rows + 1
+            continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
             row = _parse_row(line, values)
         except ValueError as exc:
             errors.append(f"Line {line}: {exc}.")
-            incomplete.add(int(values["matchday"]) if values["matchday"].isdigit() else None)
+            incomplete.add(_number_or_none(values["matchday"]))
             continue
-        matchdays.setdefault(row.matchday, []).append(row)
+        rows = matchdays.setdefault(row.matchday, [])
+        rows.append(row)
+        if len(rows) > PLAYERS.highest:
+            crowded[row.matchday] = _Crowd(row.matchday, rows[0].line, line, len(rows))
+            incomplete.add(row.matchday)
+            del matchdays[row.matchday]
+    for crowd in crowded.values():
+        errors.append(
+            f"Matchday {crowd.number} (lines {crowd.first_line}-{crowd.last_line}): {players_problem(crowd.rows)}"
+        )
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
     if None not in incomplete:
@@ -141,17 +196,27 @@ def parse(data: bytes) -> list[ImportedMatchday]:
     return sorted(imported, key=lambda m: (m.date, m.number))
 
 
+def _number_or_none(text: str) -> int | None:
+    try:
+        return whole_number(text, "matchday", MATCHDAY_NUMBERS)
+    except ValueError:
+        return None
+
+
 def _parse_row(line: int, values: dict[str, str]) -> Row:
     for column in ("matchday", "date", "game", "rounds", "player", "placing"):
         if values[column] == "":
             raise ValueError(f"{column} is empty")
-    for column, longest in LONGEST.items():
-        if len(values[column]) > longest:
-            raise ValueError(f"{column} {values[column]!r} is longer than {longest} characters")
+    for column in LONGEST:
+        problem = _name_problem(values[column], column)
+        if problem:
+            raise ValueError(problem)
+    if not is_iso_date(values["date"]):
+        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03")
     try:
         day = date.fromisoformat(values["date"])
     except ValueError:
-        raise ValueError(f"date {values['date']!r} is not a date like 2025-11-03") from None
+        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03") from None
     return Row(
         line=line,
         matchday=_whole_number(values["matchday"], "matchday"),
@@ -164,11 +229,23 @@ def _parse_row(line: int, values: dict[str, str]) -> Row:
     )
 
 
+@functools.lru_cache(maxsize=10_000)
+def _name_problem(name: str, column: str) -> str | None:
+    """name_problem, once per name: a league's file names the same few players thousands of times."""
+    return name_problem(name, column, LONGEST[column])
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 20 else text[:20] + "…")
+
+
 def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
     first = rows[0]
     errors = []
     for row in rows[1:]:
         for column in ("date", "game", "rounds"):
+            if column == "game" and name_key(row.game) == name_key(first.game):
+                continue  # "Hearts" and "hearts" are one game
             if getattr(row, column) != getattr(first, column):
                 errors.append(
                     f"Line {row.line}: matchday {number} has {column} "

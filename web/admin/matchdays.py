@@ -15,14 +15,13 @@ from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
-from league.models import Matchday, Result
-from league.validation import Entry
+from league.models import SEDMA_FIELDS, Matchday, Result
+from league.validation import PLAYERS, Entry
 from ratings import services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
+from web.fields import WHOLE_NUMBERS
 from web.formatting import format_change, format_rating
-
-SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:
@@ -91,6 +90,10 @@ class ResultInline(admin.TabularInline):
     formset = ResultFormSet
     fields = ["player", "placing", "rated_placing", "left_early", "note"]
     extra = 4
+    # The most players a matchday has; rows past it are refused by the check of the whole matchday
+    # (and a form posting over 1,000 more by Django's formset, before anything is read).
+    max_num = PLAYERS.highest
+    formfield_overrides = WHOLE_NUMBERS
     ordering = ["placing", "player__short_name"]
 
     def get_fields(self, request, obj=None):
@@ -101,7 +104,7 @@ class ResultInline(admin.TabularInline):
             uses_sedma = any(table.counts(obj.game) for table in sedma)
         else:
             uses_sedma = sedma.exists()
-        return self.fields + SEDMA_FIELDS if uses_sedma else self.fields
+        return self.fields + list(SEDMA_FIELDS) if uses_sedma else self.fields
 
 
 def rating_changes_html(entries) -> str:
@@ -133,6 +136,7 @@ class MatchdayAdmin(admin.ModelAdmin):
     fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
+    formfield_overrides = WHOLE_NUMBERS
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").prefetch_related("results__player")
