@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from web.faults import told
 from web.importing import COLUMNS, ImportFailed, import_results
 
 
@@ -31,7 +32,8 @@ class Command(BaseCommand):
             except OSError as exc:
                 raise CommandError(f"Cannot read {file}: {exc.strerror}") from None
         try:
-            summary = import_results(data, replace=replace)
+            with told(f"Nothing was imported from {file}"):
+                summary = import_results(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
         matchdays = "matchday" if summary.matchdays == 1 else "matchdays"
