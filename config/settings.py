@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A locked, full or read-only database gets a 503 that says so, not a 500.
+    "web.faults.DatabaseFaultMiddleware",
     # Last: turns a login refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
