@@ -7,6 +7,7 @@ same answer whichever way it came in. README's "What the site accepts" says the 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -52,20 +53,20 @@ KEY_LENGTH_FACTOR = 4
 # a clear message). Python's int() also reads "1_0", " 12", "１２" (full width) and "٣" (Arabic-Indic),
 # which nobody means as a count in a results file.
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+LONGEST_NUMBER_READ = 18  # digits: longer numbers are out of every range, and are refused unread
 
 
 def whole_number(text: str, what: str, span: Span) -> int:
     """The number written in `text`, within `span`; ValueError with the reason otherwise. Never reads
     more digits than the range can hold, so thousands of digits cost nothing."""
-    if not _WHOLE_NUMBER.fullmatch(text):
+    if not (text.isascii() and text.isdigit()) and not _WHOLE_NUMBER.fullmatch(text):
         shown = text if len(text) <= 20 else text[:20] + "…"
         return _refuse(f"{what} must be a whole number, not {shown!r}")
     digits = len(text.lstrip("-").lstrip("0"))
-    if digits > len(str(span.highest)):
-        sign = "-" if text.startswith("-") else ""
-        bound = span.lowest if sign else span.highest
-        word = "least" if sign else "most"
-        return _refuse(f"{what} must be at {word} {bound:,}, not a {sign}{digits}-digit number")
+    if digits > LONGEST_NUMBER_READ:
+        if text.startswith("-"):
+            return _refuse(f"{what} must be at least {span.lowest:,}, not a negative {digits}-digit number")
+        return _refuse(f"{what} must be at most {span.highest:,}, not a {digits}-digit number")
     value = int(text)
     problem = span.problem(what, value)
     if problem:
@@ -123,6 +124,7 @@ _LEAVE_OUT = {code: None for first, last in _IGNORABLE_RANGES for code in range(
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 
 
+@functools.lru_cache(maxsize=100_000)
 def name_key(name: str) -> str:
     """The form in which two names (of players or games) are compared: two names with the same key
     are the same player or game, wherever a name comes in. The database stores it, unique."""

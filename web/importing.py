@@ -88,10 +88,11 @@ def _decode(data: bytes) -> str:
         ) from None
 
 
-def _lines(reader) -> Iterator[list[str]]:
-    """The reader's rows; a line the csv module cannot read (a value past its size limit) stops the
-    import with the line named."""
+def _lines(reader) -> Iterator[tuple[int, list[str]]]:
+    """The reader's rows with the line each starts on (a quoted value may hold line breaks); a line
+    the csv module cannot read (a value past its size limit) stops the import with the line named."""
     while True:
+        line = reader.line_num + 1
         try:
             cells = next(reader)
         except StopIteration:
@@ -100,29 +101,40 @@ def _lines(reader) -> Iterator[list[str]]:
             limit = csv.field_size_limit()
             raise ImportFailed(
                 [
-                    f"Line {reader.line_num}: this line cannot be read as CSV ({exc}); no value in a results "
-                    f"file is longer than {limit:,} characters, so the file is probably not a results file."
+                    f"Line {line}: this line cannot be read as CSV ({exc}); no value in a results file "
+                    f"is longer than {limit:,} characters, so the file is probably not a results file."
                 ]
             ) from None
-        yield cells
+        yield line, cells
 
 
 @dataclass
-class _Crowd:
-    """A matchday past the most players a matchday may have: only its lines are counted from then on,
-    so a file of a million rows for one matchday is refused without building a million rows."""
+class _Tally:
+    """The lines of one matchday so far, counted whatever they hold: a matchday past the most players
+    is known at its 501st line, and its further lines are only counted, so that a file of a million
+    rows for one matchday is refused without building a million rows."""
 
-    number: int
     first_line: int
-    last_line: int
-    rows: int
+    last_line: int = 0
+    lines: int = 0
 
 
-def parse(data: bytes) -> list[ImportedMatchday]:
-    """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
-    listing every problem found."""
-    reader = csv.reader(io.StringIO(_decode(data), newline=""))
-    header = next(_lines(reader), None)
+class _Problems:
+    """The first MAX_ERRORS problems, and how many more there were."""
+
+    def __init__(self):
+        self.shown: list[str] = []
+        self.more = 0
+
+    def add(self, problem: str) -> None:
+        if len(self.shown) < MAX_ERRORS:
+            self.shown.append(problem)
+        else:
+            self.more += 1
+
+
+def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
+    _, header = next(lines, (1, None))
     if header is None or not any(cell.strip() for cell in header):
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
@@ -138,43 +150,51 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         if twice:
             parts.append("given twice " + ", ".join(repr(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
+    return header
 
-    errors: list[str] = []
+
+def parse(data: bytes) -> list[ImportedMatchday]:
+    """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
+    listing every problem found."""
+    reader = csv.reader(io.StringIO(_decode(data), newline=""))
+    lines = _lines(reader)
+    header = _header(lines)
+    problems = _Problems()
     matchdays: dict[int, list[Row]] = {}
-    crowded: dict[int, _Crowd] = {}
+    tallies: dict[int, _Tally] = {}
     number_at = header.index("matchday")
     # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
-    for cells in _lines(reader):
-        line = reader.line_num
+    for line, cells in lines:
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
-            errors.append(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
+            problems.add(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
             incomplete.add(None)
             continue
-        crowd = crowded.get(_number_or_none(cells[number_at].strip())) if crowded else None
-        if crowd is not None:
-            crowd.last_line, crowd.rows = line, crowd.rows + 1
-            continue
+        number = _number_or_none(cells[number_at].strip())
+        if number is not None:
+            tally = tallies.setdefault(number, _Tally(line))
+            tally.last_line, tally.lines = line, tally.lines + 1
+            if tally.lines > PLAYERS.highest:
+                matchdays.pop(number, None)
+                incomplete.add(number)
+                continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
-            row = _parse_row(line, values)
+            row = _parse_row(line, values, number)
         except ValueError as exc:
-            errors.append(f"Line {line}: {exc}.")
-            incomplete.add(_number_or_none(values["matchday"]))
+            problems.add(f"Line {line}: {exc}.")
+            incomplete.add(number)
             continue
-        rows = matchdays.setdefault(row.matchday, [])
-        rows.append(row)
-        if len(rows) > PLAYERS.highest:
-            crowded[row.matchday] = _Crowd(row.matchday, rows[0].line, line, len(rows))
-            incomplete.add(row.matchday)
-            del matchdays[row.matchday]
-    for crowd in crowded.values():
-        errors.append(
-            f"Matchday {crowd.number} (lines {crowd.first_line}-{crowd.last_line}): {players_problem(crowd.rows)}"
-        )
+        matchdays.setdefault(row.matchday, []).append(row)
+    crowded = [
+        f"Matchday {number} (lines {tally.first_line}-{tally.last_line}): {players_problem(tally.lines)}"
+        for number, tally in tallies.items()
+        if tally.lines > PLAYERS.highest
+    ]
+    errors = crowded + problems.shown
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
     if None not in incomplete:
@@ -182,7 +202,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             if number not in incomplete:
                 errors.extend(_matchday_errors(number, rows))
     if errors:
-        raise ImportFailed(_capped(errors))
+        raise ImportFailed(_capped(errors, problems.more))
     imported = [
         ImportedMatchday(
             number,
@@ -203,7 +223,8 @@ def _number_or_none(text: str) -> int | None:
         return None
 
 
-def _parse_row(line: int, values: dict[str, str]) -> Row:
+def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> Row:
+    """One line's values, checked; `number` is the matchday's when already read."""
     for column in ("matchday", "date", "game", "rounds", "player", "placing"):
         if values[column] == "":
             raise ValueError(f"{column} is empty")
@@ -219,7 +240,7 @@ def _parse_row(line: int, values: dict[str, str]) -> Row:
         raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03") from None
     return Row(
         line=line,
-        matchday=_whole_number(values["matchday"], "matchday"),
+        matchday=number if number is not None else _whole_number(values["matchday"], "matchday"),
         date=day,
         game=values["game"],
         rounds=_whole_number(values["rounds"], "rounds"),
@@ -244,7 +265,7 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
     errors = []
     for row in rows[1:]:
         for column in ("date", "game", "rounds"):
-            if column == "game" and name_key(row.game) == name_key(first.game):
+            if column == "game" and row.game != first.game and name_key(row.game) == name_key(first.game):
                 continue  # "Hearts" and "hearts" are one game
             if getattr(row, column) != getattr(first, column):
                 errors.append(
@@ -260,10 +281,9 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
     return errors
 
 
-def _capped(errors: list[str]) -> list[str]:
-    if len(errors) <= MAX_ERRORS:
-        return errors
-    return errors[:MAX_ERRORS] + [f"... and {len(errors) - MAX_ERRORS} more problems."]
+def _capped(errors: list[str], more: int = 0) -> list[str]:
+    more += max(0, len(errors) - MAX_ERRORS)
+    return errors[:MAX_ERRORS] + ([f"... and {more} more problems."] if more else [])
 
 
 def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
