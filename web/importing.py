@@ -78,9 +78,10 @@ def _whole_number(text: str, column: str, *, optional: bool = False) -> int | No
     return whole_number(text, column, SPANS[column])
 
 
-def _decode(data: bytes) -> str:
+def _check_utf8(data: bytes) -> None:
+    """Refuse a file that is not UTF-8 (a spreadsheet's byte-order mark is fine), naming the line."""
     try:
-        return data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
+        data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ImportFailed(
@@ -156,7 +157,9 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
 def parse(data: bytes) -> list[ImportedMatchday]:
     """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
     listing every problem found."""
-    reader = csv.reader(io.StringIO(_decode(data), newline=""))
+    _check_utf8(data)
+    # Decoded as it is read: a file of tens of megabytes is not held again as one string.
+    reader = csv.reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline=""))
     lines = _lines(reader)
     header = _header(lines)
     problems = _Problems()
@@ -166,7 +169,11 @@ def parse(data: bytes) -> list[ImportedMatchday]:
     # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
+    crowded_cell, crowded_tally = None, None  # the last matchday found crowded, as its lines write it
     for line, cells in lines:
+        if crowded_cell is not None and len(cells) == len(header) and cells[number_at] == crowded_cell:
+            crowded_tally.last_line, crowded_tally.lines = line, crowded_tally.lines + 1
+            continue  # the hot path of a huge matchday: counted, nothing else
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
@@ -180,6 +187,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             if tally.lines > PLAYERS.highest:
                 matchdays.pop(number, None)
                 incomplete.add(number)
+                crowded_cell, crowded_tally = cells[number_at], tally
                 continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
