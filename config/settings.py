@@ -46,8 +46,9 @@ if PRODUCTION:
         )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's host names when LEAGUE_PRODUCTION is set.")
-    # "*" would answer to any Host header: links in password-reset mails and absolute URLs could then
-    # point wherever a visitor chose. ".club.example" (the domain and its subdomains) is fine.
+    # "*" answers to any Host header, which is what the Host check is there to refuse: absolute URLs
+    # built from a request could point wherever a visitor chose. ".club.example" (the domain and its
+    # subdomains) is fine.
     wildcards = [host for host in ALLOWED_HOSTS if "*" in host]
     if wildcards:
         raise ImproperlyConfigured(

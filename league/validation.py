@@ -21,9 +21,6 @@ class Span(NamedTuple):
     lowest: int
     highest: int
 
-    def __contains__(self, value: object) -> bool:
-        return isinstance(value, int) and self.lowest <= value <= self.highest
-
     def problem(self, what: str, value: int) -> str | None:
         """Why `value` is outside, in words ("rounds must be at most 100, not 40000"), or None."""
         if value < self.lowest:
@@ -36,7 +33,7 @@ class Span(NamedTuple):
 # The ranges of a matchday's numbers. The database holds the same ranges as named check constraints
 # (league/models.py), so nothing outside them is stored whichever way it comes in.
 MATCHDAY_NUMBERS = Span(1, 1_000_000_000)
-PLAYERS = Span(2, 500)  # players at one matchday: the rating methods rate 500 in well under a second
+PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates 500 in under 2 s
 ROUNDS = Span(1, 100)  # K is 10 x rounds in the club formula
 PLACINGS = Span(1, PLAYERS.highest)  # and at most the matchday's number of players
 WINNER_SCORES = Span(0, 1_000)  # the table-size method: 25 and over is a full game
@@ -61,16 +58,16 @@ def whole_number(text: str, what: str, span: Span) -> int:
     more digits than the range can hold, so thousands of digits cost nothing."""
     if not (text.isascii() and text.isdigit()) and not _WHOLE_NUMBER.fullmatch(text):
         shown = text if len(text) <= 20 else text[:20] + "…"
-        return _refuse(f"{what} must be a whole number, not {shown!r}")
+        raise ValueError(f"{what} must be a whole number, not {shown!r}")
     digits = len(text.lstrip("-").lstrip("0"))
     if digits > LONGEST_NUMBER_READ:
         if text.startswith("-"):
-            return _refuse(f"{what} must be at least {span.lowest:,}, not a negative {digits}-digit number")
-        return _refuse(f"{what} must be at most {span.highest:,}, not a {digits}-digit number")
+            raise ValueError(f"{what} must be at least {span.lowest:,}, not a negative {digits}-digit number")
+        raise ValueError(f"{what} must be at most {span.highest:,}, not a {digits}-digit number")
     value = int(text)
     problem = span.problem(what, value)
     if problem:
-        return _refuse(problem)
+        raise ValueError(problem)
     return value
 
 
@@ -81,10 +78,6 @@ def is_iso_date(text: str) -> bool:
     """Whether `text` is written like 2025-11-03 (date.fromisoformat also reads 20251103 and
     2025-W45-1, which a results file does not mean)."""
     return bool(_ISO_DATE.fullmatch(text))
-
-
-def _refuse(message: str):
-    raise ValueError(message)
 
 
 # Names. Two names are the same player (or game) when their keys are equal: compared after Unicode
