@@ -46,6 +46,14 @@ if PRODUCTION:
         )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's host names when LEAGUE_PRODUCTION is set.")
+    # "*" answers to any Host header, which is what the Host check is there to refuse: absolute URLs
+    # built from a request could point wherever a visitor chose. ".club.example" (the domain and its
+    # subdomains) is fine.
+    wildcards = [host for host in ALLOWED_HOSTS if "*" in host]
+    if wildcards:
+        raise ImproperlyConfigured(
+            f"ALLOWED_HOSTS must name the site's host names, not {', '.join(wildcards)}, when LEAGUE_PRODUCTION is set."
+        )
 elif not SECRET_KEY:
     SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 - local use only
 
@@ -78,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A locked, full or read-only database gets a 503 that says so, not a 500.
+    "web.faults.DatabaseFaultMiddleware",
     # Last: turns a login refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -138,6 +148,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "web.views.errors.locked_out"
+# The admin is the site's only login: after it, a `next` that is not safe (another site) is dropped
+# and the secretary lands on the admin's index, not on Django's default /accounts/profile/ (a 404).
+LOGIN_REDIRECT_URL = "admin:index"
+
+# A matchday of up to 500 players is entered on one admin form of about a dozen fields a player.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result
+from league.validation import fitting_slug
 
 from . import methods
 from .bulk import BATCH, insert_rows
@@ -67,10 +68,12 @@ def sync_tables() -> None:
 
 
 def _free_slug(wanted: str, taken: set[str]) -> str:
-    slug, n = slugify(wanted) or "table", 2
-    while slug in taken:
-        slug, n = f"{slugify(wanted)}-{n}", n + 1
-    return slug
+    """A table slug not in `taken` that fits its column (a game's slug may use all of its own)."""
+    base, n = slugify(wanted) or "table", 1
+    longest = RatingTable._meta.get_field("slug").max_length
+    while fitting_slug(base, n, longest) in taken:
+        n += 1
+    return fitting_slug(base, n, longest)
 
 
 def tables_counting(games: Iterable[Game]) -> list[RatingTable]:

@@ -19,7 +19,17 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Player, Result, Revision
-from league.validation import Entry, matchday_problems, name_key
+from league.validation import (
+    MATCHDAY_NUMBERS,
+    NAME_LENGTH,
+    ROUNDS,
+    SHORT_NAME_LENGTH,
+    Entry,
+    fitting_slug,
+    matchday_problems,
+    name_key,
+    name_problem,
+)
 
 from . import engine, methods, selectors
 from .bulk import insert_rows
@@ -87,12 +97,33 @@ def _entries(results: Sequence[ResultInput]) -> list[Entry]:
     return [Entry(r.player.short_name, r.player.short_name, r.placing, r.rated_placing) for r in results]
 
 
+def _result_problems(results: Sequence[ResultInput]) -> list[str]:
+    """Each result's own values against the fields' rules (ranges, no NUL in a note), and each new
+    player's name (the admin's forms check these too; this is for every other caller)."""
+    problems = []
+    for given in results:
+        if given.player.pk is None:
+            try:
+                given.player.full_clean()
+            except ValidationError as error:
+                problems.extend(f"{given.player.short_name!r}: {m}" for m in error.messages)
+                continue
+        values = {name: getattr(given, name) for name in ResultInput.RESULT_FIELDS}
+        try:
+            Result(**values).clean_fields(exclude=["matchday", "player"])
+        except ValidationError as error:
+            problems.extend(f"{given.player.short_name}: {m}" for m in error.messages)
+    return problems
+
+
 @transaction.atomic
 def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[RatingEntry]:
     """Add or change a matchday and its results (the results replace the stored ones, player by
     player), then recompute every table it counts in, or counted in before the edit, from its
     earlier position on. Returns the matchday's rating changes, table by table."""
-    problems = results_problems(matchday.game, _entries(results), [r.seat() for r in results])
+    problems = _result_problems(results) or results_problems(
+        matchday.game, _entries(results), [r.seat() for r in results]
+    )
     if problems:
         raise ValidationError(problems)
     matchday.full_clean()
@@ -254,6 +285,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     """Add a file's matchdays (checked one by one by the parser) in bulk, creating unknown players
     and games (as official games), and recompute from the earliest matchday touched. Existing
     matchdays are refused unless `replace`, which replaces their results."""
+    problems = _imported_problems(imported)
+    if problems:
+        raise ValidationError(problems)
     numbers = [m.number for m in imported]
     existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
     if existing and not replace:
@@ -263,15 +297,17 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
             if len(existing) == 1
             else f"Matchdays {shown} already exist; use --replace to replace their results."
         )
-    players = {name_key(p.short_name): p for p in Player.objects.all()}
+    # Names are matched by their key: "GL", "gl" and "ＧＬ" in a file are the stored player GL (or one
+    # new player, spelt as in the first line that names them).
+    players = {p.short_name_key: p for p in Player.objects.all()}
     new_players = {}
     for matchday in imported:
         for row in matchday.results:
             key = name_key(row.player)
             if key not in players and key not in new_players:
-                new_players[key] = Player(name=row.player, short_name=row.player)
-    players.update({name_key(p.short_name): p for p in Player.objects.bulk_create(new_players.values())})
-    games = {name_key(g.name): g for g in Game.objects.all()}
+                new_players[key] = Player(name=row.player, short_name=row.player, short_name_key=key)
+    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
+    games = {g.name_key: g for g in Game.objects.all()}
     games_created = []
     for matchday in imported:
         name = matchday.game
@@ -313,12 +349,44 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     return ImportSummary(len(imported), len(rows), players_created, games_created)
 
 
+def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
+    """The file's values against the league's rules (the parser checks them line by line; this is for
+    every other caller), the first few problems."""
+    problems = []
+    named: dict[tuple[str, str], str | None] = {}  # each name is checked once
+
+    def name_problem_once(name: str, what: str, longest: int) -> str | None:
+        if (what, name) not in named:
+            named[what, name] = name_problem(name, what, longest)
+        return named[what, name]
+
+    for matchday in imported:
+        where = f"Matchday {matchday.number}"
+        found = [
+            MATCHDAY_NUMBERS.problem("matchday", matchday.number),
+            ROUNDS.problem("rounds", matchday.rounds),
+            name_problem_once(matchday.game, "game", NAME_LENGTH),
+        ]
+        problems.extend(f"{where}: {p}." for p in found if p)
+        for row in matchday.results:
+            problem = name_problem_once(row.player, "player", SHORT_NAME_LENGTH)
+            if problem:
+                problems.append(f"Line {row.line}: {problem}.")
+        entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in matchday.results]
+        problems.extend(f"{where}: {p}" for p in matchday_problems(entries))
+        if len(problems) >= 20:
+            break
+    return problems[:20]
+
+
 def _free_game_slug(name: str) -> str:
+    """A slug for a new game that no game has, and that fits its column however long the name."""
+    longest = Game._meta.get_field("slug").max_length
     base = slugify(name) or "game"
-    slug, n = base, 2
-    while Game.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+    n = 1
+    while Game.objects.filter(slug=fitting_slug(base, n, longest)).exists():
+        n += 1
+    return fitting_slug(base, n, longest)
 
 
 @transaction.atomic

@@ -26,27 +26,33 @@ def placing_scores(placings: Sequence[int]) -> list[float]:
     """Actual score of each placing: 1 for first, 0 for last, ties averaged over the places they span.
 
     Placings are a standard competition ranking (1, 2, 2, 4): a tie of m players at place p spans the
-    places p .. p+m-1.
+    places p .. p+m-1. Linear in the number of players: each place's players are counted once and
+    each tie's average is computed once, not once per tied player.
     """
     n = len(placings)
     if n < 2:
         raise ValueError("a matchday needs at least two players")
     if len(set(placings)) == n:  # no ties: the common case, and the engine's hot path
         if min(placings) < 1 or max(placings) > n:
-            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
+            raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
         return [1 - (p - 1) / (n - 1) for p in placings]
     tied = Counter(placings)
 
     def score_of_place(q: int) -> float:
         return 1 - (q - 1) / (n - 1)
 
-    scores = []
-    for p in placings:
-        span = range(p, p + tied[p])
+    # The sum is taken place by place, as before, so that ratings are the same to the last bit.
+    average: dict[int, float] = {}
+    for p, m in tied.items():
+        span = range(p, p + m)
         if p < 1 or span[-1] > n:
-            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
-        scores.append(sum(score_of_place(q) for q in span) / len(span))
-    return scores
+            raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
+        average[p] = sum(score_of_place(q) for q in span) / m
+    return [average[p] for p in placings]
+
+
+def _shown(placings: Sequence[int]) -> str:
+    return str(list(placings[:20])) + (f" ... ({len(placings)} in all)" if len(placings) > 20 else "")
 
 
 def club_changes(

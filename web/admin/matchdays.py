@@ -11,18 +11,20 @@ from itertools import groupby
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
-from league.models import Matchday, Result
-from league.validation import Entry
+from league.models import SEDMA_FIELDS, Matchday, Result
+from league.validation import PLAYERS, Entry
 from ratings import services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
+from web.admin.widgets import SharedOptionsSelect
+from web.fields import WHOLE_NUMBERS
 from web.formatting import format_change, format_rating
-
-SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:
@@ -51,6 +53,17 @@ def result_inputs(formset) -> list[services.ResultInput]:
 
 class ResultFormSet(BaseInlineFormSet):
     """Checks the matchday's results as a whole: who played, and whether the placings rank them."""
+
+    def __init__(self, *args, **kwargs):
+        self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
+        super().__init__(*args, **kwargs)
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        select = getattr(form.fields["player"].widget, "widget", None)
+        if isinstance(select, SharedOptionsSelect):
+            select.shared = self.player_options
+        return form
 
     def clean(self):
         if any(form.errors for form in self.forms):
@@ -91,7 +104,16 @@ class ResultInline(admin.TabularInline):
     formset = ResultFormSet
     fields = ["player", "placing", "rated_placing", "left_early", "note"]
     extra = 4
+    # The most players a matchday has; rows past it are refused by the check of the whole matchday
+    # (and a form posting over 1,000 more by Django's formset, before anything is read).
+    max_num = PLAYERS.highest
+    formfield_overrides = WHOLE_NUMBERS
     ordering = ["placing", "player__short_name"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "player":
+            kwargs["widget"] = SharedOptionsSelect
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_fields(self, request, obj=None):
         """The Sedma counts only where they count: for a game rated by Sedma (on a new matchday,
@@ -101,7 +123,7 @@ class ResultInline(admin.TabularInline):
             uses_sedma = any(table.counts(obj.game) for table in sedma)
         else:
             uses_sedma = sedma.exists()
-        return self.fields + SEDMA_FIELDS if uses_sedma else self.fields
+        return self.fields + list(SEDMA_FIELDS) if uses_sedma else self.fields
 
 
 def rating_changes_html(entries) -> str:
@@ -124,6 +146,17 @@ def rating_changes_html(entries) -> str:
     )
 
 
+class MatchdayChangeList(ChangeList):
+    """The matchday list, whose date links read `?date__year=`: Django builds a datetime from it and
+    turns a ValueError into its "invalid filter" redirect, but a year of 11 digits overflows instead."""
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except OverflowError as error:
+            raise IncorrectLookupParameters(error) from error
+
+
 @admin.register(Matchday)
 class MatchdayAdmin(admin.ModelAdmin):
     list_display = ["number", "date", "game", "rounds", "players"]
@@ -133,9 +166,13 @@ class MatchdayAdmin(admin.ModelAdmin):
     fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
+    formfield_overrides = WHOLE_NUMBERS
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").prefetch_related("results__player")
+
+    def get_changelist(self, request, **kwargs):
+        return MatchdayChangeList
 
     @admin.display(description="Players")
     def players(self, matchday):
