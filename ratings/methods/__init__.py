@@ -10,13 +10,24 @@ from __future__ import annotations
 
 from .base import Facts, Method, MethodError, Outcome, Param, ParamError, Seat, check_ranking
 from .club import Club
+from .deals import PlayerVsDeal
 from .openskill_pl import OpenSkill
 from .pairwise import PairwisePlacing, PairwiseWinner, RatingBand
 from .sedma import Sedma
 from .table_size import TableSize
 
 METHODS: dict[str, Method] = {
-    m.slug: m for m in (Club(), PairwisePlacing(), PairwiseWinner(), TableSize(), RatingBand(), Sedma(), OpenSkill())
+    m.slug: m
+    for m in (
+        Club(),
+        PairwisePlacing(),
+        PairwiseWinner(),
+        TableSize(),
+        RatingBand(),
+        Sedma(),
+        OpenSkill(),
+        PlayerVsDeal(),
+    )
 }
 
 CHOICES = [(slug, method.name) for slug, method in METHODS.items()]

@@ -124,6 +124,8 @@ class Method:
     pieces: tuple[str, ...] = ("expected", "score", "k")
     params: tuple[Param, ...] = ()
     two_players_only = False
+    against_deals = False  # rates attempts at deals (solitaire), not matchdays: see methods/deals.py
+    display_only: tuple[str, ...] = ()  # parameters that change what pages show, not the ratings
 
     def __repr__(self) -> str:
         return f"<Method {self.slug}>"
