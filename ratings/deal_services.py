@@ -184,11 +184,14 @@ class DealImportSummary:
     games_created: list[str] = field(default_factory=list)
 
 
-def _deal_games(names: dict[str, int], summary: DealImportSummary) -> dict[str, Game]:
-    """The games named in a file (name -> its first line), by name key; unknown ones are created as
-    games played against deals; a game of matchdays is refused."""
+def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) -> dict[str, Game]:
+    """The games named in a file ((name, line) in file order), by name key; unknown ones are created
+    as games played against deals, spelled as they first appear; a game of matchdays is refused."""
     games = {name_key(g.name): g for g in Game.objects.all()}
-    for name, line in names.items():
+    first: dict[str, tuple[str, int]] = {}
+    for name, line in named:
+        first.setdefault(name_key(name), (name, line))
+    for name, line in first.values():
         game = games.get(name_key(name))
         if game is None:
             game = Game(name=name, slug=services.free_game_slug(name), against_deals=True)
@@ -200,6 +203,11 @@ def _deal_games(names: dict[str, int], summary: DealImportSummary) -> dict[str, 
     return games
 
 
+def _lines_of(imported: Sequence[ImportedSession]) -> list[tuple[str, int]]:
+    """Each session's game with the line where it appears, in file order."""
+    return sorted(((s.game, s.attempts[0].line) for s in imported), key=lambda pair: pair[1])
+
+
 @transaction.atomic
 def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = False) -> DealImportSummary:
     """Add a file's sessions (one per date and game, checked by the parser) in bulk, creating unknown
@@ -207,7 +215,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
     its earliest session in the file. Sessions that exist are refused unless `replace`, which
     replaces their attempts."""
     summary = DealImportSummary()
-    games = _deal_games({s.game: s.attempts[0].line for s in reversed(imported)}, summary)
+    games = _deal_games(_lines_of(imported), summary)
     by_key = {(games[name_key(s.game)].pk, s.date): s for s in imported}
     existing = {
         (s.game_id, s.date): s
@@ -270,7 +278,7 @@ def seed_deals(seeds: Sequence[ImportedSeed]) -> DealImportSummary:
         if problem:
             raise ValidationError(f"Line {seed.line}: {problem}.")
     summary = DealImportSummary(deals_seeded=len(seeds))
-    games = _deal_games({s.game: s.line for s in reversed(seeds)}, summary)
+    games = _deal_games([(s.game, s.line) for s in seeds], summary)
     touched = {}
     for game in {games[name_key(s.game)].pk: games[name_key(s.game)] for s in seeds}.values():
         mine = [s for s in seeds if games[name_key(s.game)].pk == game.pk]
