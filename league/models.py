@@ -307,4 +307,5 @@ class Attempt(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {'won' if self.won else 'lost'} {self.deal}"
+        deal = self.deal if self.deal_id else "a deal"  # the admin names new rows before their deal exists
+        return f"{self.player} {'won' if self.won else 'lost'} {deal}"

@@ -55,7 +55,7 @@ class BaseRatingTableForm(forms.ModelForm):
         if switched and "start_rating" not in self.changed_data and "start_rating" in defaults:
             data["start_rating"] = defaults["start_rating"]
         if switched and "whole_numbers" not in self.changed_data:
-            data["whole_numbers"] = defaults["round"]
+            data["whole_numbers"] = defaults.get("round", False)  # player-vs-deal has no rounding
         if slug == "club" and data.get("k_per_round") is not None and data["k_per_round"] <= 0:
             self.add_error("k_per_round", "K per round must be above 0.")
         parameters = {}
