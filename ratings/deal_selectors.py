@@ -123,7 +123,9 @@ def deal_history(deal: Deal) -> list[tuple[date, float]]:
 def session_attempts(session: DealSession) -> QuerySet:
     """A session's attempts in play order, with their deals and rating rows."""
     return (
-        Attempt.objects.filter(session=session).select_related("player", "deal__level", "rating").order_by("position")
+        Attempt.objects.filter(session=session)
+        .select_related("session", "player", "deal__level__game", "rating")
+        .order_by("position")
     )
 
 
@@ -131,7 +133,7 @@ def player_attempts(player: Player, table: RatingTable) -> QuerySet:
     """`player`'s attempts in the table's game, newest first, with what it takes to explain each."""
     return (
         Attempt.objects.filter(player=player, session__game_id=table.game_id)
-        .select_related("session", "deal__level", "rating")
+        .select_related("session", "player", "deal__level__game", "rating")
         .order_by("-session__date", "-position")
     )
 
@@ -143,3 +145,32 @@ def player_history(player: Player, table: RatingTable) -> list[tuple[date, float
     for day, rating in rows.values_list("session_date", "player_after"):
         last[day] = rating
     return list(last.items())
+
+
+@dataclass
+class AttemptRow:
+    """One attempt as the pages show it: its numbers when it was rated, else why it was not."""
+
+    date: date
+    position: int
+    player: Player
+    deal: Deal
+    won: bool
+    rated: AttemptRating | None
+    not_rated: str = ""
+
+
+def attempt_rows(attempts, first_attempt_only: bool) -> list[AttemptRow]:
+    """Rows for attempts read with `session`, `deal__level` (or a deal page's own deal) and `rating`."""
+    rows = []
+    for attempt in attempts:
+        rating = getattr(attempt, "rating", None) if attempt.rated else None
+        reason = ""
+        if rating is None:
+            reason = "a replay: only first attempts are rated" if attempt.rated and first_attempt_only else "not rated"
+        rows.append(
+            AttemptRow(
+                attempt.session.date, attempt.position, attempt.player, attempt.deal, attempt.won, rating, reason
+            )
+        )
+    return rows

@@ -223,10 +223,10 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
         if (s.game_id, s.date) in by_key
     }
     if existing and not replace:
-        lines = ", ".join(
-            f"{by_key[key].date} {by_key[key].game} (line {by_key[key].attempts[0].line})" for key in sorted(existing)
-        )
-        raise ValidationError(f"These sessions already exist: {lines}; use --replace to replace their attempts.")
+        keys = sorted(existing)
+        lines = ", ".join(f"{by_key[k].date} {by_key[k].game} (line {by_key[k].attempts[0].line})" for k in keys[:5])
+        more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
+        raise ValidationError(f"These sessions already exist: {lines}{more}; use --replace to replace their attempts.")
     players = {name_key(p.short_name): p for p in Player.objects.all()}
     new_players = {}
     for session in imported:
