@@ -14,6 +14,7 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
+from django.db.models import Q
 
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import name_key, seed_problem, variant_problem
@@ -56,10 +57,10 @@ def attempt_problems(game: Game | None, attempts: Sequence[AttemptInput]) -> lis
     return problems
 
 
-def _deals_of(game: Game, wanted: Iterable[tuple[str, int, int]]) -> tuple[dict[tuple, Deal], int]:
-    """The game's deals by (variant key, level, number), creating the variants, levels and deals that
-    first appear here (variants are compared like names, by `name_key`). Returns them and how many
-    deals were created."""
+def _deals_of(game: Game, wanted: Iterable[tuple[str, int, int]]) -> tuple[dict[tuple, int], int]:
+    """The ids of the game's deals by (variant key, level, number), creating the variants, levels and
+    deals that first appear here (variants are compared like names, by `name_key`). Returns them and
+    how many deals were created."""
     wanted = {(name_key(v), level, number): (v, level, number) for v, level, number in wanted}
     levels = {(name_key(lv.variant), lv.level): lv for lv in DealLevel.objects.filter(game=game)}
     new_levels = {}
@@ -69,18 +70,29 @@ def _deals_of(game: Game, wanted: Iterable[tuple[str, int, int]]) -> tuple[dict[
     for created in DealLevel.objects.bulk_create(new_levels.values()):
         levels[name_key(created.variant), created.level] = created
     by_level = {lv.pk: key for key, lv in levels.items()}
-    found = {
-        (*by_level[deal.level_id], deal.number): deal
-        for deal in Deal.objects.filter(level__game=game, number__in={n for _, _, n in wanted})
-    }
+    if len(wanted) > BATCH_SIZE:  # a file's worth: read the game's deals rather than name them all
+        stored = Deal.objects.filter(level__game=game)
+    else:  # tonight's session: just its deals, level by level
+        numbers: dict[int, set[int]] = {}
+        for key, level, number in wanted:
+            numbers.setdefault(levels[key, level].pk, set()).add(number)
+        stored = Deal.objects.filter(_any(Q(level_id=lv, number__in=n) for lv, n in numbers.items()))
+    found = {(*by_level[level], number): pk for pk, level, number in stored.values_list("pk", "level_id", "number")}
     new = [
         Deal(level=levels[key, level], number=number)
         for key, level, number in wanted
         if (key, level, number) not in found
     ]
     for deal in Deal.objects.bulk_create(new, batch_size=BATCH_SIZE):
-        found[(*by_level[deal.level_id], deal.number)] = deal
+        found[(*by_level[deal.level_id], deal.number)] = deal.pk
     return found, len(new)
+
+
+def _any(conditions: Iterable[Q]) -> Q:
+    combined = Q(pk__in=[])
+    for condition in conditions:
+        combined |= condition
+    return combined
 
 
 BATCH_SIZE = 2000
@@ -121,7 +133,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
             session=session,
             position=position,
             player=who,
-            deal=deal_of[name_key(a.variant), a.level, a.number],
+            deal_id=deal_of[name_key(a.variant), a.level, a.number],
             won=a.won,
             rated=a.rated,
         )
@@ -250,7 +262,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
                 s.pk,
                 position,
                 players[name_key(a.player)].pk,
-                deal_of[name_key(a.variant), a.level, a.number].pk,
+                deal_of[name_key(a.variant), a.level, a.number],
                 a.won,
                 a.rated,
             )
@@ -284,7 +296,7 @@ def seed_deals(seeds: Sequence[ImportedSeed]) -> DealImportSummary:
         mine = [s for s in seeds if games[name_key(s.game)].pk == game.pk]
         deal_of, created = _deals_of(game, {(s.variant, s.level, s.number) for s in mine})
         summary.deals_created += created
-        records = {deal_of[name_key(s.variant), s.level, s.number].pk: s for s in mine}
+        records = {deal_of[name_key(s.variant), s.level, s.number]: s for s in mine}
         DealSeed.objects.filter(deal_id__in=records).delete()
         DealSeed.objects.bulk_create(
             [DealSeed(deal_id=pk, plays=s.plays, wins=s.wins) for pk, s in records.items()], batch_size=BATCH_SIZE

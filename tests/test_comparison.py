@@ -47,7 +47,7 @@ def test_the_comparison_page_shows_every_method_side_by_side(client, club, make_
     with django_assert_num_queries(4):  # tables, the history, the navigation's games and pages
         html = client.get(reverse("ratings:compare"), {"table": "hearts"}).content.decode()
     prediction = table_rows(section(html, "prediction-heading"))
-    assert prediction[0] == ["Matchday", "Pairs", *METHODS]
+    assert prediction[0] == ["Matchday", "Pairs", *(slug for slug, m in METHODS.items() if not m.against_deals)]
     # Matchday 1: everyone new at the same rating, so every method that can rate it says 50%.
     assert prediction[1] == ["1", "6", "50%", "50%", "50%", "50%", "50%", "n/a", "50%"]
     assert prediction[5][1] == "5"  # matchday 5: R and J finished level; that pair predicts nothing

@@ -6,7 +6,7 @@ from ratings import methods
 from ratings.methods import METHODS, ParamError
 
 
-def test_the_registry_has_the_issues_seven_slugs():
+def test_the_registry_has_the_issues_seven_slugs_and_player_against_deal():
     assert list(METHODS) == [
         "club",
         "pairwise-placing",
@@ -15,7 +15,9 @@ def test_the_registry_has_the_issues_seven_slugs():
         "rating-band",
         "sedma",
         "openskill",
+        "player-vs-deal",
     ]
+    assert [slug for slug, method in METHODS.items() if method.against_deals] == ["player-vs-deal"]
 
 
 def test_every_method_declares_its_parameters_with_a_default_and_help():

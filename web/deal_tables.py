@@ -10,7 +10,7 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.html import format_html
 
-from ratings.deal_selectors import AttemptRow, LevelGrid, LevelRow
+from ratings.deal_selectors import AttemptRow, LevelGrid
 from web.tables import DateColumn, NamedTable, PlayerNameColumn, StandingsTable
 
 NUM = {"td": {"class": "num"}}
@@ -36,21 +36,30 @@ def deal_link(deal):
     return format_html('<a href="{}">{}</a>', deal.get_absolute_url(), deal_label(deal))
 
 
-def explain_attempt(row: AttemptRow) -> str:
-    """One line a member can check: "won deal 11982 (8x4 level 5, rated 1000): expected 0.95, +0.43"."""
+def explain_attempt(row: AttemptRow, link: bool = False) -> str:
+    """One line a member can check: "won deal 11982 (8x4 level 5, rated 1000): expected 0.95, +0.43";
+    with `link`, HTML in which the deal links to its page."""
     result = "won" if row.won else "lost"
     level = row.deal.level
+    what = f"deal {row.deal.number}"
     if row.rated is None:
-        return f"{result} deal {row.deal.number} ({level.variant} level {level.level}): {row.not_rated}"
-    r = row.rated
-    return (
-        f"{result} deal {row.deal.number} ({level.variant} level {level.level}, rated {r.deal_before:.0f}): "
-        f"expected {r.expected:.2f}, {signed(r.delta)}"
-    )
+        rest = f" ({level.variant} level {level.level}): {row.not_rated}"
+    else:
+        r = row.rated
+        rest = (
+            f" ({level.variant} level {level.level}, rated {r.deal_before:.0f}): "
+            f"expected {r.expected:.2f}, {signed(r.delta)}"
+        )
+    if link:
+        return format_html('{} <a href="{}">{}</a>{}', result, row.deal.get_absolute_url(), what, rest)
+    return f"{result} {what}{rest}"
 
 
 class DealStandingsTable(StandingsTable):
     played = tables.Column("Attempts", attrs=NUM)
+
+    class Meta(StandingsTable.Meta):
+        pass
 
     def render_rating(self, value):
         return two(value)
@@ -59,26 +68,27 @@ class DealStandingsTable(StandingsTable):
         return signed(value)
 
 
-def level_grid_table(grid: LevelGrid) -> tables.Table:
-    """Average deal rating per variant (rows) and level (columns), as in the seed's table; hovering a
-    cell tells how many deals and rated attempts it stands on."""
+class LevelCell(tables.Column):
+    """One level's average deal rating in a variant's row; hovering it tells what it stands on."""
 
-    class LevelCell(tables.Column):
-        def __init__(self, level: int):
-            super().__init__(verbose_name=str(level), empty_values=(), orderable=False, attrs=NUM)
-            self.level = level
+    def __init__(self, level: int):
+        super().__init__(verbose_name=str(level), empty_values=(), orderable=False, attrs=NUM)
+        self.level = level
 
-        def render(self, record):
-            row = record[1].get(self.level)
-            if row is None:
-                return ""
-            tip = f"{row.deals} deal{'s' if row.deals != 1 else ''}, {row.attempts} rated attempts"
-            return format_html('<span class="played" title="{}">{}</span>', tip, f"{row.average:.0f}")
+    def render(self, record):
+        row = record[1].get(self.level)
+        if row is None:
+            return ""
+        tip = f"{row.deals} deal{'s' if row.deals != 1 else ''}, {row.attempts} rated attempts"
+        return format_html('<span class="played" title="{}">{}</span>', tip, f"{row.average:.0f}")
 
-        def value(self, record):
-            row = record[1].get(self.level)
-            return "" if row is None else round(row.average, 3)
+    def value(self, record):
+        row = record[1].get(self.level)
+        return "" if row is None else round(row.average, 3)
 
+
+def level_grid_table(grid: LevelGrid) -> LevelGridTable:
+    """Average deal rating per variant (rows) and level (columns), as in the seed's table."""
     columns = [(f"level_{level}", LevelCell(level)) for level in grid.levels]
     return LevelGridTable(grid.rows, extra_columns=columns)
 
@@ -121,7 +131,7 @@ class AttemptTable(NamedTable):
     position = tables.Column("#", attrs=NUM)
     player = PlayerNameColumn()
     deal = tables.Column("Deal")
-    result = tables.Column("Result", accessor="won")
+    result = tables.Column("Result", empty_values=())
     explanation = tables.Column("What happened", empty_values=())
     player_before = tables.Column("Before", accessor="rated__player_before", attrs=NUM)
     deal_before = tables.Column("Deal before", accessor="rated__deal_before", attrs=NUM)
@@ -141,10 +151,13 @@ class AttemptTable(NamedTable):
     def value_deal(self, value):
         return deal_label(value)
 
-    def render_result(self, value):
-        return "won" if value else "lost"
+    def render_result(self, record):
+        return ("won" if record.won else "lost") + ("" if record.rated else " (not rated)")
 
     def render_explanation(self, record):
+        return explain_attempt(record, link=True)
+
+    def value_explanation(self, record):
         return explain_attempt(record)
 
     def render_player_before(self, value):
@@ -164,6 +177,3 @@ class AttemptTable(NamedTable):
 
     def render_deal_after(self, value):
         return two(value)
-
-
-__all__ = ["AttemptTable", "DealStandingsTable", "LevelGridTable", "LevelRow", "PowerRankingsTable"]

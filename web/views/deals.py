@@ -122,7 +122,9 @@ def player_section(request, exports: Exports, player: Player, table: RatingTable
     ]
     section = exports.add(
         f"history-{table.slug}",
-        lambda names: AttemptTable(rows, names, exclude=("player", "position", "deal_before", "deal_after")),
+        lambda names: AttemptTable(
+            rows, names, exclude=("player", "position", "deal", "result", "deal_before", "deal_after")
+        ),
         page,
         param=page_param(table),
     )

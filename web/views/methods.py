@@ -89,13 +89,18 @@ def _percent(share: float | None) -> str:
 
 
 def compare(request):
-    tables = list(RatingTable.objects.in_page_order())
+    # Games played against deals have no matchdays to compare methods on.
+    tables = [t for t in RatingTable.objects.in_page_order() if not t.against_deals]
     slug = request.GET.get("table") or (tables[0].slug if tables else None)
     table = next((t for t in tables if t.slug == slug), None)
     if table is None:
         raise Http404("No such rating table.")
     history, players = selectors.table_history(table)
-    configs = [(m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()]
+    configs = [
+        (m, table.method_params() if m.slug == table.method else m.defaults())
+        for m in METHODS.values()
+        if not m.against_deals
+    ]
     runs = comparison.compare(configs, history)
     own = next(r for r in runs if r.method.slug == table.method)
     ranks = [run.ranking() for run in runs]
