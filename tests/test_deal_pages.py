@@ -204,3 +204,12 @@ def test_a_session_saved_on_the_game_shows_at_once(client, league):
     deal_services.save_session(session, [deal_services.AttemptInput(gl, "8x4", 5, 1, True)])
     after = client.get(reverse("league:game", args=["solitaire"]), HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and "January 1, 2031" in after.content.decode()
+
+
+def test_the_player_page_of_a_solitaire_player_has_a_fixed_number_of_queries(client, league, django_assert_num_queries):
+    player = Standing.objects.order_by("-played").first().player
+    url = reverse("league:player", args=[player.pk])
+    for year in (2030, 2031):  # whatever the number of attempts
+        with django_assert_num_queries(12):
+            client.get(url)
+        import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], generate_attempts(30, 600, 9, start=date(year, 1, 1))))
