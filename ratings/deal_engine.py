@@ -93,6 +93,8 @@ ROW_COLUMNS = (
     "k",
     "delta",
 )
+DEAL_FIELDS = ("level_id", "base", "seeded", "played", "wins", "first_date", "last_date")
+LEVEL_FIELDS = ("offset", "deals", "base_sum", "attempts", "wins", "last_date")
 STREAM_FIELDS = ("pk", "session__date", "position", "player_id", "deal_id", "deal__level_id", "won", "rated")
 
 
@@ -139,12 +141,15 @@ def _resume(run: _Run, since: date, attempts) -> None:
     level_rows = table.level_ratings.filter(Q(level_id__in=attempts.values("deal__level_id")) | Q(last_date__gte=since))
     before = table.attempt_ratings.before_date(since)
 
+    # States are read as plain tuples: a recompute from the middle of a long history reads many.
     stale_players = set()
-    for s in standings:
-        if s.matchday_date < since:
-            run.players[s.player_id] = PlayerState(s.rating, s.played, s.matchday_date, s.delta)
+    for player, rating, played, last, delta in standings.values_list(
+        "player_id", "rating", "played", "matchday_date", "delta"
+    ):
+        if last < since:
+            run.players[player] = PlayerState(rating, played, last, delta)
         else:
-            stale_players.add(s.player_id)
+            stale_players.add(player)
     if stale_players:
         last_played = dict(
             Attempt.objects.filter(session__game_id=table.game_id, session__date__lt=since, player_id__in=stale_players)
@@ -152,35 +157,41 @@ def _resume(run: _Run, since: date, attempts) -> None:
             .annotate(last=Max("session__date"))
             .values_list("player_id", "last")
         )
-        for r in before.filter(player_id__in=stale_players).latest_per("player_id"):
-            run.players[r.player_id] = PlayerState(r.player_after, r.rows, last_played[r.player_id], r.delta)
+        latest = before.filter(player_id__in=stale_players).latest_per("player_id")
+        for player, rating, rows, delta in latest.values_list("player_id", "player_after", "rows", "delta"):
+            run.players[player] = PlayerState(rating, rows, last_played[player], delta)
 
-    stored_deals = {d.deal_id: d for d in deal_rows}
-    stale_deals = {pk for pk, d in stored_deals.items() if d.last_date is not None and d.last_date >= since}
-    for pk, d in stored_deals.items():
-        if pk not in stale_deals:
-            run.deals[pk] = DealState(d.level_id, d.base, d.seeded, d.played, d.wins, d.first_date, d.last_date)
-        elif d.seeded is not None:  # as seeded, unless it has rows before `since` (below)
-            run.deals[pk] = DealState(d.level_id, d.seeded, d.seeded)
+    stored_deals = {row[0]: row[1:] for row in deal_rows.values_list("deal_id", *DEAL_FIELDS)}
+    stale_deals = False
+    for pk, (level, base, seeded, played, wins, first, last) in stored_deals.items():
+        if last is None or last < since:
+            run.deals[pk] = DealState(level, base, seeded, played, wins, first, last)
+        else:
+            stale_deals = True
+            if seeded is not None:  # as seeded, unless it has rows before `since` (below)
+                run.deals[pk] = DealState(level, seeded, seeded)
     if stale_deals:
         stale = table.deal_ratings.filter(last_date__gte=since).values("deal_id")
-        for r in before.filter(deal_id__in=stale).latest_per("deal_id"):
-            d = stored_deals[r.deal_id]  # played before `since`: its first play (or seed) is before it too
-            run.deals[r.deal_id] = DealState(
-                d.level_id, r.deal_base_after, d.seeded, r.rows, r.wins, d.first_date, r.session_date
-            )
+        latest = before.filter(deal_id__in=stale).latest_per("deal_id")
+        for pk, base, rows, wins, day in latest.values_list(
+            "deal_id", "deal_base_after", "rows", "wins", "session_date"
+        ):
+            level, _, seeded, _, _, first, _ = stored_deals[pk]  # played before `since`: known before it too
+            run.deals[pk] = DealState(level, base, seeded, rows, wins, first, day)
 
     stale_levels = set()
-    for lv in level_rows:
-        if lv.last_date is not None and lv.last_date >= since:
-            stale_levels.add(lv.level_id)
-            run.levels[lv.level_id] = LevelState(deals.Level())
+    for pk, offset, known, partials, attempts_, wins, last in level_rows.values_list("level_id", *LEVEL_FIELDS):
+        if last is not None and last >= since:
+            stale_levels.add(pk)
+            run.levels[pk] = LevelState(deals.Level())
         else:
-            level = deals.Level(lv.offset, lv.deals, deals.ExactSum(lv.base_sum))
-            run.levels[lv.level_id] = LevelState(level, lv.attempts, lv.wins, lv.last_date)
+            run.levels[pk] = LevelState(deals.Level(offset, known, deals.ExactSum(partials)), attempts_, wins, last)
     if stale_levels:
-        for r in before.filter(level_id__in=stale_levels).latest_per("level_id"):
-            run.levels[r.level_id] = LevelState(deals.Level(r.level_offset_after), r.rows, r.wins, r.session_date)
+        latest = before.filter(level_id__in=stale_levels).latest_per("level_id")
+        for pk, offset, rows, wins, day in latest.values_list(
+            "level_id", "level_offset_after", "rows", "wins", "session_date"
+        ):
+            run.levels[pk] = LevelState(deals.Level(offset), rows, wins, day)
         # The exact sum of each stale level's deals' bases before `since`, from every deal of it.
         for deal_id, level_id, base, last in table.deal_ratings.filter(level_id__in=stale_levels).values_list(
             "deal_id", "level_id", "base", "last_date"

@@ -102,7 +102,7 @@ def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
     """Recompute each deal game's table from its date (None: from its seeds on), and move the
     revision on."""
     for game_id, since in since_by_game.items():
-        deal_engine.recompute(services.game_table(Game.objects.get(pk=game_id)), since)
+        deal_engine.recompute(services.game_table(Game(pk=game_id)), since)
     Revision.bump()
 
 

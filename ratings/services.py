@@ -431,5 +431,8 @@ def _switch_kind(game: Game) -> None:
 
 def game_table(game: Game) -> RatingTable:
     """The game's own rating table (created if the game has none yet)."""
-    engine.sync_tables()
-    return RatingTable.objects.get(game=game)
+    table = RatingTable.objects.filter(game=game).first()
+    if table is None:
+        engine.sync_tables()
+        table = RatingTable.objects.get(game=game)
+    return table
