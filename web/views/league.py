@@ -67,7 +67,8 @@ def standings(request):
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
     since = timezone.localdate() - timedelta(days=days) if days and not show_all else None
-    hidden = since is not None and Standing.objects.filter(matchday_date__lt=since).exists()
+    matchday_tables = [t for t in tables if not t.against_deals]  # deal games hide players their own way
+    hidden = since is not None and Standing.objects.filter(table__in=matchday_tables, matchday_date__lt=since).exists()
     sections, shown = [], []
     for table in tables:
         if table.against_deals:  # hides its own inactive players, by its game's latest session
