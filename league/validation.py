@@ -255,3 +255,48 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
         if rated:
             return [rated + " (A player penalised for leaving early is usually rated last.)"]
     return []
+
+
+# Attempts at deals (games played against deals): the same rules for the admin and the CSV imports.
+
+WON = {"1": True, "0": False, "w": True, "l": False, "yes": True, "no": False}
+RATED = {"1": True, "0": False, "yes": True, "no": False}
+VARIANT_LENGTH = 20
+
+
+def parse_won(text: str) -> bool:
+    """Whether the player won: 1/0, W/L or yes/no (any case); ValueError naming the choices."""
+    try:
+        return WON[text.strip().casefold()]
+    except KeyError:
+        raise ValueError(f"won must be 1/0, W/L or yes/no, not {text!r}") from None
+
+
+def parse_rated(text: str) -> bool:
+    """Whether the attempt is rated: 1/0 or yes/no; blank means rated."""
+    if not text.strip():
+        return True
+    try:
+        return RATED[text.strip().casefold()]
+    except KeyError:
+        raise ValueError(f"rated must be 1 or 0 (blank is 1), not {text!r}") from None
+
+
+def variant_problem(variant: str) -> str | None:
+    """What is wrong with a variant's name ("8x4"), or None. Variants name pages, so no slash."""
+    if not variant.strip():
+        return "variant is empty"
+    if len(variant) > VARIANT_LENGTH:
+        return f"variant {variant!r} is longer than {VARIANT_LENGTH} characters"
+    if "/" in variant or variant != variant.strip():
+        return f"variant {variant!r} may not contain a slash or begin or end with a space"
+    return None
+
+
+def seed_problem(plays: int, wins: int) -> str | None:
+    """What is wrong with a deal's prior record, or None."""
+    if plays < 1:
+        return f"plays must be at least 1, not {plays}"
+    if not 0 <= wins <= plays:
+        return f"wins must be between 0 and plays ({plays}), not {wins}"
+    return None

@@ -50,10 +50,14 @@ def sync_tables() -> None:
             game=game,
             name=game.name,
             slug=slug,
-            description=f"This rating only counts {game.name} games.",
+            # A game played against deals is rated attempt by attempt (ratings.deal_engine), not here.
+            method=methods.deals.SLUG if game.against_deals else "club",
+            description=f"Players rated against the deals of {game.name} they play."
+            if game.against_deals
+            else f"This rating only counts {game.name} games.",
         )
         taken.add(slug)
-    unofficial = Category.objects.filter(games__official=False).distinct()
+    unofficial = Category.objects.filter(games__official=False, games__against_deals=False).distinct()
     RatingTable.objects.filter(scope=RatingTable.Scope.CATEGORY).exclude(category__in=unofficial).delete()
     for category in unofficial.filter(rating_table__isnull=True):
         slug = _free_slug(category.slug, taken)
@@ -162,6 +166,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     transaction (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a
     row lock; SQLite's immediate transactions already let one writer in at a time.
     """
+    tables = [table for table in tables if not table.against_deals]  # ratings.deal_engine rates those
     if not tables:
         return 0
     list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))

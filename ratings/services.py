@@ -31,9 +31,9 @@ from league.validation import (
     name_problem,
 )
 
-from . import engine, methods, selectors
+from . import deal_engine, engine, methods, selectors
 from .bulk import insert_rows
-from .models import RatingEntry, RatingTable, Standing
+from .models import AttemptRating, DealRating, LevelRating, RatingEntry, RatingTable, Standing
 
 RecomputeError = engine.RecomputeError
 
@@ -76,6 +76,8 @@ class ResultInput:
 def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
     """What the methods of the tables a matchday of `game` counts in cannot rate (e.g. Sedma: two
     players only), one line per table. Reads only."""
+    if game.against_deals:
+        return [f"{game} is played against deals: enter its attempts as a session, not a matchday."]
     problems = []
     for table in engine.tables_counting([game]):
         try:
@@ -169,6 +171,8 @@ def save_game(game: Game) -> list[RatingTable]:
     game.full_clean()
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
+    if old is not None and old.against_deals != game.against_deals:
+        _switch_kind(game)
     if old is None or (old.official, old.category_id) == (game.official, game.category_id):
         engine.sync_tables()
         Revision.bump()
@@ -207,6 +211,11 @@ def delete_categories(categories: Iterable[Category]) -> None:
 def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
     """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
     per matchday. Reads only; the admin shows them on the method field before anything is saved."""
+    deal_game = table.scope == RatingTable.Scope.GAME and table.game.against_deals
+    if deal_game and not method.against_deals:
+        return [f"{table.game} is played against deals, which only {methods.deals.PlayerVsDeal.name} rates."]
+    if method.against_deals and not deal_game:
+        return [f"it rates games played against deals, and {table.name} is a table of matchdays."]
     results = (
         Result.objects.filter(matchday__in=table.matchdays())
         .select_related("matchday", "player")
@@ -232,10 +241,10 @@ def save_rating_table(table: RatingTable) -> int | None:
         raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
-    if old is not None and (old.method, old.method_params()) == (table.method, table.method_params()):
+    if old is not None and (old.method, _rating_params(old)) == (table.method, _rating_params(table)):
         Revision.bump()
         return None
-    rows = engine.recompute([table])
+    rows = deal_engine.recompute(table) if table.against_deals else engine.recompute([table])
     Revision.bump()
     return rows
 
@@ -311,8 +320,13 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     games_created = []
     for matchday in imported:
         name = matchday.game
+        if name_key(name) in games and games[name_key(name)].against_deals:
+            raise ValidationError(
+                f"Matchday {matchday.number}: {name} is played against deals; import its attempts with "
+                "import_attempts instead."
+            )
         if name_key(name) not in games:
-            games[name_key(name)] = Game.objects.create(name=name, slug=_free_game_slug(name))
+            games[name_key(name)] = Game.objects.create(name=name, slug=free_game_slug(name))
             games_created.append(name)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
@@ -379,7 +393,7 @@ def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
     return problems[:20]
 
 
-def _free_game_slug(name: str) -> str:
+def free_game_slug(name: str) -> str:
     """A slug for a new game that no game has, and that fits its column however long the name."""
     longest = Game._meta.get_field("slug").max_length
     base = slugify(name) or "game"
@@ -389,11 +403,21 @@ def _free_game_slug(name: str) -> str:
     return fitting_slug(base, n, longest)
 
 
+def _rating_params(table: RatingTable) -> dict:
+    """The table's parameters that change its ratings (not those that only change what pages show)."""
+    hidden = table.rating_method.display_only
+    return {name: value for name, value in table.method_params().items() if name not in hidden}
+
+
 @transaction.atomic
 def rebuild_all() -> int:
     """Rebuild every rating table from the whole history; the rows written."""
     engine.sync_tables()
-    written = engine.recompute(list(RatingTable.objects.all()))
+    tables = list(RatingTable.objects.all())
+    written = engine.recompute(tables)  # the tables of matchdays
+    for table in tables:
+        if table.against_deals:
+            written += deal_engine.recompute(table)
     Revision.bump()
     return written
 
@@ -402,29 +426,45 @@ def differences() -> list[str]:
     """How the stored tables differ from a fresh computation of the whole history, one line per
     difference; empty when they agree. Writes nothing (the fresh computation is rolled back)."""
 
+    def keyed(queryset, fields: tuple[str, ...], key: int) -> dict:
+        return {row[:key]: row[key:] for row in queryset.values_list(*fields)}
+
     def snapshot():
-        entries = {
-            (e[0], e[1], e[2]): e[3:]
-            for e in RatingEntry.objects.values_list(
-                "table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"
-            )
+        return {
+            "row": keyed(
+                RatingEntry.objects,
+                ("table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"),
+                3,
+            ),
+            "standing": keyed(
+                Standing.objects,
+                ("table__slug", "player__short_name", "rating", "played", "matchday_number", "matchday_date"),
+                2,
+            ),
+            "attempt": keyed(
+                AttemptRating.objects,
+                ("table__slug", "session_date", "position", "player_after", "deal_after", "level_offset_after"),
+                3,
+            ),
+            "deal": keyed(DealRating.objects, ("table__slug", "deal_id", "base", "played", "wins", "first_date"), 2),
+            "level": keyed(
+                LevelRating.objects, ("table__slug", "level_id", "offset", "deals", "average", "attempts", "wins"), 2
+            ),
         }
-        standings = {
-            (s[0], s[1]): s[2:]
-            for s in Standing.objects.values_list(
-                "table__slug", "player__short_name", "rating", "played", "matchday_number"
-            )
-        }
-        return entries, standings
 
     with transaction.atomic():
         stored = snapshot()
         engine.sync_tables()
-        engine.recompute(list(RatingTable.objects.all()))
+        tables = list(RatingTable.objects.all())
+        engine.recompute(tables)
+        for table in tables:
+            if table.against_deals:
+                deal_engine.recompute(table)
         fresh = snapshot()
         transaction.set_rollback(True)
     lines = []
-    for kind, old, new in (("row", stored[0], fresh[0]), ("standing", stored[1], fresh[1])):
+    for kind in stored:
+        old, new = stored[kind], fresh[kind]
         for key in sorted(old.keys() | new.keys(), key=str):
             if old.get(key) != new.get(key):
                 where = " ".join(str(part) for part in key)
@@ -442,3 +482,25 @@ def _recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Ra
     engine.recompute(tables, since=position)
     Revision.bump()
     return tables
+
+
+def _switch_kind(game: Game) -> None:
+    """A game newly played against deals (or no longer) gets its table's method for that; it has
+    nothing to rate yet (`Game.clean` refuses a switch once played)."""
+    table = game_table(game)
+    table.method = methods.deals.SLUG if game.against_deals else "club"
+    table.parameters = {}
+    table.save()
+    if game.against_deals:
+        deal_engine.recompute(table)
+    else:
+        engine.recompute([table])
+
+
+def game_table(game: Game) -> RatingTable:
+    """The game's own rating table (created if the game has none yet)."""
+    table = RatingTable.objects.filter(game=game).first()
+    if table is None:
+        engine.sync_tables()
+        table = RatingTable.objects.get(game=game)
+    return table

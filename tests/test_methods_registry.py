@@ -8,7 +8,7 @@ from ratings import methods
 from ratings.methods import METHODS, ParamError
 
 
-def test_the_registry_has_the_nine_methods():
+def test_the_registry_has_the_nine_methods_and_player_against_deal():
     assert list(METHODS) == [
         "club",
         "pairwise-placing",
@@ -19,7 +19,9 @@ def test_the_registry_has_the_nine_methods():
         "openskill",
         "trueskill",
         "glicko2",
+        "player-vs-deal",
     ]
+    assert [slug for slug, method in METHODS.items() if method.against_deals] == ["player-vs-deal"]
 
 
 def test_every_method_declares_its_parameters_with_a_default_and_help():

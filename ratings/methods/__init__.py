@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .base import Facts, Method, MethodError, Outcome, Param, ParamError, Seat, check_ranking
 from .club import Club
+from .deals import PlayerVsDeal
 from .glicko2 import Glicko2
 from .openskill_pl import OpenSkill
 from .pairwise import PairwisePlacing, PairwiseWinner, RatingBand
@@ -29,6 +30,7 @@ METHODS: dict[str, Method] = {
         OpenSkill(),
         TrueSkill(),
         Glicko2(),
+        PlayerVsDeal(),
     )
 }
 

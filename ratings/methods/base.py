@@ -191,6 +191,8 @@ class Method:
     # rating (e.g. Glicko-2's deviations): one value per player, in the order of the ratings.
     player_inputs: tuple[Param, ...] = ()
     two_players_only = False
+    against_deals = False  # rates attempts at deals (solitaire), not matchdays: see methods/deals.py
+    display_only: tuple[str, ...] = ()  # parameters that change what pages show, not the ratings
 
     def __repr__(self) -> str:
         return f"<Method {self.slug}>"

@@ -81,4 +81,10 @@ EXAMPLES = {
         ("A", "B", "C", "D"),
         tuple(Seat(0, p, {"mu": 25.0, "sigma": 25 / 3}) for p in (1, 2, 3, 4)),
     ),
+    "player-vs-deal": Example(
+        "The seed's example: a 1500 player wins a deal rated 1000 (K = 8). Had she lost: 1492.43, and the "
+        "deal 1007.57, with every other deal of its variant and level 0.23 higher (f = 0.03).",
+        ("Player", "Deal"),
+        (Seat(1500, 1), Seat(1000, 2)),
+    ),
 }

@@ -2,6 +2,6 @@
 functions (`ratings.services`, `league.services`), which validate, write, recompute and move the
 pages' revision on in one transaction."""
 
-from web.admin import catalogue, matchdays, rating_tables
+from web.admin import catalogue, deals, matchdays, rating_tables
 
-__all__ = ["catalogue", "matchdays", "rating_tables"]
+__all__ = ["catalogue", "deals", "matchdays", "rating_tables"]

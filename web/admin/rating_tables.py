@@ -64,7 +64,7 @@ class BaseRatingTableForm(forms.ModelForm):
         if switched and "start_rating" not in self.changed_data and "start_rating" in defaults:
             data["start_rating"] = defaults["start_rating"]
         if switched and "whole_numbers" not in self.changed_data:
-            data["whole_numbers"] = defaults["round"]
+            data["whole_numbers"] = defaults.get("round", False)  # player-vs-deal has no rounding
         # The columns every method shares are checked against this method's declared ranges.
         for field, name in (("start_rating", "start_rating"), ("k_per_round", "k")):
             param = method.param(name)

@@ -15,6 +15,7 @@ from ratings import selectors
 from ratings.models import RatingTable, Standing
 from web.paging import paginate
 from web.tables import EntryTable, MatchdayResultsTable, StandingsTable, grid_table
+from web.views import deals
 from web.views.common import Exports, get_or_404, page_param, player_names, public_page
 
 
@@ -66,9 +67,14 @@ def standings(request):
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
     since = timezone.localdate() - timedelta(days=days) if days and not show_all else None
-    hidden = since is not None and Standing.objects.filter(matchday_date__lt=since).exists()
+    matchday_tables = [t for t in tables if not t.against_deals]  # deal games hide players their own way
+    hidden = since is not None and Standing.objects.filter(table__in=matchday_tables, matchday_date__lt=since).exists()
     sections, shown = [], []
     for table in tables:
+        if table.against_deals:  # hides its own inactive players, by its game's latest session
+            sections.append(deals.standings_section(request, exports, table, show_all))
+            shown.extend(row.player for row in sections[-1]["rows"])
+            continue
         page = paginate(
             selectors.ranked_standings(table, active_since=since),
             request.GET.get(page_param(table)),
@@ -93,6 +99,8 @@ def standings(request):
 @public_page
 def game(request, slug):
     game = get_or_404(Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug)
+    if game.against_deals:
+        return deals.game_page(request, game)
     table = game.rating_table
     exports = Exports(request)
     section, players = rating_section(request, exports, table)

@@ -122,7 +122,11 @@ def _compared(request, table: RatingTable):
     found = cache.get(key)
     if found is None:
         history, players, total = selectors.table_history(table, window)
-        configs = [(m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()]
+        configs = [
+            (m, table.method_params() if m.slug == table.method else m.defaults())
+            for m in METHODS.values()
+            if not m.against_deals
+        ]
         names = {pk: player.short_name for pk, player in players.items()}  # plain values pickle fast
         found = (comparison.compare(configs, history), history, names, total)
         cache.set(key, found, timeout=24 * 3600)
@@ -157,7 +161,8 @@ def _summary(runs: list[comparison.Run]) -> list[dict]:
 
 @public_page
 def compare(request):
-    tables = list(RatingTable.objects.in_page_order())
+    # Games played against deals have no matchdays to compare methods on.
+    tables = [t for t in RatingTable.objects.in_page_order() if not t.against_deals]
     slug = request.GET.get("table") or (tables[0].slug if tables else None)
     table = next((t for t in tables if t.slug == slug), None)
     if table is None:

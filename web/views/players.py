@@ -13,6 +13,7 @@ from web import charts
 from web.formatting import format_rating, month_day
 from web.paging import paginate
 from web.tables import HeadToHeadTable, PlayerEntryTable
+from web.views import deals
 from web.views.common import Exports, get_or_404, page_param, player_names, public_page
 
 
@@ -41,6 +42,9 @@ def player(request, pk):
     sections = []
     for row in summary:
         table = row["table"]
+        if table.against_deals:  # attempts at deals, explained in a section of their own
+            sections.append(deals.player_section(request, exports, player, table))
+            continue
         page = paginate(
             selectors.player_entries(player, table), request.GET.get(page_param(table)), settings.LEAGUE_GRID_PAGE_SIZE
         )
@@ -60,7 +64,7 @@ def player(request, pk):
     ctx = {
         "player": player,
         "summary": summary,
-        "chart": _chart(player, summary),
+        "chart": _chart(player, [row for row in summary if not row["table"].against_deals]),
         "sections": sections,
         "head_to_head": exports.add("head-to-head", lambda names: HeadToHeadTable(opponents, names), counts),
     }
