@@ -1,7 +1,10 @@
 """Player names that link to the player's page and show their ratings in a tooltip.
 
-The tooltip is plain HTML shown by CSS on hover and on keyboard focus (`:hover`, `:focus`), and tied
-to the link with `aria-describedby` so screen readers announce it. No JavaScript is involved.
+The tooltip is plain HTML next to the link (not inside it, so the link's accessible name is the
+player's name alone), shown by CSS on hover and on keyboard focus and tied to the link with
+`aria-describedby`, so screen readers announce it as the link's description. On a touch screen,
+where there is no hover, the first tap shows the tooltip and a second follows the link (site.css,
+"Player names"). No JavaScript is involved.
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ class PlayerNames:
 
     def html(self, player) -> SafeString:
         self.count += 1
-        tip_id = f"tip-{player.pk}-{self.count}"
+        # A dot never appears in a slug, so no table's anchor on the page can take this id.
+        tip_id = f"tip.{player.pk}.{self.count}"
         url, tip = self._parts(player)
         return format_html(
-            '<a class="player" href="{}" data-player="{}" aria-describedby="{}">{}'
-            '<span class="tip" role="tooltip" id="{}">{}</span></a>',
+            '<span class="name" tabindex="-1"><a class="player" href="{}" data-player="{}" aria-describedby="{}">{}</a>'
+            '<span class="tip" role="tooltip" id="{}">{}</span></span>',
             url,
             player.short_name,
             tip_id,
@@ -55,7 +59,7 @@ class PlayerNames:
 
 
 class PlainNames:
-    """Player names as plain text, for exports."""
+    """Player names as plain text, for downloads."""
 
     def html(self, player) -> str:
         return player.short_name

@@ -8,6 +8,7 @@ league_patterns = [
     path("", league.home, name="home"),
     path("standings/", league.standings, name="standings"),
     path("games/<slug:slug>/", league.game, name="game"),
+    path("players/", players.directory, name="players"),
     path("players/<int:pk>/", players.player, name="player"),
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
     path("pages/<slug:slug>/", league.page, name="page"),
