@@ -10,7 +10,7 @@ where there is no hover, the first tap shows the tooltip and a second follows th
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from web.formatting import format_rating
@@ -28,17 +28,13 @@ class PlayerNames:
 
     def _parts(self, player) -> tuple[str, str]:
         if player.pk not in self.parts:
+            # One element per tooltip (lines are kept by CSS `white-space: pre-line`): a grid's
+            # header names every player of its page, and the home page shows several grids.
             rows = self.ratings.get(player.pk, [])
-            if rows:
-                lines = format_html_join(
-                    "",
-                    '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
-                    ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
-                )
-            else:
-                lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
-            tip = format_html('<span class="tip-name">{}</span>{}', player.name, lines)
-            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), tip)
+            lines = [
+                f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
+            ] or ["No rated matchdays yet"]
+            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), "\n".join([player.name, *lines]))
         return self.parts[player.pk]
 
     def html(self, player) -> SafeString:
