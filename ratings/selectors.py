@@ -11,7 +11,7 @@ from datetime import date
 from itertools import groupby
 
 from django.core.paginator import Page
-from django.db.models import Count, F, Func, Max, Min, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
 
@@ -21,25 +21,31 @@ from .models import RatingEntry, RatingTable, Standing
 
 
 def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
-    """`players` (or their ids), ordered by their first matchday (in `table`, or anywhere),
-    then by the order their results were entered: the column order of the club's tables. One
-    query; each player's first matchday is one index lookup (for a table) or a sort of their own
-    results (anywhere)."""
-    if table is None:
-        first = Result.objects.filter(player=OuterRef("pk")).order_by("matchday__date", "matchday__number", "pk")
-        date, number, tiebreak = "matchday__date", "matchday__number", "pk"
-    else:
-        first = table.entries.filter(player=OuterRef("pk")).order_by("matchday_date", "matchday_number", "result_id")
-        date, number, tiebreak = "matchday_date", "matchday_number", "result_id"
-    return list(
-        Player.objects.filter(pk__in=[getattr(p, "pk", p) for p in players])
-        .annotate(
-            first_date=Subquery(first.values(date)[:1]),
-            first_number=Subquery(first.values(number)[:1]),
-            first_result=Subquery(first.values(tiebreak)[:1]),
-        )
-        .order_by("first_date", "first_number", "first_result", "short_name")
+    """`players` (or their ids), ordered by their first matchday (in `table`, or anywhere), then by
+    the order their results were entered: the column order of the club's tables. One query (two
+    for "anywhere"), each player's first matchday in a table one lookup in the index of rating rows
+    by (table, player, date, number). Every matchday counts in its game's table, so a player's
+    first matchday anywhere is the first of their firsts in the games' tables."""
+    tables = (
+        [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
     )
+    firsts = {}
+    for t in tables:
+        first = RatingEntry.objects.filter(table_id=t, player=OuterRef("pk")).order_by(
+            "matchday_date", "matchday_number", "result_id"
+        )
+        for name in ("matchday_date", "matchday_number", "result_id"):
+            firsts[f"{name}_{t}"] = Subquery(first.values(name)[:1])
+    found = Player.objects.filter(pk__in=[getattr(p, "pk", p) for p in players]).annotate(**firsts)
+
+    def joined(player):
+        starts = [
+            tuple(getattr(player, f"{name}_{t}") for name in ("matchday_date", "matchday_number", "result_id"))
+            for t in tables
+        ]
+        return min((s for s in starts if s[0] is not None), default=(date.max, 0, 0)), player.short_name
+
+    return sorted(found, key=joined)
 
 
 @dataclass(frozen=True)
@@ -72,20 +78,21 @@ class Spans:
 
 
 def spans(tables: list[RatingTable], games: list[int] | None = None) -> Spans:
-    """Each of `tables`' span, read as one row per game (an index scan of the matchdays, or of those
-    of `games` only when the page shows no others)."""
-    matchdays = Matchday.objects.all() if games is None else Matchday.objects.filter(game_id__in=games)
-    per_game = (
-        matchdays.order_by()
-        .values("game_id", "game__official", "game__category_id")
-        .annotate(n=Count("pk"), first=Min("date"), last=Max("date"))
+    """Each of `tables`' span from one query over the games (of `games` only when the page shows no
+    others): per game, its count of matchdays and its first and last date, each read off the index
+    of matchdays by (game, date, number) without visiting the matchdays themselves."""
+    of_game = Matchday.objects.filter(game=OuterRef("pk")).order_by()
+    count = of_game.values("game").annotate(n=Count("pk")).values("n")
+    per_game = (Game.objects.all() if games is None else Game.objects.filter(pk__in=games)).annotate(
+        n=Subquery(count),
+        first=Subquery(of_game.order_by("date").values("date")[:1]),
+        last=Subquery(of_game.order_by("-date").values("date")[:1]),
     )
     by_table = {t.pk: Span() for t in tables}
     everything = Span()
-    for row in per_game:
-        span = Span(row["n"], row["first"], row["last"])
+    for game in per_game:
+        span = Span(game.n or 0, game.first, game.last)
         everything += span
-        game = Game(pk=row["game_id"], official=row["game__official"], category_id=row["game__category_id"])
         for table in tables:
             if table.counts(game):
                 by_table[table.pk] += span

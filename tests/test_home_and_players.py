@@ -248,3 +248,22 @@ def test_no_page_reads_more_with_more_rows_to_show(client, db):
     before = counts()
     _import_generated(30, 160, 41, "2025-06-01")
     assert counts() == before
+
+
+def test_export_ratings_neutralises_formula_names_and_keeps_numbers(club):
+    from django.core.management import call_command
+
+    gl = Player.objects.get(short_name="GL")
+    gl.short_name = "@SUM(1)"
+    league_services.save_player(gl)
+    hearts = Game.objects.get(slug="hearts")
+    hearts.name = "-Hearts"
+    services.save_game(hearts)
+    out = io.StringIO()
+    call_command("export_ratings", stdout=out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert rows[0]["player"] == "'@SUM(1)" and rows[0]["game"] == "'-Hearts"
+    assert rows[0]["delta"] == "-35"  # a number: not touched
+    out = io.StringIO()
+    call_command("export_ratings", "--format", "json", stdout=out)
+    assert json.loads(out.getvalue())[0]["player"] == "@SUM(1)"

@@ -80,6 +80,7 @@ def _style(i: int) -> tuple[str, str, float, str]:
 
 
 def _x_label(day: date, years: bool) -> str:
+    """ "Nov 6" on a chart of less than a year (its points' titles carry the year), "Nov 2025" on a longer one."""
     return f"{day:%b} {day.year}" if years else f"{day:%b} {day.day}"
 
 
@@ -110,7 +111,7 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="y-label" x="{}" y="{}">{}</text>',
         ((LEFT, WIDTH - RIGHT, y(t), y(t), LEFT - 6, y(t) + 4, format_rating(t)) for t in y_ticks),
     )
-    years = first.year != last.year
+    years = (last - first).days >= 365
     # On a phone every other date label gives way (site.css), so that the rest stay readable.
     labels = format_html_join(
         "",
