@@ -11,7 +11,7 @@ from datetime import date
 from itertools import groupby
 
 from django.core.paginator import Page
-from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery, Value
 
 from league.models import Game, Matchday, Player, Result
 
@@ -77,14 +77,15 @@ class Spans:
         return self.everything if table is None else self.by_table.get(table.pk, Span())
 
 
-def spans(tables: list[RatingTable], games: list[int] | None = None) -> Spans:
+def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted: bool = True) -> Spans:
     """Each of `tables`' span from one query over the games (of `games` only when the page shows no
-    others): per game, its count of matchdays and its first and last date, each read off the index
-    of matchdays by (game, date, number) without visiting the matchdays themselves."""
+    others): per game, its first and last date and, if `counted`, its number of matchdays, each
+    read off the index of matchdays by (game, date, number) without visiting the matchdays (the
+    count steps through the game's part of the index: a page that needs no count should not ask)."""
     of_game = Matchday.objects.filter(game=OuterRef("pk")).order_by()
-    count = of_game.values("game").annotate(n=Count("pk")).values("n")
+    count = of_game.values("game").annotate(n=Count("pk")).values("n") if counted else Value(0)
     per_game = (Game.objects.all() if games is None else Game.objects.filter(pk__in=games)).annotate(
-        n=Subquery(count),
+        n=Subquery(count) if counted else count,
         first=Subquery(of_game.order_by("date").values("date")[:1]),
         last=Subquery(of_game.order_by("-date").values("date")[:1]),
     )

@@ -94,7 +94,7 @@ def home(request):
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
-    spans, today = selectors.spans(tables), timezone.localdate()
+    spans, today = selectors.spans(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
     since = today - timedelta(days=days) if days and not show_all else None
