@@ -78,17 +78,21 @@ class Section:
         self.build: Callable | None = None
         self.pager = None
         self.title = ""
+        self.rating_table = None
+        self.players: list = []
 
     @property
     def page_number(self) -> str | None:
         return self.request.GET.get(self.param)
 
-    def show(self, build: Callable, page=None, *, title: str, newest_first: bool = False, **extra) -> Section:
-        """Show `build(names)`, a table (of `page` when paged), under `title` (which names its pager)."""
-        self.build, self.title = build, title
+    def show(
+        self, build: Callable, page=None, *, title: str, newest_first: bool = False, rating_table=None, players=()
+    ) -> Section:
+        """Show `build(names)`, a table (of `page` when paged), under `title` (which names its pager);
+        the section is about `rating_table`, and its table names `players` (a grid's columns)."""
+        self.build, self.title, self.rating_table, self.players = build, title, rating_table, list(players)
         self.exports.downloads.append(self.key)
         self.pager = pager(self.request, self, page, newest_first=newest_first)
-        self.__dict__.update(extra)
         return self
 
     def html(self):
