@@ -174,7 +174,7 @@ def test_paging_the_head_to_head_keeps_the_reader_there_and_the_other_tables_pag
     page.wait_for_load_state()
     assert page.evaluate("window.scrollY") > 1000
     box = page.locator("#head-to-head-heading").bounding_box()
-    assert 0 <= box["y"] < 900
+    assert -5 <= box["y"] < 900  # the section's top at the window's top
     assert "Newer" in page.locator("#overall .pager").inner_text()
 
 
@@ -231,7 +231,9 @@ def test_a_names_accessible_name_is_the_name_and_its_tooltip_the_description(pag
     link = page.locator("#overall").get_by_role("link", name="GL", exact=True)
     expect(link).to_have_count(1)
     expect(link).to_have_accessible_name("GL")
-    expect(link).to_have_accessible_description(re.compile(r"^GL Overall 1461 Hearts 1461$"))
+    # The full name (the demo knows only initials), then a rating per table; another test of the
+    # shared demo site may have added a matchday, so the ratings are not pinned here.
+    expect(link).to_have_accessible_description(re.compile(r"^GL Overall \d+ Hearts \d+\s*$"))
 
 
 def test_a_first_tap_shows_the_tooltip_and_a_second_follows_the_link(phone, site):
