@@ -211,9 +211,10 @@ DJANGO_TABLES2_TEMPLATE = "league/_table.html"
 LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")
 # Standings hide players with no matchday in this many days (0: show everyone).
 LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "0"))
-# Rating grids show the best this many players of a table as columns, this many matchdays a page.
-LEAGUE_GRID_PLAYERS = int(os.environ.get("LEAGUE_GRID_PLAYERS", "20"))
+# Matchdays a page of a rating or results grid holds: on a game's page, and on the home page (where
+# the grids come after the leaders and the latest matchdays).
 LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "25"))
+LEAGUE_HOME_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_HOME_GRID_PAGE_SIZE", "10"))
 LEAGUE_STANDINGS_PAGE_SIZE = int(os.environ.get("LEAGUE_STANDINGS_PAGE_SIZE", "25"))
 # The comparison page rates this many of a table's most recent matchdays with every method (its cost
 # grows with it: see README, Performance).

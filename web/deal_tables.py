@@ -11,7 +11,7 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deal_selectors import AttemptRow, LevelGrid
-from web.tables import DateColumn, NamedTable, PlayerNameColumn, StandingsTable
+from web.tables import DateColumn, PlayerNameColumn, SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}}
 
@@ -124,10 +124,11 @@ class PowerRankingsTable(tables.Table):
         return f"{value:.3f}"
 
 
-class AttemptTable(NamedTable):
-    """Attempts with every number of their rating; pages leave out the columns they need not show."""
+class AttemptTable(SiteTable):
+    """Attempts with every number of their rating; pages leave out the columns they need not show.
+    Their dates carry the year: sessions are few and far between, unlike a club's weekly matchdays."""
 
-    date = DateColumn(with_year=True)
+    date = DateColumn()
     position = tables.Column("#", attrs=NUM)
     player = PlayerNameColumn()
     deal = tables.Column("Deal")
@@ -144,6 +145,9 @@ class AttemptTable(NamedTable):
         orderable = False
         attrs = {"class": "explained"}
         empty_text = "No attempts yet."
+
+    def __init__(self, data, names=None, **kwargs):
+        super().__init__(data, names, with_year=True, **kwargs)
 
     def render_deal(self, value):
         return deal_link(value)

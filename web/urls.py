@@ -9,6 +9,7 @@ league_patterns = [
     path("standings/", league.standings, name="standings"),
     path("games/<slug:slug>/", league.game, name="game"),
     path("games/<slug:slug>/deals/<str:variant>/<int:level>/<int:number>/", deals.deal, name="deal"),
+    path("players/", players.directory, name="players"),
     path("players/<int:pk>/", players.player, name="player"),
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
     path("pages/<slug:slug>/", league.page, name="page"),

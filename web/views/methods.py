@@ -189,9 +189,9 @@ def compare(request):
         "matchdays": [
             _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
         ],
-        "matchdays_pager": common.pager(request, "matchdays-page", newest_first),
+        "matchdays_pager": common.page_links(request, "matchdays-page", newest_first),
         "standings": [_standing_row(pid, players[pid], runs, ranks) for pid in standings.object_list],
-        "standings_pager": common.pager(request, "standings-page", standings),
+        "standings_pager": common.page_links(request, "standings-page", standings),
     }
     return render(request, "ratings/compare.html", ctx)
 
