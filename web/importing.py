@@ -25,6 +25,8 @@ from ratings import services
 from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+OPTIONAL_COLUMNS = {"left_early": ""}  # a column a file may leave out, and its value then
+YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
 
@@ -44,6 +46,7 @@ class Row:
     player: str
     placing: int
     rated_placing: int | None
+    left_early: bool = False
 
 
 # The largest values the database columns hold (PositiveIntegerField, PositiveSmallIntegerField).
@@ -68,6 +71,14 @@ def _whole_number(text: str, column: str, *, optional: bool = False) -> int | No
     return value
 
 
+def _yes_or_no(text: str, column: str) -> bool:
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise ValueError(f"{column} must be 1 or 0 (or yes or no, or empty), not {text!r}")
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
@@ -87,7 +98,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
     missing = [c for c in COLUMNS if c not in header]
-    unknown = [c for c in header if c not in COLUMNS]
+    unknown = [c for c in header if c not in COLUMNS and c not in OPTIONAL_COLUMNS]
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = []
@@ -134,7 +145,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             rows[0].date,
             rows[0].game,
             rows[0].rounds,
-            [ImportedResult(r.line, r.player, r.placing, r.rated_placing) for r in rows],
+            [ImportedResult(r.line, r.player, r.placing, r.rated_placing, r.left_early) for r in rows],
         )
         for number, rows in matchdays.items()
     ]
@@ -161,6 +172,7 @@ def _parse_row(line: int, values: dict[str, str]) -> Row:
         player=values["player"],
         placing=_whole_number(values["placing"], "placing"),
         rated_placing=_whole_number(values["rated_placing"], "rated_placing", optional=True),
+        left_early=_yes_or_no(values.get("left_early", OPTIONAL_COLUMNS["left_early"]), "left_early"),
     )
 
 
@@ -174,7 +186,7 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
                     f"Line {row.line}: matchday {number} has {column} "
                     f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
                 )
-    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in rows]
+    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing, r.left_early) for r in rows]
     lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
     errors.extend(
         problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"
