@@ -14,7 +14,7 @@ pass over the results, and writes the rows in batches:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
 
@@ -231,6 +231,34 @@ def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list
         run.affected = stale | playing[table.pk]
         table.entries.from_position(*since).delete()
         table.standings.filter(player_id__in=run.affected).delete()
+
+
+def rate_alone(
+    tables: list[RatingTable], position: Position, players: list[int | None], seats: list[methods.Seat], facts
+) -> list[tuple[RatingTable, list[methods.Outcome]]]:
+    """What a matchday at `position` would give in each of `tables`, from each player's state just
+    before it (None: a new player), without writing anything: the entry page's preview."""
+    known = {p for p in players if p is not None}
+    rated = []
+    for table in tables:
+        run = _Run.of(table)
+        states, stale = {}, set()
+        for s in table.standings.filter(player_id__in=known):
+            if (s.matchday_date, s.matchday_number) < position:
+                states[s.player_id] = PlayerState(s.rating, s.state, s.played, s.matchday_date, s.matchday_number, 0)
+            else:
+                stale.add(s.player_id)
+        if stale:
+            states.update(_states_before(table, position, stale))
+        start_rating, start_state = run.start
+        placed = [
+            replace(seat, rating=states[p].rating, state=states[p].state)
+            if p in states
+            else replace(seat, rating=start_rating, state=start_state)
+            for p, seat in zip(players, seats, strict=True)
+        ]
+        rated.append((table, run.method.compute(placed, facts, run.params)))
+    return rated
 
 
 def _states_before(table: RatingTable, position: Position, players: set[int]) -> dict[int, PlayerState]:

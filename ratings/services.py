@@ -10,7 +10,7 @@ for the club's secretary.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import groupby
 
@@ -29,6 +29,7 @@ from league.validation import (
     matchday_problems,
     name_key,
     name_problem,
+    stored_rated_placings,
 )
 
 from . import deal_engine, engine, methods, selectors
@@ -87,16 +88,31 @@ def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
     return problems
 
 
-def results_problems(game: Game | None, entries: Sequence[Entry], seats: Sequence[methods.Seat]) -> list[str]:
-    """Everything wrong with a matchday's results: the league's rules, then its tables' methods."""
-    problems = matchday_problems(entries)
+def _entries(results: Sequence[ResultInput]) -> list[Entry]:
+    return [Entry("", r.player.short_name, r.placing, r.rated_placing, r.left_early) for r in results]
+
+
+def _with_derived_rated_placings(results: Sequence[ResultInput]) -> list[ResultInput]:
+    """The results with the rated placings the penalty rule derives: players who left early after
+    everyone who stayed, the others in finishing order around any explicit penalty."""
+    derived = stored_rated_placings(_entries(results))
+    return [replace(r, rated_placing=rated) for r, rated in zip(results, derived, strict=True)]
+
+
+def results_problems(game: Game | None, results: Sequence[ResultInput]) -> list[str]:
+    """Everything wrong with a matchday's results, naming the players: the league's rules, then
+    what the methods of the game's tables cannot rate. Reads only; forms show these as errors."""
+    problems = matchday_problems(_entries(results))
     if problems or game is None:
         return problems
-    return unratable(game, seats)
+    return unratable(game, [r.seat() for r in _with_derived_rated_placings(results)])
 
 
-def _entries(results: Sequence[ResultInput]) -> list[Entry]:
-    return [Entry(r.player.short_name, r.player.short_name, r.placing, r.rated_placing) for r in results]
+def _checked(matchday: Matchday, results: Sequence[ResultInput]) -> list[ResultInput]:
+    problems = results_problems(matchday.game, results)
+    if problems:
+        raise ValidationError(problems)
+    return _with_derived_rated_placings(results)
 
 
 def _result_problems(results: Sequence[ResultInput]) -> list[str]:
@@ -123,11 +139,10 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
     """Add or change a matchday and its results (the results replace the stored ones, player by
     player), then recompute every table it counts in, or counted in before the edit, from its
     earlier position on. Returns the matchday's rating changes, table by table."""
-    problems = _result_problems(results) or results_problems(
-        matchday.game, _entries(results), [r.seat() for r in results]
-    )
+    problems = _result_problems(results)
     if problems:
         raise ValidationError(problems)
+    results = _checked(matchday, results)
     matchday.full_clean()
     old = Matchday.objects.select_related("game").filter(pk=matchday.pk).first() if matchday.pk else None
     matchday.save()
@@ -150,6 +165,34 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
         games.append(old.game)
     _recompute_from(min(positions), games)
     return selectors.matchday_changes(matchday)
+
+
+@dataclass
+class MatchdayPreview:
+    """What saving a matchday would do: each table's changes, player by player in the order given,
+    and how many later matchdays saving it would recompute (for a back-dated matchday)."""
+
+    results: list[ResultInput]  # with the rated placings the penalty rule derives
+    changes: list[tuple[RatingTable, list[methods.Outcome]]]
+    later_matchdays: int
+
+
+def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> MatchdayPreview:
+    """The changes a new matchday would bring, from the ratings at its place in play order. Reads
+    only; refuses what `save_matchday` would refuse."""
+    results = _checked(matchday, results)
+    tables = sorted(engine.tables_counting([matchday.game]), key=selectors.table_order)
+    counted = [game for game in Game.objects.all() if any(table.counts(game) for table in tables)]
+    players = [r.player.pk for r in results]
+    changes = engine.rate_alone(
+        tables,
+        matchday.position,
+        players,
+        [r.seat() for r in results],
+        methods.Facts(matchday.rounds, matchday.winner_score),
+    )
+    later = Matchday.objects.filter(game__in=counted).from_position(*matchday.position).exclude(pk=matchday.pk)
+    return MatchdayPreview(results, changes, later.count())
 
 
 @transaction.atomic
@@ -254,7 +297,8 @@ class ImportedResult:
     line: int  # where the secretary finds it in their file
     player: str
     placing: int
-    rated_placing: int | None = None
+    rated_placing: int | None = None  # explicit, for a penalty other than leaving early
+    left_early: bool = False
 
 
 @dataclass
@@ -343,11 +387,18 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         touched_games[matchday.game.pk] = matchday.game
     Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds"])
     Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
-    # A league's history arrives in one file: results are written as plain rows, not model instances.
+    # A league's history arrives in one file: results are written as plain rows, not model instances,
+    # with the rated placings the penalty rule derives (checked by the parser, line by line).
     rows = [
-        (matchday.pk, players[name_key(row.player)].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
+        (matchday.pk, players[name_key(row.player)].pk, row.placing, rated, "", row.left_early, 0, 0, 0, 0)
         for matchday, given in zip(matchdays, imported, strict=True)
-        for row in given.results
+        for row, rated in zip(
+            given.results,
+            stored_rated_placings(
+                [Entry("", r.player, r.placing, r.rated_placing, r.left_early) for r in given.results]
+            ),
+            strict=True,
+        )
     ]
     insert_rows(Result, IMPORTED_RESULT_COLUMNS, rows)
     if connection.vendor == "postgresql" and len(rows) > 10_000:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from league.validation import (
     MATCHDAY_NUMBERS,
@@ -41,6 +42,8 @@ from ratings import services
 from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+OPTIONAL_COLUMNS = {"left_early": ""}  # a column a file may leave out, and its value then
+YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
 
@@ -60,6 +63,7 @@ class Row:
     player: str
     placing: int
     rated_placing: int | None
+    left_early: bool = False
 
 
 # Each number column's range: the league's (league.validation), which the admin and the database keep.
@@ -76,6 +80,14 @@ def _whole_number(text: str, column: str, *, optional: bool = False) -> int | No
     if optional and text == "":
         return None
     return whole_number(text, column, SPANS[column])
+
+
+def _yes_or_no(text: str, column: str) -> bool:
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise ValueError(f"{column} must be 1 or 0 (or yes or no, or empty), not {_shown(text)}")
 
 
 def _check_utf8(data: bytes) -> None:
@@ -140,7 +152,7 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
     missing = [c for c in COLUMNS if c not in header]
-    unknown = [c for c in header if c not in COLUMNS]
+    unknown = [c for c in header if c not in COLUMNS and c not in OPTIONAL_COLUMNS]
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = []
@@ -217,7 +229,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             rows[0].date,
             rows[0].game,
             rows[0].rounds,
-            [ImportedResult(r.line, r.player, r.placing, r.rated_placing) for r in rows],
+            [ImportedResult(r.line, r.player, r.placing, r.rated_placing, r.left_early) for r in rows],
         )
         for number, rows in matchdays.items()
     ]
@@ -246,6 +258,8 @@ def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> 
         day = date.fromisoformat(values["date"])
     except ValueError:
         raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03") from None
+    if day > timezone.localdate():
+        raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
     return Row(
         line=line,
         matchday=number if number is not None else _whole_number(values["matchday"], "matchday"),
@@ -255,6 +269,7 @@ def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> 
         player=values["player"],
         placing=_whole_number(values["placing"], "placing"),
         rated_placing=_whole_number(values["rated_placing"], "rated_placing", optional=True),
+        left_early=_yes_or_no(values.get("left_early", OPTIONAL_COLUMNS["left_early"]), "left_early"),
     )
 
 
@@ -280,7 +295,7 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
                     f"Line {row.line}: matchday {number} has {column} "
                     f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
                 )
-    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in rows]
+    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing, r.left_early) for r in rows]
     lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
     errors.extend(
         problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from web.views import deals, league, methods, players
+from web.views import deals, enter, league, methods, players
 
 league_patterns = [
     path("", league.home, name="home"),
@@ -13,6 +13,7 @@ league_patterns = [
     path("players/<int:pk>/", players.player, name="player"),
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
     path("pages/<slug:slug>/", league.page, name="page"),
+    path("enter/", enter.enter, name="enter"),
 ]
 
 ratings_patterns = [

@@ -18,7 +18,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
 from league.models import SEDMA_FIELDS, Matchday, Result
-from league.validation import PLAYERS, Entry
+from league.validation import PLAYERS, Entry, rated_placings
 from ratings import services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
@@ -52,11 +52,20 @@ def result_inputs(formset) -> list[services.ResultInput]:
 
 
 class ResultFormSet(BaseInlineFormSet):
-    """Checks the matchday's results as a whole: who played, and whether the placings rank them."""
+    """Checks the matchday's results as a whole: who played, and whether the placings rank them.
+
+    A rated placing that the penalty rule derives by itself (a player who left early, or one moved
+    up past a penalised player) shows blank, so that only explicit penalties are typed in."""
 
     def __init__(self, *args, **kwargs):
         self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
         super().__init__(*args, **kwargs)
+        stored = [form.instance for form in self.initial_forms]
+        if stored:
+            entries = [Entry("", str(r.player_id), r.placing, None, r.left_early) for r in stored]
+            for form, result, derived in zip(self.initial_forms, stored, rated_placings(entries), strict=True):
+                if result.rated_placing == derived or result.left_early:
+                    form.initial["rated_placing"] = None
 
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
@@ -68,12 +77,8 @@ class ResultFormSet(BaseInlineFormSet):
     def clean(self):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
-        rows = _kept_rows(self)
-        entries = [
-            Entry(f"Row {n}", data["player"].short_name, data["placing"], data.get("rated_placing")) for n, data in rows
-        ]
         game = self.instance.game if self.instance.game_id else None
-        problems = services.results_problems(game, entries, [r.seat() for r in result_inputs(self)])
+        problems = services.results_problems(game, result_inputs(self))
         if problems:
             raise ValidationError(problems)
         super().clean()

@@ -5,9 +5,9 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from tools.generate import generate
+from tools.generate import generate, last_day
 from tools.generate_deals import generate_attempts, generate_seeds
 from web.importing import COLUMNS
 from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
@@ -26,7 +26,10 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--first", type=int, default=1, help="number of the first matchday")
         parser.add_argument(
-            "--start", type=date.fromisoformat, default=date(2000, 1, 1), help="date of the first matchday"
+            "--start",
+            type=date.fromisoformat,
+            default=None,
+            help="date of the first matchday (default: the one that puts the last matchday on today)",
         )
         solitaire = parser.add_argument_group("solitaire (a game played against deals)")
         solitaire.add_argument(
@@ -41,6 +44,11 @@ class Command(BaseCommand):
             sys.exit(2)
         if options["solitaire"]:
             return self.solitaire(out, players, options["attempts"], seed, options["seeds"])
+        if start is not None and last_day(matchdays, start) > date.today():
+            raise CommandError(
+                f"Starting on {start}, the last matchday would be on {last_day(matchdays, start)}, after today; "
+                "matchdays cannot be in the future. Choose an earlier --start, or leave it out."
+            )
         stream = sys.stdout if out == "-" else Path(out).open("w", newline="", encoding="utf-8")
         try:
             writer = csv.writer(stream, lineterminator="\n")
