@@ -138,6 +138,9 @@ class Player(KeyedByName, models.Model):
         self.short_name_key = name_key(self.short_name)
         super().save(*args, **kwargs)
 
+    def get_absolute_url(self) -> str:
+        return reverse("league:player", args=[self.pk])
+
     def clean(self) -> None:
         clean_name(self, "short_name", "short name", SHORT_NAME_LENGTH)
         clean_name(self, "name", "full name", NAME_LENGTH)
@@ -209,7 +212,7 @@ class MatchdayQuerySet(models.QuerySet):
 
 class Matchday(RangesInValidators, models.Model):
     number = models.PositiveIntegerField(unique=True, validators=in_span(MATCHDAY_NUMBERS, "The matchday number"))
-    date = models.DateField()
+    date = models.DateField(help_text="YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today.")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
     rounds = models.PositiveSmallIntegerField(validators=in_span(ROUNDS, "Rounds"))
     winner_score = models.PositiveSmallIntegerField(
@@ -238,6 +241,17 @@ class Matchday(RangesInValidators, models.Model):
 
     def __str__(self) -> str:
         return f"Matchday {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:matchday", args=[self.number])
+
+    def clean(self) -> None:
+        # Every way in (the entry page, the admin, the import) saves through full_clean(): a year
+        # typed wrong (2052 for 2025) is refused here rather than shown as the league's newest night.
+        if self.date is not None and self.date > timezone.localdate():
+            raise ValidationError(
+                {"date": f"{self.date:%Y-%m-%d} is after today; enter the date the matchday was played."}
+            )
 
     @property
     def position(self) -> tuple:

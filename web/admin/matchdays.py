@@ -11,20 +11,23 @@ from itertools import groupby
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.urls import path
 from django.utils.html import format_html, format_html_join
 
 from league.models import SEDMA_FIELDS, Matchday, Result
 from league.validation import PLAYERS, Entry, rated_placings
-from ratings import services
+from ratings import deletion, services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
+from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import WHOLE_NUMBERS
-from web.formatting import format_change, format_rating
+from web.formatting import format_change, format_rating, long_date
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:
@@ -176,6 +179,16 @@ class MatchdayAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").prefetch_related("results__player")
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "date":
+            field.error_messages["invalid"] = "Enter the date as YYYY-MM-DD, for example 2025-11-03."
+        return field
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(lambda request: upload.import_view(self, request))
+        return [path("import/", view, name="league_matchday_import"), *super().get_urls()]
+
     def get_changelist(self, request, **kwargs):
         return MatchdayChangeList
 
@@ -218,8 +231,70 @@ class MatchdayAdmin(admin.ModelAdmin):
         )
         self.message_user(request, f"Ratings updated. {summary}", messages.SUCCESS)
 
+    # Deleting: the confirmation says what will be recomputed, and the message afterwards reports
+    # every rating that moved, as a save does.
+
+    def delete_view(self, request, object_id, extra_context=None):
+        matchday = self.get_object(request, object_id)
+        note = deletion_note([matchday]) if matchday is not None else ""
+        return super().delete_view(request, object_id, {**(extra_context or {}), "recompute_note": note})
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_with_note, name, description)
+        return actions
+
     def delete_model(self, request, obj):
-        services.delete_matchdays([obj])
+        self._delete(request, [obj])
 
     def delete_queryset(self, request, queryset):
-        services.delete_matchdays(queryset.select_related("game"))
+        self._delete(request, list(queryset.select_related("game")))
+
+    def _delete(self, request, matchdays):
+        _, recomputes = deletion.recomputed_by_deleting(matchdays)
+        tables = [r.table for r in recomputes]
+        before = deletion.ratings_now(tables)
+        services.delete_matchdays(matchdays)
+        changes = deletion.moved(before, deletion.ratings_now(tables))
+        self.message_user(request, deletion_report(changes), messages.SUCCESS)
+
+
+def deletion_note(matchdays) -> str:
+    """ "Deleting it recomputes Overall (12 later matchdays) and Hearts (3) from matchday 5, November
+    3, 2025, on." """
+    first, recomputes = deletion.recomputed_by_deleting(matchdays)
+    if not recomputes:
+        return "No rating table counts this matchday, so no ratings change."
+    tables = ", ".join(
+        f"{r.table.name} ({r.later_matchdays} later matchday{'' if r.later_matchdays == 1 else 's'} rated again)"
+        for r in recomputes
+    )
+    return f"Deleting recomputes {tables} from matchday {first.number}, {long_date(first.date)}, on."
+
+
+SHOWN_CHANGES = 30  # a message longer than this lists the rest as a count
+
+
+def deletion_report(changes) -> str:
+    if not changes:
+        return "Deleted. No rating changed."
+    parts = []
+    for table, player, before, after in changes[:SHOWN_CHANGES]:
+        if after is None:
+            parts.append(f"{table}: {player} no longer rated (was {format_rating(before)})")
+        elif before is None:
+            parts.append(f"{table}: {player} {format_rating(after)}")
+        else:
+            parts.append(f"{table}: {player} {format_rating(before)} → {format_rating(after)}")
+    more = f"; and {len(changes) - SHOWN_CHANGES} more" if len(changes) > SHOWN_CHANGES else ""
+    return f"Deleted; ratings recomputed. {'; '.join(parts)}{more}."
+
+
+def delete_selected_with_note(modeladmin, request, queryset):
+    """Django's delete action, whose confirmation page also says what is recomputed."""
+    response = delete_selected(modeladmin, request, queryset)
+    if getattr(response, "context_data", None) is not None:
+        response.context_data["recompute_note"] = deletion_note(list(queryset.select_related("game")))
+    return response
