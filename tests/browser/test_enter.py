@@ -62,3 +62,31 @@ def test_a_game_night_is_entered_with_the_keyboard_in_under_40_keystrokes(browse
         assert re.search(r"1\s+GL", results) and re.search(r"5\s+R", results)
     finally:
         context.close()
+
+
+def test_the_admin_csv_upload_previews_then_imports(browser, site, tmp_path):
+    csv_file = tmp_path / "night.csv"
+    csv_file.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing,left_early\n"
+        "50,2025-11-29,Hearts,2,GL,1,,\n50,2025-11-29,Hearts,2,Newbie,2,,\n50,2025-11-29,Hearts,2,J,3,,1\n"
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        log_in(page, site)
+        page.goto(f"{site}/admin/league/matchday/")
+        page.click("text=Import CSV")
+        page.set_input_files("#id_file", str(csv_file))
+        page.click("input[value=Preview]")
+        preview = page.locator(".import-preview").inner_text()
+        assert "1 matchday with 3 results; new players Newbie." in preview
+        screenshot(page, "admin-import-preview")
+        other = context.new_page()
+        assert other.goto(f"{site}/matchdays/50/").status == 404  # nothing saved by the preview
+        other.close()
+        page.click("input[value=Import]")
+        assert "Imported: 1 matchday with 3 results" in page.locator(".messagelist").inner_text()
+        page.goto(f"{site}/matchdays/50/")
+        assert "Newbie" in page.locator("main").inner_text()
+    finally:
+        context.close()
