@@ -23,9 +23,10 @@ bind = os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT') or '8000'}"
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * usable_cores() + 1)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 30)
 graceful_timeout = timeout
-# Replace each worker after a while, so a slow leak never grows without bound.
-max_requests = 2000
-max_requests_jitter = 200
+# Replace each worker after a while, so a slow leak never grows without bound; not so often that
+# its cached pages (kept in its own memory without REDIS_URL) are lost every few seconds under load.
+max_requests = 20000
+max_requests_jitter = 2000
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
 errorlog = "-"
 # The proxy in front sets X-Forwarded-Proto; only trust it from the proxy's own address.

@@ -5,6 +5,7 @@ the project folder. Set LEAGUE_PRODUCTION=1 on a server; then SECRET_KEY and ALL
 required and DEBUG must stay off, so a forgotten variable stops the start instead of leaking.
 """
 
+import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -46,6 +47,14 @@ if PRODUCTION:
         )
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("ALLOWED_HOSTS must name the site's host names when LEAGUE_PRODUCTION is set.")
+    # "*" answers to any Host header, which is what the Host check is there to refuse: absolute URLs
+    # built from a request could point wherever a visitor chose. ".club.example" (the domain and its
+    # subdomains) is fine.
+    wildcards = [host for host in ALLOWED_HOSTS if "*" in host]
+    if wildcards:
+        raise ImproperlyConfigured(
+            f"ALLOWED_HOSTS must name the site's host names, not {', '.join(wildcards)}, when LEAGUE_PRODUCTION is set."
+        )
 elif not SECRET_KEY:
     SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 - local use only
 
@@ -80,6 +89,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A locked, full or read-only database gets a 503 that says so, not a 500.
+    "web.faults.DatabaseFaultMiddleware",
     # Last: turns a login refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -126,12 +137,22 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # workers of all servers.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Keys are kept apart per database, so two sites sharing one Redis never see each other's
+    # revision or pages (servers of one site share a database, hence a prefix).
+    _database = "|".join(str(DATABASES["default"].get(k) or "") for k in ("ENGINE", "HOST", "PORT", "NAME"))
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX") or hashlib.sha256(_database.encode()).hexdigest()[:12],
+        }
+    }
 else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "2000"))},
+            # Per worker: 500 pages of ~100 kB is ~50 MB each; the oldest third goes when full.
+            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "500"))},
         }
     }
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
@@ -155,6 +176,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "web.views.errors.locked_out"
+# The admin is the site's only login: after it, a `next` that is not safe (another site) is dropped
+# and the secretary lands on the admin's index, not on Django's default /accounts/profile/ (a 404).
+LOGIN_REDIRECT_URL = "admin:index"
+
+# A matchday of up to 500 players is entered on one admin form of about a dozen fields a player.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
@@ -212,10 +239,14 @@ DJANGO_TABLES2_TEMPLATE = "league/_table.html"
 LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")
 # Standings hide players with no matchday in this many days (0: show everyone).
 LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "0"))
-# Rating grids show the best this many players of a table as columns, this many matchdays a page.
-LEAGUE_GRID_PLAYERS = int(os.environ.get("LEAGUE_GRID_PLAYERS", "20"))
+# Matchdays a page of a rating or results grid holds: on a game's page, and on the home page (where
+# the grids come after the leaders and the latest matchdays).
 LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "25"))
+LEAGUE_HOME_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_HOME_GRID_PAGE_SIZE", "10"))
 LEAGUE_STANDINGS_PAGE_SIZE = int(os.environ.get("LEAGUE_STANDINGS_PAGE_SIZE", "25"))
+# The comparison page rates this many of a table's most recent matchdays with every method (its cost
+# grows with it: see README, Performance).
+LEAGUE_COMPARE_MATCHDAYS = max(1, int(os.environ.get("LEAGUE_COMPARE_MATCHDAYS", "200")))
 # Players with fewer matchdays than this in a table are marked provisional there.
 LEAGUE_PROVISIONAL_MATCHDAYS = int(os.environ.get("LEAGUE_PROVISIONAL_MATCHDAYS", "3"))
 

@@ -1,33 +1,188 @@
-"""Checks that a matchday's results make sense, with messages a club secretary understands.
+"""What the league accepts, with messages a club secretary understands.
 
-Pure Python (no Django): the admin, the CSV import and the rating methods all check results with
-these functions, so each mistake gets the same message whichever way it came in.
+Pure Python (no Django): the admin, the CSV import, the services, the model fields and their database
+constraints, and the rating methods all take their rules from here, so that each mistake gets the
+same answer whichever way it came in. README's "What the site accepts" says the same in words.
 """
 
 from __future__ import annotations
 
+import functools
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Span(NamedTuple):
+    """The whole numbers from `lowest` to `highest`, both included."""
+
+    lowest: int
+    highest: int
+
+    def problem(self, what: str, value: int) -> str | None:
+        """Why `value` is outside, in words ("rounds must be at most 100, not 40000"), or None."""
+        if value < self.lowest:
+            return f"{what} must be at least {self.lowest}, not {value}"
+        if value > self.highest:
+            return f"{what} must be at most {self.highest:,}, not {value:,}"
+        return None
+
+
+# The ranges of a matchday's numbers. The database holds the same ranges as named check constraints
+# (league/models.py), so nothing outside them is stored whichever way it comes in.
+MATCHDAY_NUMBERS = Span(1, 1_000_000_000)
+PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates 500 in under 2 s
+ROUNDS = Span(1, 100)  # K is 10 x rounds in the club formula
+PLACINGS = Span(1, PLAYERS.highest)  # and at most the matchday's number of players
+WINNER_SCORES = Span(0, 1_000)  # the table-size method: 25 and over is a full game
+SEDMA_COUNTS = Span(0, 100)  # rounds won by 16, by 24, with 4 and last; bad moves
+
+# The longest names, in characters as typed, and their comparison keys (a key may be longer than its
+# name: NFKC writes some characters as several, e.g. the ligature "ﬃ" as "ffi").
+SHORT_NAME_LENGTH = 12
+NAME_LENGTH = 100
+KEY_LENGTH_FACTOR = 4
+
+
+# Whole numbers as people write them: the digits 0-9, perhaps a minus sign (refused by the range with
+# a clear message). Python's int() also reads "1_0", " 12", "１２" (full width) and "٣" (Arabic-Indic),
+# which nobody means as a count in a results file.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+LONGEST_NUMBER_READ = 18  # digits: longer numbers are out of every range, and are refused unread
+
+
+def whole_number(text: str, what: str, span: Span) -> int:
+    """The number written in `text`, within `span`; ValueError with the reason otherwise. Never reads
+    more digits than the range can hold, so thousands of digits cost nothing."""
+    if not (text.isascii() and text.isdigit()) and not _WHOLE_NUMBER.fullmatch(text):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise ValueError(f"{what} must be a whole number, not {shown!r}")
+    digits = len(text.lstrip("-").lstrip("0"))
+    if digits > LONGEST_NUMBER_READ:
+        if text.startswith("-"):
+            raise ValueError(f"{what} must be at least {span.lowest:,}, not a negative {digits}-digit number")
+        raise ValueError(f"{what} must be at most {span.highest:,}, not a {digits}-digit number")
+    value = int(text)
+    problem = span.problem(what, value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def is_iso_date(text: str) -> bool:
+    """Whether `text` is written like 2025-11-03 (date.fromisoformat also reads 20251103 and
+    2025-W45-1, which a results file does not mean)."""
+    return bool(_ISO_DATE.fullmatch(text))
+
+
+# Names. Two names are the same player (or game) when their keys are equal: compared after Unicode
+# NFKC normalisation (full-width letters, ligatures, composed or decomposed accents all become one
+# form), case folding ("GL", "gl", "ß" and "ss"), with characters that never show left out and runs of
+# spaces counted as one space ("Jan  K" is "Jan K", but "JK" is not "J K"), leading and trailing
+# spaces trimmed.
+
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt), and the braille blank: they
+# show as nothing. Names holding the format ones are refused (below); the others, such as variation
+# selectors and Hangul fillers, are left out of the key, so "X" and "X" with a filler are one name.
+_IGNORABLE_RANGES = [
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+]
+_LEAVE_OUT = {code: None for first, last in _IGNORABLE_RANGES for code in range(first, last + 1)}
+
+# Control characters (Cc: NUL, tab, newline, escape...), format characters (Cf: zero-width spaces and
+# joiners, direction marks and bidirectional overrides, soft hyphens), lone surrogates and the line
+# and paragraph separators: none of them belongs in a name.
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+
+
+@functools.lru_cache(maxsize=100_000)
+def name_key(name: str) -> str:
+    """The form in which two names (of players or games) are compared: two names with the same key
+    are the same player or game, wherever a name comes in. The database stores it, unique."""
+    text = unicodedata.normalize("NFKC", name)
+    # Case folding can undo NFKC's form ("ǰ" folds to "ǰ", decomposed), hence NFKC again.
+    text = unicodedata.normalize("NFKC", text.casefold()).translate(_LEAVE_OUT)
+    return " ".join(text.split())
+
+
+def _character(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X} {name}" if name else f"U+{ord(ch):04X} (a control character)"
+
+
+def name_problem(name: str, what: str, longest: int) -> str | None:
+    """Why `name` cannot be a name (of `longest` characters at most), or None. `what` says whose name
+    it is ("player", "short name"); the messages start with it."""
+    for position, ch in enumerate(name, start=1):
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            return (
+                f"{what} {_shown(name)} holds an invisible or control character, {_character(ch)}, at "
+                f"position {position}; type the name again without it"
+            )
+    if len(name) > longest:
+        return f"{what} {_shown(name)} is longer than {longest} characters"
+    key = name_key(name)
+    if not key:
+        return f"{what} is empty once spaces and invisible characters are left out"
+    if len(key) > longest * KEY_LENGTH_FACTOR:
+        return f"{what} {_shown(name)} is too long once written out in plain letters ({len(key)} characters)"
+    return None
+
+
+def _shown(name: str) -> str:
+    """A name as a message shows it: quoted, with invisible characters written as escapes."""
+    return repr(name if len(name) <= 40 else name[:40] + "…")
+
+
+def fitting_slug(base: str, number: int, longest: int) -> str:
+    """The `number`-th candidate slug for `base` (1: the base itself, then base-2, base-3 ...), cut so
+    that it fits a column of `longest` characters."""
+    suffix = "" if number == 1 else f"-{number}"
+    return base[: longest - len(suffix)].rstrip("-") + suffix
+
+
+# Results
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One result as typed in: `row` is how the person who typed it can find it again."""
+    """One result as typed in. `row` is how the person who typed it finds it again ("Line 5" of a
+    file; empty where the player's name says enough, as on the entry page and in the admin)."""
 
     row: str
     player: str
     placing: int
-    rated_placing: int | None = None
+    rated_placing: int | None = None  # given explicitly, for a penalty other than leaving early
+    left_early: bool = False
 
     @property
     def effective_placing(self) -> int:
         return self.rated_placing if self.rated_placing is not None else self.placing
 
-
-def name_key(name: str) -> str:
-    """The form in which two names (of players or games) are compared: two names with the same key
-    are the same player or game, wherever a name comes in."""
-    return name.casefold()
+    def where(self) -> str:
+        return f"{self.row}: " if self.row else ""
 
 
 def competition_ranking(placings: Sequence[int]) -> list[int]:
@@ -48,44 +203,146 @@ def _ranking_problem(placings: Sequence[int], what: str) -> str | None:
     suggestion = competition_ranking(placings)
     if list(placings) == suggestion:
         return None
-    shown = ", ".join(str(p) for p in sorted(placings))
-    fixed = ", ".join(str(p) for p in sorted(suggestion))
+    shown = _numbers(sorted(placings))
+    fixed = _numbers(sorted(suggestion))
     return (
         f"The {what} {shown} are not a ranking: tied players share a place and the next player "
         f"skips the places they used (1, 2, 2, 4). Did you mean {fixed}?"
     )
 
 
+def _numbers(values: Sequence[int], shown: int = 30) -> str:
+    text = ", ".join(str(v) for v in values[:shown])
+    return text + (f" … ({len(values)} in all)" if len(values) > shown else "")
+
+
+def players_problem(n: int) -> str | None:
+    """Whether a matchday of `n` players is too small or too large."""
+    if n < PLAYERS.lowest:
+        return f"A matchday needs at least two players; this one has {n}."
+    if n > PLAYERS.highest:
+        return f"A matchday has at most {PLAYERS.highest} players; this one has {n:,}."
+    return None
+
+
 def matchday_problems(entries: Sequence[Entry]) -> list[str]:
     """Everything wrong with one matchday's results, or an empty list.
 
-    Checks, in order: at least two players, nobody twice, placings within 1..n, placings that form a
-    ranking, and rated placings (placings after penalties) that form a ranking too.
+    Checks, in order: two to 500 players, nobody twice (names compared by `name_key`), placings
+    within 1..n, placings that form a ranking, no player both left early and given a rated placing,
+    and rated placings that rank the players as the penalty rule does (see `rated_placings`).
+    Linear but for a sort or two.
     """
     n = len(entries)
-    if n < 2:
-        return [f"A matchday needs at least two players; this one has {n}."]
+    too_few_or_many = players_problem(n)
+    if too_few_or_many:
+        return [too_few_or_many]
     problems = []
-    first_row: dict[str, str] = {}
+    first: dict[str, Entry] = {}
     for entry in entries:
         key = name_key(entry.player)
-        if key in first_row:
-            problems.append(f"{entry.row}: {entry.player} is entered twice (also in {first_row[key]}).")
+        if key in first:
+            also = f" (also in {first[key].row})" if entry.row else ""
+            problems.append(f"{entry.where()}{entry.player} is entered twice{also}.")
         else:
-            first_row[key] = entry.row
+            first[key] = entry
     for entry in entries:
         for label, value in (("placing", entry.placing), ("rated placing", entry.rated_placing)):
             if value is not None and not 1 <= value <= n:
                 problems.append(
-                    f"{entry.row}: {label} {value} for {entry.player} is outside 1..{n} ({n} players took part)."
+                    f"{entry.where()}{label} {value} for {entry.player} is outside 1..{n} ({n} players took part)."
                 )
+        if entry.left_early and entry.rated_placing is not None:
+            problems.append(
+                f"{entry.where()}{entry.player} left early, which already rates them after everyone who "
+                f"stayed; leave their rated placing ({entry.rated_placing}) empty."
+            )
     if problems:
         return problems
     ranking = _ranking_problem([e.placing for e in entries], "placings")
     if ranking:
         return [ranking]
-    if any(e.rated_placing is not None for e in entries):
-        rated = _ranking_problem([e.effective_placing for e in entries], "rated placings")
-        if rated:
-            return [rated + " (A player penalised for leaving early is usually rated last.)"]
+    meant = rated_placings(entries)
+    wrong = [(e, m) for e, m in zip(entries, meant, strict=True) if e.rated_placing not in (None, m)]
+    if wrong:
+        fixes = ", ".join(f"{e.player} should be rated {m}" for e, m in wrong)
+        order = ", ".join(f"{e.player} {m}" for e, m in sorted(zip(entries, meant, strict=True), key=lambda x: x[1]))
+        return [
+            f"{wrong[0][0].where()}The rated placings do not rank the players: {fixes}. A penalised player takes "
+            f"the place given to them and the others keep their finishing order around them: {order}."
+        ]
     return []
+
+
+# Penalties, one rule for the entry page, the admin and the import: rated placings are derived from
+# the finishing order, who left early and any explicit rated placing.
+
+
+def rated_placings(entries: Sequence[Entry]) -> list[int]:
+    """Each player's rated placing. Players who left early share the place after everyone who
+    stayed. Those who stayed are ranked in finishing order, except that a player given an explicit
+    rated placing (another penalty) takes that place, the others keeping their order around them.
+
+    The club's matchday 5: GL 1, I 2, R 3 (left early), J 3 gives GL 1, I 2, J 3, R 4. Placings 1, 2,
+    2, 4 with the second of the tied players left early give 1, 2, 4, 3."""
+    stayed = [e for e in entries if not e.left_early]
+    # Sort key: the place a player is rated at, penalised players after the others there, then by
+    # finishing order; penalised players given the same place share it.
+    keys = [
+        (e.placing, 0, e.placing) if e.rated_placing in (None, e.placing) else (e.rated_placing, 1, 0) for e in stayed
+    ]
+    first_index: dict[tuple, int] = {}
+    for index, key in enumerate(sorted(keys)):
+        first_index.setdefault(key, index)
+    ranks = iter(1 + first_index[key] for key in keys)
+    return [len(stayed) + 1 if e.left_early else next(ranks) for e in entries]
+
+
+def stored_rated_placings(entries: Sequence[Entry]) -> list[int | None]:
+    """The rated placing to store for each entry: None where it is the placing itself."""
+    return [None if m == e.placing else m for e, m in zip(entries, rated_placings(entries), strict=True)]
+
+
+# Attempts at deals (games played against deals): the same rules for the admin and the CSV imports.
+
+WON = {"1": True, "0": False, "w": True, "l": False, "yes": True, "no": False}
+RATED = {"1": True, "0": False, "yes": True, "no": False}
+VARIANT_LENGTH = 20
+
+
+def parse_won(text: str) -> bool:
+    """Whether the player won: 1/0, W/L or yes/no (any case); ValueError naming the choices."""
+    try:
+        return WON[text.strip().casefold()]
+    except KeyError:
+        raise ValueError(f"won must be 1/0, W/L or yes/no, not {text!r}") from None
+
+
+def parse_rated(text: str) -> bool:
+    """Whether the attempt is rated: 1/0 or yes/no; blank means rated."""
+    if not text.strip():
+        return True
+    try:
+        return RATED[text.strip().casefold()]
+    except KeyError:
+        raise ValueError(f"rated must be 1 or 0 (blank is 1), not {text!r}") from None
+
+
+def variant_problem(variant: str) -> str | None:
+    """What is wrong with a variant's name ("8x4"), or None. Variants name pages, so no slash."""
+    if not variant.strip():
+        return "variant is empty"
+    if len(variant) > VARIANT_LENGTH:
+        return f"variant {variant!r} is longer than {VARIANT_LENGTH} characters"
+    if "/" in variant or variant != variant.strip():
+        return f"variant {variant!r} may not contain a slash or begin or end with a space"
+    return None
+
+
+def seed_problem(plays: int, wins: int) -> str | None:
+    """What is wrong with a deal's prior record, or None."""
+    if plays < 1:
+        return f"plays must be at least 1, not {plays}"
+    if not 0 <= wins <= plays:
+        return f"wins must be between 0 and plays ({plays}), not {wins}"
+    return None

@@ -2,22 +2,52 @@
 
 Pure Python (no Django): the views hand it the query string's values and render what it returns.
 Every mistake is a ParamError naming the parameter, which the JSON API returns with status 400.
+
+Everything that comes in is bounded: each number by its documented range (the methods' parameters
+declare theirs; the calculator's own inputs are declared below), the lists by the size of a matchday
+(2 to 500 players) and the text of a series by its length. What goes out is finite: a result that
+overflows a float is refused naming the ratings, never answered with Infinity or NaN.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from . import methods
-from .methods import Facts, Method, MethodError, Outcome, ParamError, Seat
+from .methods import Facts, Method, MethodError, Outcome, Param, ParamError, Seat
+from .methods.base import RATING_LIMIT
 
+MAX_PLAYERS = 500  # a matchday's players, as the league allows
+MAX_ROUNDS = 100  # a matchday's rounds, as the league allows
+MAX_GAMES = 200  # lines of a series
+MAX_SEATS = 1_000  # players over all the games of a series (a 500-player TrueSkill game takes a second)
+MAX_TEXT = 20_000  # characters of a series' games, and of its starting ratings
+MAX_NAME = 40  # characters of a player's name in a series
+
+# The calculator's own inputs, with their ranges (shown on the page and in README).
+RATINGS = Param(
+    "ratings", "Ratings", 1500, "Each player's rating before the game.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT
+)
+ROUNDS = Param(
+    "rounds", "Rounds", 1, "The game's rounds (the club formula's K is K per round times this).", int, 1, MAX_ROUNDS
+)
+PLACINGS = Param("placings", "Placings", 1, "Each player's placing, 1 for the winner.", int, 1, MAX_PLAYERS)
+PLACING = Param("placing", "Placing", 1, "A player's placing in a series.", int, 1, MAX_PLAYERS)
+WINNER_SCORE = Param("winner_score", "Winner's score", 25, "The winner's score (table-size).", int, 1, 1000)
+PER_PLAYER = (
+    Param("left_early", "Left early", 0, "1 for a player who left early (pairwise-winner).", int, 0, 1),
+    Param("won_by_16", "Rounds won by 16", 0, "Sedma.", int, 0, MAX_ROUNDS),
+    Param("won_by_24", "Rounds won by 24", 0, "Sedma.", int, 0, MAX_ROUNDS),
+    Param("won_by_4_and_last", "Won with 4 and last", 0, "Sedma.", int, 0, MAX_ROUNDS),
+    Param("bad_moves", "Bad moves", 0, "Sedma.", int, 0, 1000),
+)
 SEDMA_COUNTS = ("won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves")
-GAME_KEYS = {"method", "ratings", "placings", "rounds", "winner_score", "left_early", *SEDMA_COUNTS}
-MAX_PLAYERS = 100
-MAX_GAMES = 200
+PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
+GAME_KEYS = {"method", "ratings", "placings", "rounds", "winner_score", *(p.name for p in PER_PLAYER), *PLAYER_INPUTS}
 
 
 @dataclass
@@ -29,80 +59,85 @@ class Game:
 
     def outcomes(self) -> list[Outcome]:
         try:
-            return self.method.compute(self.seats, self.facts, self.params)
+            return finite(self.method.compute(self.seats, self.facts, self.params))
         except MethodError as error:
             raise ParamError(error.param, str(error)) from error
 
 
-def _numbers(name: str, text: str, kind: type) -> list:
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+def finite(outcomes: list[Outcome], name: str = "ratings") -> list[Outcome]:
+    """`outcomes`, if every number in them is finite; a ParamError naming `name` if not."""
+    for o in outcomes:
+        numbers = [o.rating_before, o.expected, o.score, o.delta, o.rating_after, o.k, o.opponents_mean]
+        numbers += [*(o.state or {}).values(), *(v for v in o.extras.values() if not isinstance(v, bool))]
+        if not all(math.isfinite(x) for x in numbers if x is not None):
+            raise ParamError(name, "these ratings and parameters give a result too large to compute")
+    return outcomes
+
+
+def _values(param: Param, text: str, players: int | None = None) -> list:
+    """A list of numbers separated by commas or spaces, each read and checked as `param` says."""
+    parts = [p for p in re.split(r"[,\s]+", str(text).strip()) if p]
     if not parts:
-        raise ParamError(name, "is empty")
+        raise ParamError(param.name, "is empty")
     if len(parts) > MAX_PLAYERS:
-        raise ParamError(name, f"has more than {MAX_PLAYERS} values")
+        raise ParamError(
+            param.name, f"has more than {MAX_PLAYERS} values (a matchday has at most {MAX_PLAYERS} players)"
+        )
+    if players is not None and len(parts) != players:
+        raise ParamError(param.name, f"needs one value per player ({players}), not {len(parts)}")
     values = []
-    for part in parts:
+    for i, part in enumerate(parts, start=1):
         try:
-            value = kind(part)
-        except ValueError:
-            kind_name = "whole numbers" if kind is int else "numbers"
-            raise ParamError(name, f"must be {kind_name} separated by commas, not {part!r}") from None
-        if kind is float and value != value or value in (float("inf"), float("-inf")):
-            raise ParamError(name, f"must be finite numbers, not {part!r}")
-        values.append(value)
+            values.append(param.parse(part))
+        except ParamError as error:
+            raise ParamError(param.name, f"value {i} {error.message}") from None
     return values
 
 
-def _whole(name: str, text: str, minimum: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ParamError(name, f"must be a whole number, not {text!r}") from None
-    if value < minimum:
-        raise ParamError(name, f"must be at least {minimum}, not {value}")
-    return value
+def _placings(text: str, players: int) -> list[int]:
+    values = _values(PLACINGS, text)
+    if len(values) != players:
+        raise ParamError("placings", f"needs one placing per rating ({players}), not {len(values)}")
+    return values
 
 
 def facts_from(query: Mapping[str, str]) -> Facts:
-    rounds = _whole("rounds", query["rounds"], 1) if query.get("rounds") else 1
-    winner = _whole("winner_score", query["winner_score"], 1) if query.get("winner_score") else None
+    rounds = ROUNDS.parse(query["rounds"]) if query.get("rounds") else 1
+    winner = WINNER_SCORE.parse(query["winner_score"]) if query.get("winner_score") else None
     return Facts(rounds=rounds, winner_score=winner)
 
 
 def method_and_params(query: Mapping[str, str], ignore: set[str] = GAME_KEYS) -> tuple[Method, dict]:
     """The method and its parameters from the query; blank values are left out."""
-    method = methods.get(query.get("method") or "club")
+    method = methods.get(str(query.get("method") or "club").strip())
     raw = {k: v for k, v in query.items() if k not in ignore and v != ""}
     return method, method.clean_params(raw)
 
 
 def game_from_query(query: Mapping[str, str]) -> Game:
     """`method`, `ratings`, `placings` and optional `rounds`, `winner_score`, per-player lists
-    `left_early` and the Sedma counts, and the method's parameters by name (`k`, `round`, ...)."""
+    (`left_early`, the Sedma counts, and the method's own such as Glicko-2's `deviations`), and the
+    method's parameters by name (`k`, `round`, ...)."""
     method, params = method_and_params(query)
     if not query.get("ratings"):
         raise ParamError("ratings", "is required: the players' current ratings, separated by commas")
     if not query.get("placings"):
         raise ParamError("placings", "is required: the players' placings (1 = winner), separated by commas")
-    ratings = _numbers("ratings", query["ratings"], float)
-    placings = _numbers("placings", query["placings"], int)
-    if len(placings) != len(ratings):
-        raise ParamError("placings", f"needs one placing per rating ({len(ratings)}), not {len(placings)}")
-    per_player = {}
-    for name in ("left_early", *SEDMA_COUNTS):
+    ratings = _values(RATINGS, query["ratings"])
+    placings = _placings(query["placings"], len(ratings))
+    per_player = {p.name: _values(p, query[p.name], len(ratings)) for p in PER_PLAYER if query.get(p.name)}
+    inputs = {}
+    for name in PLAYER_INPUTS:
         if query.get(name):
-            values = _numbers(name, query[name], int)
-            if len(values) != len(ratings) or min(values) < 0:
-                raise ParamError(name, f"needs one whole number of 0 or more per player ({len(ratings)})")
-            per_player[name] = values
-    seats = [
-        Seat(
-            rating=rating,
-            placing=placing,
-            **{name: (bool(values[i]) if name == "left_early" else values[i]) for name, values in per_player.items()},
-        )
-        for i, (rating, placing) in enumerate(zip(ratings, placings, strict=True))
-    ]
+            param = method.player_input(name)
+            if param is None:
+                raise ParamError(name, f"{method.slug} takes no {name}")
+            inputs[name] = _values(param, query[name], len(ratings))
+    seats = []
+    for i, (rating, placing) in enumerate(zip(ratings, placings, strict=True)):
+        given = {name: values[i] for name, values in inputs.items()}
+        counts = {name: (bool(values[i]) if name == "left_early" else values[i]) for name, values in per_player.items()}
+        seats.append(Seat(rating, placing, method.state_for(rating, given, params), **counts))
     return Game(method, params, seats, facts_from(query))
 
 
@@ -137,6 +172,27 @@ class Step:
 TOKEN = re.compile(r"^(?P<name>[^\s:=,]+)[:=](?P<value>\S+)$")
 
 
+def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
+    if len(start_text) > MAX_TEXT:
+        raise ParamError("start", f"is longer than {MAX_TEXT:,} characters")
+    ratings: dict[str, tuple[float, Any]] = {}
+    for token in re.split(r"[,\s]+", start_text.strip()):
+        if not token:
+            continue
+        match = TOKEN.match(token)
+        if not match or len(match["name"]) > MAX_NAME:
+            raise ParamError(
+                "start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)"
+            )
+        try:
+            ratings[match["name"]] = (RATINGS.parse(match["value"]), None)
+        except ParamError as error:
+            raise ParamError("start", f"{match['name']}: {error.message}") from None
+        if len(ratings) > MAX_SEATS:
+            raise ParamError("start", f"names more than {MAX_SEATS:,} players")
+    return ratings
+
+
 def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[list[Step], dict[str, float]]:
     """Several games in a row, one per line as `NAME:PLACING ...` with optional `rounds=N` and
     `winner_score=S`; each player's rating carries from game to game. `start_text` gives starting
@@ -144,26 +200,21 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
     """
     method, params = method_and_params(query, GAME_KEYS | {"games", "start"})
     start_rating, start_state = method.start(params)
-    ratings: dict[str, tuple[float, Any]] = {}
-    for token in re.split(r"[,\s]+", start_text.strip()):
-        if not token:
-            continue
-        match = TOKEN.match(token)
-        if not match:
-            raise ParamError("start", f"{token!r} is not NAME=RATING")
-        ratings[match["name"]] = (_numbers("start", match["value"], float)[0], None)
-    steps = []
+    ratings = _start_ratings(start_text)
+    if len(games_text) > MAX_TEXT:
+        raise ParamError("games", f"is longer than {MAX_TEXT:,} characters")
     lines = [(n, line) for n, line in enumerate(games_text.splitlines(), start=1) if line.strip()]
     if len(lines) > MAX_GAMES:
         raise ParamError("games", f"has more than {MAX_GAMES} games")
+    steps, seats_rated = [], 0
     for number, line in lines:
         names, placings, facts_query = [], [], {}
         for token in re.split(r"[,\s]+", line.strip()):
-            match = TOKEN.match(token) if token else None
             if not token:
                 continue
-            if not match:
-                raise ParamError("games", f"line {number}: {token!r} is not NAME:PLACING")
+            match = TOKEN.match(token)
+            if not match or len(match["name"]) > MAX_NAME:
+                raise ParamError("games", f"line {number}: {methods.base.shown(token)} is not NAME:PLACING")
             if match["name"] in ("rounds", "winner_score"):
                 facts_query[match["name"]] = match["value"]
                 continue
@@ -171,16 +222,44 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
             placings.append(match["value"])
         if len(set(names)) != len(names):
             raise ParamError("games", f"line {number}: a player is entered twice")
+        seats_rated += len(names)
+        if len(names) > MAX_PLAYERS or seats_rated > MAX_SEATS:
+            raise ParamError(
+                "games", f"line {number}: more than {MAX_SEATS:,} players in all the games, or {MAX_PLAYERS} in one"
+            )
         try:
             seats = []
             for name, placing in zip(names, placings, strict=True):
                 rating, state = ratings.get(name, (start_rating, start_state))
-                seats.append(Seat(rating, int(placing), state))
+                seats.append(Seat(rating, PLACING.parse(placing), state))
             facts = facts_from(facts_query)
-            outcomes = method.compute(seats, facts, params)
-        except (ValueError, MethodError) as error:
+            outcomes = finite(method.compute(seats, facts, params), "games")
+        except (ParamError, MethodError) as error:
             raise ParamError("games", f"line {number}: {error}") from error
         for name, outcome in zip(names, outcomes, strict=True):
             ratings[name] = (outcome.rating_after, outcome.state)
         steps.append(Step(number, names, facts, outcomes))
     return steps, {name: rating for name, (rating, _) in ratings.items()}
+
+
+def parameter_fields() -> list[dict]:
+    """The calculator page's inputs for the methods' parameters: one per name (a query string holds
+    each name once), with each range it has and the methods that take it."""
+    fields: dict[str, dict] = {}
+    for method in methods.METHODS.values():
+        for param in method.params:
+            field = fields.setdefault(param.name, {"param": param, "ranges": {}})
+            field["ranges"].setdefault(param.range_text, []).append(method.slug)
+    return [
+        {
+            "param": field["param"],
+            "kind": "bool" if field["param"].type is bool else "choice" if field["param"].choices else "number",
+            "ranges": [{"text": text, "methods": slugs} for text, slugs in field["ranges"].items()],
+        }
+        for field in fields.values()
+    ]
+
+
+def player_fields() -> list[Param]:
+    """The per-player lists the calculator takes, with their ranges."""
+    return [*PER_PLAYER, *PLAYER_INPUTS.values()]

@@ -14,7 +14,7 @@ pass over the results, and writes the rows in batches:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
 
@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result
+from league.validation import fitting_slug
 
 from . import methods
 from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
@@ -49,10 +50,14 @@ def sync_tables() -> None:
             game=game,
             name=game.name,
             slug=slug,
-            description=f"This rating only counts {game.name} games.",
+            # A game played against deals is rated attempt by attempt (ratings.deal_engine), not here.
+            method=methods.deals.SLUG if game.against_deals else "club",
+            description=f"Players rated against the deals of {game.name} they play."
+            if game.against_deals
+            else f"This rating only counts {game.name} games.",
         )
         taken.add(slug)
-    unofficial = Category.objects.filter(games__official=False).distinct()
+    unofficial = Category.objects.filter(games__official=False, games__against_deals=False).distinct()
     RatingTable.objects.filter(scope=RatingTable.Scope.CATEGORY).exclude(category__in=unofficial).delete()
     for category in unofficial.filter(rating_table__isnull=True):
         slug = _free_slug(category.slug, taken)
@@ -67,10 +72,12 @@ def sync_tables() -> None:
 
 
 def _free_slug(wanted: str, taken: set[str]) -> str:
-    slug, n = slugify(wanted) or "table", 2
-    while slug in taken:
-        slug, n = f"{slugify(wanted)}-{n}", n + 1
-    return slug
+    """A table slug not in `taken` that fits its column (a game's slug may use all of its own)."""
+    base, n = slugify(wanted) or "table", 1
+    longest = RatingTable._meta.get_field("slug").max_length
+    while fitting_slug(base, n, longest) in taken:
+        n += 1
+    return fitting_slug(base, n, longest)
 
 
 def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
@@ -130,6 +137,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     transaction (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a
     row lock; SQLite's immediate transactions already let one writer in at a time.
     """
+    tables = [table for table in tables if not table.against_deals]  # ratings.deal_engine rates those
     if not tables:
         return 0
     list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))
@@ -147,7 +155,13 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     # Each matchday's facts once, rather than with every result row.
     facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
-    written = _write_entries(runs, _rate(ordered.iterator(chunk_size=BATCH), facts, counting))
+    stream = ordered.iterator(chunk_size=BATCH)
+    try:
+        written = _write_entries(runs, _rate(stream, facts, counting))
+    finally:
+        # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
+        # after a method's refusal has rolled the caller's savepoint back (which aborts it).
+        stream.close()
     _write_standings(runs)
     return written
 
@@ -189,6 +203,34 @@ def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list
         # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
         table.entries.filter(matchday__in=Matchday.objects.from_position(*since)).delete()
         table.standings.filter(player_id__in=run.affected).delete()
+
+
+def rate_alone(
+    tables: list[RatingTable], position: Position, players: list[int | None], seats: list[methods.Seat], facts
+) -> list[tuple[RatingTable, list[methods.Outcome]]]:
+    """What a matchday at `position` would give in each of `tables`, from each player's state just
+    before it (None: a new player), without writing anything: the entry page's preview."""
+    known = {p for p in players if p is not None}
+    rated = []
+    for table in tables:
+        run = _Run.of(table)
+        states, stale = {}, set()
+        for s in table.standings.filter(player_id__in=known):
+            if (s.matchday_date, s.matchday_number) < position:
+                states[s.player_id] = PlayerState(s.rating, s.state, s.played, s.matchday_date, s.matchday_number, 0)
+            else:
+                stale.add(s.player_id)
+        if stale:
+            states.update(_states_before(table, position, stale))
+        start_rating, start_state = run.start
+        placed = [
+            replace(seat, rating=states[p].rating, state=states[p].state)
+            if p in states
+            else replace(seat, rating=start_rating, state=start_state)
+            for p, seat in zip(players, seats, strict=True)
+        ]
+        rated.append((table, run.method.compute(placed, facts, run.params)))
+    return rated
 
 
 def _states_before(table: RatingTable, position: Position, players: set[int]) -> dict[int, PlayerState]:

@@ -3,7 +3,7 @@ from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
 from django.urls import reverse
 
-from league.models import Category, Game, Matchday, Player
+from league.models import Attempt, Category, Deal, DealLevel, Game, Matchday, Player
 
 from . import methods
 from .methods import club
@@ -112,13 +112,20 @@ class RatingTable(models.Model):
     def official(self) -> bool:
         return self.scope != self.Scope.CATEGORY
 
+    @property
+    def against_deals(self) -> bool:
+        """Whether this is the table of a game played against deals, rated attempt by attempt by
+        `ratings.deal_engine` (the matchday engine leaves it alone)."""
+        return self.rating_method.against_deals
+
     def counts(self, game: Game) -> bool:
-        """Whether matchdays of this game count in this table."""
+        """Whether matchdays of this game count in this table. A game played against deals counts
+        only in its own table, never in the overall or a category's."""
         if self.scope == self.Scope.OVERALL:
-            return game.official
+            return game.official and not game.against_deals
         if self.scope == self.Scope.GAME:
             return self.game_id == game.pk
-        return not game.official and self.category_id == game.category_id
+        return not game.official and not game.against_deals and self.category_id == game.category_id
 
     def counted(self, prefix: str = "") -> Q:
         """A filter for the matchdays that count in this table; `prefix` reaches a matchday from
@@ -267,3 +274,111 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating:.0f} in {self.table}"
+
+
+# Ratings of games played against deals (see ratings/methods/deals.py and ratings/deal_engine.py):
+# one row per rated attempt, each deal's and each level's current state. Players' current ratings
+# are their `Standing` in the game's table. Derived data: rebuilt at will.
+
+
+class AttemptRatingQuerySet(models.QuerySet):
+    def in_play_order(self):
+        return self.order_by("session_date", "position")
+
+    def before_date(self, day):
+        return self.filter(session_date__lt=day)
+
+    def latest_per(self, key: str):
+        """Each `key`'s (player, deal or level) last row, annotated with `rows`, its number of rows,
+        and `wins`, how many of them the player won. One query with window functions."""
+        partition = [F("table_id"), F(key)]
+        return self.annotate(
+            newest_first=Window(
+                RowNumber(), partition_by=partition, order_by=[F("session_date").desc(), F("position").desc()]
+            ),
+            rows=Window(Count("pk"), partition_by=partition),
+            wins=Window(Count("pk", filter=Q(won=True)), partition_by=partition),
+        ).filter(newest_first=1)
+
+
+class AttemptRating(models.Model):
+    """One rated attempt: the player's and the deal's rating before and after, and the level's offset
+    after it."""
+
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="attempt_ratings")
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="rating")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempt_ratings")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="ratings")
+    level = models.ForeignKey(DealLevel, on_delete=models.CASCADE, related_name="attempt_ratings")
+    # The attempt's place in play order, copied so that "from this session on" is an index range.
+    session_date = models.DateField()
+    position = models.PositiveIntegerField()
+    won = models.BooleanField()
+    player_before = models.FloatField()
+    player_after = models.FloatField()
+    deal_before = models.FloatField()
+    deal_after = models.FloatField()
+    deal_base_after = models.FloatField(help_text="The deal's own part of its rating; the rest is its level's offset.")
+    level_offset_after = models.FloatField()
+    expected = models.FloatField(help_text="The player's chance to win.")
+    k = models.FloatField()
+    delta = models.FloatField(help_text="The player's change; the deal's is the opposite.")
+
+    objects = AttemptRatingQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["table", "session_date", "position"], name="ratings_attempt_play_order"),
+            models.Index(fields=["table", "player", "session_date", "position"], name="ratings_attempt_player_order"),
+            models.Index(fields=["table", "deal", "session_date", "position"], name="ratings_attempt_deal_order"),
+            models.Index(fields=["table", "level", "session_date", "position"], name="ratings_attempt_level_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.player_before:.0f}→{self.player_after:.0f} on {self.deal}"
+
+
+class DealRating(models.Model):
+    """A deal's current state: its base (its rating is the base plus its level's offset), its seeded
+    rating if it was seeded, and its rated attempts."""
+
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="deal_ratings")
+    deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="rating")
+    level = models.ForeignKey(DealLevel, on_delete=models.CASCADE, related_name="deal_ratings")
+    base = models.FloatField()
+    seeded = models.FloatField(null=True, blank=True, help_text="The rating its prior record gave it.")
+    played = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0, help_text="Attempts the player won.")
+    first_date = models.DateField(null=True, blank=True, help_text="Its first rated attempt; empty when seeded.")
+    last_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "last_date"], name="ratings_dealrating_last")]
+
+    def __str__(self) -> str:
+        return f"{self.deal}: base {self.base:.0f}"
+
+
+class LevelRating(models.Model):
+    """A variant and level's current state: its offset, its known deals (seeded or played) and the
+    exact sum of their bases, their average rating, and its rated attempts."""
+
+    table = models.ForeignKey(RatingTable, on_delete=models.CASCADE, related_name="level_ratings")
+    level = models.OneToOneField(DealLevel, on_delete=models.CASCADE, related_name="rating")
+    offset = models.FloatField(default=0)
+    deals = models.PositiveIntegerField(help_text="Known deals: seeded, or played.")
+    base_sum = models.JSONField(help_text="The exact sum of the known deals' bases, as float partials.")
+    average = models.FloatField(help_text="The known deals' average rating, offset included.")
+    attempts = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "last_date"], name="ratings_levelrating_last")]
+
+    def __str__(self) -> str:
+        return f"{self.level}: average {self.average:.0f}"
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.attempts if self.attempts else None

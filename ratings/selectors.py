@@ -11,40 +11,99 @@ from datetime import date
 from itertools import groupby
 
 from django.core.paginator import Page
-from django.db.models import Count, F, Func, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery, Value
 
-from league.models import Matchday, Player, Result
+from league.models import Game, Matchday, Player, Result
 
 from .comparison import MatchdayRecord, Played
 from .methods import Facts
-from .models import RatingEntry, RatingTable, Standing, before
+from .models import RatingEntry, RatingTable, Standing, from_position
 
 
 def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
-    """`players` ordered by their first matchday (in `table`, or anywhere), then by the order their
-    results were entered: the column order of the club's tables. One query."""
-    if table is None:
-        first = Result.objects.filter(player=OuterRef("pk")).order_by("matchday__date", "matchday__number", "pk")
-        date, number, tiebreak = "matchday__date", "matchday__number", "pk"
-    else:
-        # Within a matchday the engine writes the rows in the order the results were entered.
-        first = table.entries.filter(player=OuterRef("pk")).order_by("matchday_date", "matchday_number", "pk")
-        date, number, tiebreak = "matchday_date", "matchday_number", "pk"
-    return list(
-        Player.objects.filter(pk__in=[p.pk for p in players])
-        .annotate(
-            first_date=Subquery(first.values(date)[:1]),
-            first_number=Subquery(first.values(number)[:1]),
-            first_result=Subquery(first.values(tiebreak)[:1]),
-        )
-        .order_by("first_date", "first_number", "first_result", "short_name")
+    """`players` (or their ids), ordered by their first matchday (in `table`, or anywhere), then by
+    the order their results were entered: the column order of the club's tables. One query (two
+    for "anywhere"), each player's first matchday in a table one lookup in the index of rating rows
+    by (table, player, date, number). Every matchday counts in its game's table, so a player's
+    first matchday anywhere is the first of their firsts in the games' tables."""
+    tables = (
+        [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
     )
+    firsts = {}
+    for t in tables:
+        first = RatingEntry.objects.filter(table_id=t, player=OuterRef("pk")).order_by(
+            "matchday_date", "matchday_number", "pk"
+        )
+        for name in ("matchday_date", "matchday_number", "pk"):
+            firsts[f"{name}_{t}"] = Subquery(first.values(name)[:1])
+    found = Player.objects.filter(pk__in=[getattr(p, "pk", p) for p in players]).annotate(**firsts)
+
+    def joined(player):
+        starts = [
+            tuple(getattr(player, f"{name}_{t}") for name in ("matchday_date", "matchday_number", "pk"))
+            for t in tables
+        ]
+        return min((s for s in starts if s[0] is not None), default=(date.max, 0, 0)), player.short_name
+
+    return sorted(found, key=joined)
 
 
-def grid_players(table: RatingTable, limit: int) -> tuple[list[Player], dict[int, float]]:
-    """The table's `limit` best players now, in the order they joined it, with their ratings."""
-    top = list(table.standings.ranked().select_related("player")[:limit])
-    return in_join_order([s.player for s in top], table), {s.player_id: s.rating for s in top}
+@dataclass(frozen=True)
+class Span:
+    """How many matchdays a table has and the dates of its first and last."""
+
+    matchdays: int = 0
+    first: date | None = None
+    last: date | None = None
+
+    def __add__(self, other: Span) -> Span:
+        firsts = [d for d in (self.first, other.first) if d]
+        lasts = [d for d in (self.last, other.last) if d]
+        return Span(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None))
+
+    def needs_year(self, today: date) -> bool:
+        """Dates show their year when the matchdays cross a new year, or when any lies ahead."""
+        return bool(self.first) and (self.first.year != self.last.year or self.last > today)
+
+
+@dataclass
+class Spans:
+    """The span of every rating table and of all matchdays together, from one grouped query."""
+
+    by_table: dict[int, Span]
+    everything: Span
+
+    def of(self, table: RatingTable | None) -> Span:
+        return self.everything if table is None else self.by_table.get(table.pk, Span())
+
+
+def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted: bool = True) -> Spans:
+    """Each of `tables`' span from one query over the games (of `games` only when the page shows no
+    others): per game, its first and last date and, if `counted`, its number of matchdays, each
+    read off the index of matchdays by (game, date, number) without visiting the matchdays (the
+    count steps through the game's part of the index: a page that needs no count should not ask)."""
+    of_game = Matchday.objects.filter(game=OuterRef("pk")).order_by()
+    count = of_game.values("game").annotate(n=Count("pk")).values("n") if counted else Value(0)
+    per_game = (Game.objects.all() if games is None else Game.objects.filter(pk__in=games)).annotate(
+        n=Subquery(count) if counted else count,
+        first=Subquery(of_game.order_by("date").values("date")[:1]),
+        last=Subquery(of_game.order_by("-date").values("date")[:1]),
+    )
+    by_table = {t.pk: Span() for t in tables}
+    everything = Span()
+    for game in per_game:
+        span = Span(game.n or 0, game.first, game.last)
+        everything += span
+        for table in tables:
+            if table.counts(game):
+                by_table[table.pk] += span
+    return Spans(by_table, everything)
+
+
+def all_dates() -> Span:
+    """The dates of the first and last matchday of all (two index lookups; no count)."""
+    days = Matchday.objects.order_by("date").values_list("date", flat=True)
+    return Span(0, days.first(), days.reverse().first())
 
 
 @dataclass(frozen=True)
@@ -63,7 +122,7 @@ class CellNote:
 class GridRow:
     matchday: Matchday
     cells: dict[int, object] = field(default_factory=dict)  # player id -> value shown
-    notes: dict[int, CellNote] = field(default_factory=dict)  # player id -> why it changed
+    notes: dict[int, CellNote] = field(default_factory=dict)  # player id -> why it changed (played)
 
 
 @dataclass
@@ -77,34 +136,24 @@ def grid_matchdays(table: RatingTable) -> QuerySet:
     return table.matchdays().reverse().select_related("game")
 
 
-def rating_grid(table: RatingTable, limit: int, page: Page) -> Grid:
-    """The ratings of the table's `limit` best players after each matchday of `page` (a page of
-    `grid_matchdays`), in play order.
+def rating_grid(table: RatingTable, page: Page) -> Grid:
+    """The rating of everyone who played in `page`'s matchdays (a page of `grid_matchdays`) after
+    each of them, in play order, players in the order they joined the table.
 
     A player's rating is carried through the matchdays they missed, and shows the start rating
-    before their first, as on the club's page. Each rating earned at that matchday comes with its
-    explanation. The cost is a handful of queries whatever the length of the history: the page is
-    rebuilt backwards from each player's rating after its newest matchday (their current rating on
-    the newest page).
+    before their first, as on the club's page: before a player's first matchday on the page, the
+    rating they brought to it. Each rating earned at a matchday comes with its explanation. Two
+    queries whatever the length of the history: the page's rating rows, and its players.
     """
-    players, current = grid_players(table, limit)
-    matchdays = list(page.object_list)
+    matchdays = list(page.object_list)[::-1]  # pages run newest first, each read in play order
     if not matchdays:
-        return Grid(players, [])
-    ids = [p.pk for p in players]
-    if page.number > 1:  # ratings after the page's newest matchday, not the current ones
-        newest = matchdays[0].position
-        latest = table.entries.filter(player_id__in=ids).filter(
-            before(*newest) | Q(matchday_date=newest[0], matchday_number=newest[1])
-        )
-        current = {e.player_id: e.rating_after for e in latest.latest_per_player()}
-    on_page = [m.pk for m in matchdays]
-    field_sizes = dict(table.entries.filter(matchday_id__in=on_page).values_list("matchday_id").annotate(n=Count("pk")))
+        return Grid([], [])
     played: dict[int, dict[int, tuple]] = {}
-    for matchday_id, player_id, *rest in table.entries.filter(matchday_id__in=on_page, player_id__in=ids).values_list(
+    for matchday_id, player_id, *rest in table.entries.filter(matchday_id__in=[m.pk for m in matchdays]).values_list(
         "matchday_id",
         "player_id",
         "rating_before",
+        "rating_after",
         "delta",
         "expected",
         "k",
@@ -112,19 +161,21 @@ def rating_grid(table: RatingTable, limit: int, page: Page) -> Grid:
         "rated_placing",
     ):
         played.setdefault(matchday_id, {})[player_id] = rest
-    ratings = {pk: current.get(pk, table.start_rating) for pk in ids}
+    brought: dict[int, float] = {}  # each player's rating before their first matchday on the page
+    for matchday in matchdays:
+        for player_id, (rating_before, *_) in played.get(matchday.pk, {}).items():
+            brought.setdefault(player_id, rating_before)
+    ratings = dict(brought)
     rows = []
-    for matchday in matchdays:  # newest first: each row shows the ratings after it
+    for matchday in matchdays:
         day = played.get(matchday.pk, {})
         notes = {}
-        for player_id, (_before, delta, expected, k, placing, rated) in day.items():
+        for player_id, (_before, after, delta, expected, k, placing, rated) in day.items():
             rated_placing = rated if rated is not None else placing
-            notes[player_id] = CellNote(delta, rated_placing, placing, field_sizes[matchday.pk], expected, k)
+            notes[player_id] = CellNote(delta, rated_placing, placing, len(day), expected, k)
+            ratings[player_id] = after
         rows.append(GridRow(matchday, dict(ratings), notes))
-        for player_id, (rating_before, *_) in day.items():
-            ratings[player_id] = rating_before
-    rows.reverse()  # pages run newest first, but each reads top to bottom in play order, as the club's
-    return Grid(players, rows)
+    return Grid(in_join_order(brought, table), rows)
 
 
 def results_matchdays(matchdays: QuerySet) -> QuerySet:
@@ -132,26 +183,19 @@ def results_matchdays(matchdays: QuerySet) -> QuerySet:
     return matchdays.order_by("-date", "-number").select_related("game")
 
 
-def results_grid(page: Page, players: list[Player]) -> Grid:
-    """Each of `players`' placing in the club's notation at each matchday of `page` (a page of
-    `results_matchdays`), in play order; absent players have no cell."""
-    rows = [GridRow(m) for m in page.object_list]
-    results = Result.objects.filter(matchday__in=[r.matchday.pk for r in rows], player__in=[p.pk for p in players])
+def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
+    """The placing in the club's notation of everyone who played at the matchdays of `page` (a
+    page of `results_matchdays`), in play order; players in the order they joined (`table`, or
+    the club), absent players have no cell. Two queries."""
+    rows = [GridRow(m) for m in reversed(page.object_list)]
     by_matchday = {row.matchday.pk: row for row in rows}
+    results = Result.objects.filter(matchday__in=list(by_matchday)).only(
+        "matchday_id", "player_id", "placing", "rated_placing"
+    )
     for result in results:
         by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
-    return Grid(players, rows[::-1])
-
-
-def results_players(grids: list[list[Player]], limit: int) -> list[Player]:
-    """Columns for a results grid over several tables, from those tables' grid columns: the first
-    table's players in its order, then the others' who are not among them yet, up to `limit`."""
-    chosen: dict[int, Player] = {}
-    for players in grids:
-        for player in players:
-            if len(chosen) < limit:
-                chosen.setdefault(player.pk, player)
-    return list(chosen.values())
+    players = {pk for row in rows for pk in row.cells}
+    return Grid(in_join_order(players, table) if players else [], rows)
 
 
 @dataclass
@@ -173,7 +217,7 @@ def ranked(rows: list[StandingRow], first_rank: int = 1) -> list[StandingRow]:
     return rows
 
 
-def _provisional(table: RatingTable, standing: Standing, provisional_below: int) -> bool:
+def provisional(table: RatingTable, standing: Standing, provisional_below: int) -> bool:
     flag = table.rating_method.is_provisional(standing.state, table.method_params())
     return standing.played < provisional_below if flag is None else flag
 
@@ -191,9 +235,7 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     """Rows for `page`, a page of `ranked_standings`; ties share a rank, and ranks run on across
     pages."""
     rows = [
-        StandingRow(
-            0, s.player, s.rating, s.played, s.matchday_date, s.delta, _provisional(table, s, provisional_below)
-        )
+        StandingRow(0, s.player, s.rating, s.played, s.matchday_date, s.delta, provisional(table, s, provisional_below))
         for s in page.object_list
     ]
     first_rank = 1
@@ -221,18 +263,18 @@ def player_standings(player: Player, provisional_below: int = 0) -> list[dict]:
             "rank": 1 + (s.above or 0),
             "of": s.of,
             "standing": s,
-            "provisional": _provisional(s.table, s, provisional_below),
+            "provisional": provisional(s.table, s, provisional_below),
         }
         for s in mine
     ]
     return sorted(rows, key=lambda row: table_order(row["table"]))
 
 
-def current_ratings(player_ids) -> dict[int, list[tuple[RatingTable, float]]]:
+def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:
     """Player id -> (table, current rating) for every table each of the players has played in, the
-    overall table first. Feeds the rating tooltip on player names. Two queries: the tables, and the
-    players' standings as plain values."""
-    tables = {t.pk: t for t in RatingTable.objects.select_related("game")}
+    overall table first. Feeds the rating tooltip on player names. One query, the players'
+    standings as plain values, and one more for the tables unless the page has read them."""
+    tables = {t.pk: t for t in (RatingTable.objects.select_related("game") if tables is None else tables)}
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
     standings = Standing.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "table_id", "rating")
     for player_id, table_id, rating in standings:
@@ -294,14 +336,19 @@ def table_order(table: RatingTable) -> tuple:
     return (rank[table.scope], table.name)
 
 
-def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, Player]]:
-    """The table's matchdays in play order with their results, for rating in memory (one query),
-    and the players who took part by id."""
-    results = (
-        Result.objects.filter(matchday__in=table.matchdays())
-        .select_related("matchday", "player")
-        .order_by("matchday__date", "matchday__number", "pk")
-    )
+def table_history(table: RatingTable, limit: int) -> tuple[list[MatchdayRecord], dict[int, Player], int]:
+    """The table's `limit` most recent matchdays in play order with their results, for rating in
+    memory; the players who took part, by id; and how many matchdays the table has in all.
+
+    Three queries, each reading only the window off the matchdays' (date, number) index: the count,
+    the window's first position, and the results from that position on."""
+    matchdays = table.matchdays()
+    total = matchdays.count()
+    results = Result.objects.filter(table.counted("matchday__"))
+    first = list(matchdays.order_by("-date", "-number").values_list("date", "number")[limit - 1 : limit])
+    if first:  # more matchdays than the window: read from its first on
+        results = results.filter(from_position(*first[0], prefix="matchday__"))
+    results = results.select_related("matchday", "player").order_by("matchday__date", "matchday__number", "pk")
     history, players = [], {}
     for matchday, group in groupby(results, key=lambda r: r.matchday):
         played = []
@@ -310,5 +357,5 @@ def table_history(table: RatingTable) -> tuple[list[MatchdayRecord], dict[int, P
             counts = (r.won_by_16, r.won_by_24, r.won_by_4_and_last, r.bad_moves)
             played.append(Played(r.player_id, r.placing, r.effective_placing, r.left_early, *counts))
         facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
-        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played)))
-    return history, players
+        history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played), matchday.date))
+    return history, players, total

@@ -10,7 +10,7 @@ for the club's secretary.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import groupby
 
@@ -19,11 +19,22 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Player, Result, Revision
-from league.validation import Entry, matchday_problems, name_key
+from league.validation import (
+    MATCHDAY_NUMBERS,
+    NAME_LENGTH,
+    ROUNDS,
+    SHORT_NAME_LENGTH,
+    Entry,
+    fitting_slug,
+    matchday_problems,
+    name_key,
+    name_problem,
+    stored_rated_placings,
+)
 
-from . import engine, methods, selectors
+from . import deal_engine, engine, methods, selectors
 from .bulk import insert_rows
-from .models import RatingEntry, RatingTable, Standing
+from .models import AttemptRating, DealRating, LevelRating, RatingEntry, RatingTable, Standing
 
 RecomputeError = engine.RecomputeError
 
@@ -66,6 +77,8 @@ class ResultInput:
 def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
     """What the methods of the tables a matchday of `game` counts in cannot rate (e.g. Sedma: two
     players only), one line per table. Reads only."""
+    if game.against_deals:
+        return [f"{game} is played against deals: enter its attempts as a session, not a matchday."]
     problems = []
     for table in engine.tables_counting([game]):
         try:
@@ -75,16 +88,50 @@ def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
     return problems
 
 
-def results_problems(game: Game | None, entries: Sequence[Entry], seats: Sequence[methods.Seat]) -> list[str]:
-    """Everything wrong with a matchday's results: the league's rules, then its tables' methods."""
-    problems = matchday_problems(entries)
+def _entries(results: Sequence[ResultInput]) -> list[Entry]:
+    return [Entry("", r.player.short_name, r.placing, r.rated_placing, r.left_early) for r in results]
+
+
+def _with_derived_rated_placings(results: Sequence[ResultInput]) -> list[ResultInput]:
+    """The results with the rated placings the penalty rule derives: players who left early after
+    everyone who stayed, the others in finishing order around any explicit penalty."""
+    derived = stored_rated_placings(_entries(results))
+    return [replace(r, rated_placing=rated) for r, rated in zip(results, derived, strict=True)]
+
+
+def results_problems(game: Game | None, results: Sequence[ResultInput]) -> list[str]:
+    """Everything wrong with a matchday's results, naming the players: the league's rules, then
+    what the methods of the game's tables cannot rate. Reads only; forms show these as errors."""
+    problems = matchday_problems(_entries(results))
     if problems or game is None:
         return problems
-    return unratable(game, seats)
+    return unratable(game, [r.seat() for r in _with_derived_rated_placings(results)])
 
 
-def _entries(results: Sequence[ResultInput]) -> list[Entry]:
-    return [Entry(r.player.short_name, r.player.short_name, r.placing, r.rated_placing) for r in results]
+def _checked(matchday: Matchday, results: Sequence[ResultInput]) -> list[ResultInput]:
+    problems = results_problems(matchday.game, results)
+    if problems:
+        raise ValidationError(problems)
+    return _with_derived_rated_placings(results)
+
+
+def _result_problems(results: Sequence[ResultInput]) -> list[str]:
+    """Each result's own values against the fields' rules (ranges, no NUL in a note), and each new
+    player's name (the admin's forms check these too; this is for every other caller)."""
+    problems = []
+    for given in results:
+        if given.player.pk is None:
+            try:
+                given.player.full_clean()
+            except ValidationError as error:
+                problems.extend(f"{given.player.short_name!r}: {m}" for m in error.messages)
+                continue
+        values = {name: getattr(given, name) for name in ResultInput.RESULT_FIELDS}
+        try:
+            Result(**values).clean_fields(exclude=["matchday", "player"])
+        except ValidationError as error:
+            problems.extend(f"{given.player.short_name}: {m}" for m in error.messages)
+    return problems
 
 
 @transaction.atomic
@@ -92,9 +139,10 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
     """Add or change a matchday and its results (the results replace the stored ones, player by
     player), then recompute every table it counts in, or counted in before the edit, from its
     earlier position on. Returns the matchday's rating changes, table by table."""
-    problems = results_problems(matchday.game, _entries(results), [r.seat() for r in results])
+    problems = _result_problems(results)
     if problems:
         raise ValidationError(problems)
+    results = _checked(matchday, results)
     matchday.full_clean()
     old = Matchday.objects.select_related("game").filter(pk=matchday.pk).first() if matchday.pk else None
     matchday.save()
@@ -119,6 +167,34 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
     return selectors.matchday_changes(matchday)
 
 
+@dataclass
+class MatchdayPreview:
+    """What saving a matchday would do: each table's changes, player by player in the order given,
+    and how many later matchdays saving it would recompute (for a back-dated matchday)."""
+
+    results: list[ResultInput]  # with the rated placings the penalty rule derives
+    changes: list[tuple[RatingTable, list[methods.Outcome]]]
+    later_matchdays: int
+
+
+def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> MatchdayPreview:
+    """The changes a new matchday would bring, from the ratings at its place in play order. Reads
+    only; refuses what `save_matchday` would refuse."""
+    results = _checked(matchday, results)
+    tables = sorted(engine.tables_counting([matchday.game]), key=selectors.table_order)
+    counted = [game for game in Game.objects.all() if any(table.counts(game) for table in tables)]
+    players = [r.player.pk for r in results]
+    changes = engine.rate_alone(
+        tables,
+        matchday.position,
+        players,
+        [r.seat() for r in results],
+        methods.Facts(matchday.rounds, matchday.winner_score),
+    )
+    later = Matchday.objects.filter(game__in=counted).from_position(*matchday.position).exclude(pk=matchday.pk)
+    return MatchdayPreview(results, changes, later.count())
+
+
 @transaction.atomic
 def delete_matchdays(matchdays: Iterable[Matchday]) -> list[RatingTable]:
     """Delete matchdays with their results and recompute their tables from the earliest of them."""
@@ -138,6 +214,8 @@ def save_game(game: Game) -> list[RatingTable]:
     game.full_clean()
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
+    if old is not None and old.against_deals != game.against_deals:
+        _switch_kind(game)
     if old is None or (old.official, old.category_id) == (game.official, game.category_id):
         engine.sync_tables()
         Revision.bump()
@@ -176,6 +254,11 @@ def delete_categories(categories: Iterable[Category]) -> None:
 def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
     """What `method` could not rate among the table's matchdays (e.g. Sedma: four players), one line
     per matchday. Reads only; the admin shows them on the method field before anything is saved."""
+    deal_game = table.scope == RatingTable.Scope.GAME and table.game.against_deals
+    if deal_game and not method.against_deals:
+        return [f"{table.game} is played against deals, which only {methods.deals.PlayerVsDeal.name} rates."]
+    if method.against_deals and not deal_game:
+        return [f"it rates games played against deals, and {table.name} is a table of matchdays."]
     results = (
         Result.objects.filter(matchday__in=table.matchdays())
         .select_related("matchday", "player")
@@ -201,10 +284,10 @@ def save_rating_table(table: RatingTable) -> int | None:
         raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
-    if old is not None and (old.method, old.method_params()) == (table.method, table.method_params()):
+    if old is not None and (old.method, _rating_params(old)) == (table.method, _rating_params(table)):
         Revision.bump()
         return None
-    rows = engine.recompute([table])
+    rows = deal_engine.recompute(table) if table.against_deals else engine.recompute([table])
     Revision.bump()
     return rows
 
@@ -214,7 +297,8 @@ class ImportedResult:
     line: int  # where the secretary finds it in their file
     player: str
     placing: int
-    rated_placing: int | None = None
+    rated_placing: int | None = None  # explicit, for a penalty other than leaving early
+    left_early: bool = False
 
 
 @dataclass
@@ -254,6 +338,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     """Add a file's matchdays (checked one by one by the parser) in bulk, creating unknown players
     and games (as official games), and recompute from the earliest matchday touched. Existing
     matchdays are refused unless `replace`, which replaces their results."""
+    problems = _imported_problems(imported)
+    if problems:
+        raise ValidationError(problems)
     numbers = [m.number for m in imported]
     existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
     if existing and not replace:
@@ -263,20 +350,27 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
             if len(existing) == 1
             else f"Matchdays {shown} already exist; use --replace to replace their results."
         )
-    players = {name_key(p.short_name): p for p in Player.objects.all()}
+    # Names are matched by their key: "GL", "gl" and "ＧＬ" in a file are the stored player GL (or one
+    # new player, spelt as in the first line that names them).
+    players = {p.short_name_key: p for p in Player.objects.all()}
     new_players = {}
     for matchday in imported:
         for row in matchday.results:
             key = name_key(row.player)
             if key not in players and key not in new_players:
-                new_players[key] = Player(name=row.player, short_name=row.player)
-    players.update({name_key(p.short_name): p for p in Player.objects.bulk_create(new_players.values())})
-    games = {name_key(g.name): g for g in Game.objects.all()}
+                new_players[key] = Player(name=row.player, short_name=row.player, short_name_key=key)
+    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
+    games = {g.name_key: g for g in Game.objects.all()}
     games_created = []
     for matchday in imported:
         name = matchday.game
+        if name_key(name) in games and games[name_key(name)].against_deals:
+            raise ValidationError(
+                f"Matchday {matchday.number}: {name} is played against deals; import its attempts with "
+                "import_attempts instead."
+            )
         if name_key(name) not in games:
-            games[name_key(name)] = Game.objects.create(name=name, slug=_free_game_slug(name))
+            games[name_key(name)] = Game.objects.create(name=name, slug=free_game_slug(name))
             games_created.append(name)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
@@ -293,11 +387,18 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         touched_games[matchday.game.pk] = matchday.game
     Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds"])
     Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
-    # A league's history arrives in one file: results are written as plain rows, not model instances.
+    # A league's history arrives in one file: results are written as plain rows, not model instances,
+    # with the rated placings the penalty rule derives (checked by the parser, line by line).
     rows = [
-        (matchday.pk, players[name_key(row.player)].pk, row.placing, row.rated_placing, "", False, 0, 0, 0, 0)
+        (matchday.pk, players[name_key(row.player)].pk, row.placing, rated, "", row.left_early, 0, 0, 0, 0)
         for matchday, given in zip(matchdays, imported, strict=True)
-        for row in given.results
+        for row, rated in zip(
+            given.results,
+            stored_rated_placings(
+                [Entry("", r.player, r.placing, r.rated_placing, r.left_early) for r in given.results]
+            ),
+            strict=True,
+        )
     ]
     insert_rows(Result, IMPORTED_RESULT_COLUMNS, rows)
     if connection.vendor == "postgresql" and len(rows) > 10_000:
@@ -313,19 +414,61 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     return ImportSummary(len(imported), len(rows), players_created, games_created)
 
 
-def _free_game_slug(name: str) -> str:
+def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
+    """The file's values against the league's rules (the parser checks them line by line; this is for
+    every other caller), the first few problems."""
+    problems = []
+    named: dict[tuple[str, str], str | None] = {}  # each name is checked once
+
+    def name_problem_once(name: str, what: str, longest: int) -> str | None:
+        if (what, name) not in named:
+            named[what, name] = name_problem(name, what, longest)
+        return named[what, name]
+
+    for matchday in imported:
+        where = f"Matchday {matchday.number}"
+        found = [
+            MATCHDAY_NUMBERS.problem("matchday", matchday.number),
+            ROUNDS.problem("rounds", matchday.rounds),
+            name_problem_once(matchday.game, "game", NAME_LENGTH),
+        ]
+        problems.extend(f"{where}: {p}." for p in found if p)
+        for row in matchday.results:
+            problem = name_problem_once(row.player, "player", SHORT_NAME_LENGTH)
+            if problem:
+                problems.append(f"Line {row.line}: {problem}.")
+        entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in matchday.results]
+        problems.extend(f"{where}: {p}" for p in matchday_problems(entries))
+        if len(problems) >= 20:
+            break
+    return problems[:20]
+
+
+def free_game_slug(name: str) -> str:
+    """A slug for a new game that no game has, and that fits its column however long the name."""
+    longest = Game._meta.get_field("slug").max_length
     base = slugify(name) or "game"
-    slug, n = base, 2
-    while Game.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+    n = 1
+    while Game.objects.filter(slug=fitting_slug(base, n, longest)).exists():
+        n += 1
+    return fitting_slug(base, n, longest)
+
+
+def _rating_params(table: RatingTable) -> dict:
+    """The table's parameters that change its ratings (not those that only change what pages show)."""
+    hidden = table.rating_method.display_only
+    return {name: value for name, value in table.method_params().items() if name not in hidden}
 
 
 @transaction.atomic
 def rebuild_all() -> int:
     """Rebuild every rating table from the whole history; the rows written."""
     engine.sync_tables()
-    written = engine.recompute(list(RatingTable.objects.all()))
+    tables = list(RatingTable.objects.all())
+    written = engine.recompute(tables)  # the tables of matchdays
+    for table in tables:
+        if table.against_deals:
+            written += deal_engine.recompute(table)
     Revision.bump()
     return written
 
@@ -334,29 +477,45 @@ def differences() -> list[str]:
     """How the stored tables differ from a fresh computation of the whole history, one line per
     difference; empty when they agree. Writes nothing (the fresh computation is rolled back)."""
 
+    def keyed(queryset, fields: tuple[str, ...], key: int) -> dict:
+        return {row[:key]: row[key:] for row in queryset.values_list(*fields)}
+
     def snapshot():
-        entries = {
-            (e[0], e[1], e[2]): e[3:]
-            for e in RatingEntry.objects.values_list(
-                "table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"
-            )
+        return {
+            "row": keyed(
+                RatingEntry.objects,
+                ("table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"),
+                3,
+            ),
+            "standing": keyed(
+                Standing.objects,
+                ("table__slug", "player__short_name", "rating", "played", "matchday_number", "matchday_date"),
+                2,
+            ),
+            "attempt": keyed(
+                AttemptRating.objects,
+                ("table__slug", "session_date", "position", "player_after", "deal_after", "level_offset_after"),
+                3,
+            ),
+            "deal": keyed(DealRating.objects, ("table__slug", "deal_id", "base", "played", "wins", "first_date"), 2),
+            "level": keyed(
+                LevelRating.objects, ("table__slug", "level_id", "offset", "deals", "average", "attempts", "wins"), 2
+            ),
         }
-        standings = {
-            (s[0], s[1]): s[2:]
-            for s in Standing.objects.values_list(
-                "table__slug", "player__short_name", "rating", "played", "matchday_number"
-            )
-        }
-        return entries, standings
 
     with transaction.atomic():
         stored = snapshot()
         engine.sync_tables()
-        engine.recompute(list(RatingTable.objects.all()))
+        tables = list(RatingTable.objects.all())
+        engine.recompute(tables)
+        for table in tables:
+            if table.against_deals:
+                deal_engine.recompute(table)
         fresh = snapshot()
         transaction.set_rollback(True)
     lines = []
-    for kind, old, new in (("row", stored[0], fresh[0]), ("standing", stored[1], fresh[1])):
+    for kind in stored:
+        old, new = stored[kind], fresh[kind]
         for key in sorted(old.keys() | new.keys(), key=str):
             if old.get(key) != new.get(key):
                 where = " ".join(str(part) for part in key)
@@ -374,3 +533,25 @@ def _recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Ra
     engine.recompute(tables, since=position)
     Revision.bump()
     return tables
+
+
+def _switch_kind(game: Game) -> None:
+    """A game newly played against deals (or no longer) gets its table's method for that; it has
+    nothing to rate yet (`Game.clean` refuses a switch once played)."""
+    table = game_table(game)
+    table.method = methods.deals.SLUG if game.against_deals else "club"
+    table.parameters = {}
+    table.save()
+    if game.against_deals:
+        deal_engine.recompute(table)
+    else:
+        engine.recompute([table])
+
+
+def game_table(game: Game) -> RatingTable:
+    """The game's own rating table (created if the game has none yet)."""
+    table = RatingTable.objects.filter(game=game).first()
+    if table is None:
+        engine.sync_tables()
+        table = RatingTable.objects.get(game=game)
+    return table

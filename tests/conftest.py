@@ -156,12 +156,12 @@ def save_results(matchday, placings: dict) -> None:
     services.save_matchday(matchday, list(results.values()))
 
 
-def grid_page(table, number=1, *, limit=None, size=None):
-    """A table's rating grid as the home page pages it."""
+def grid_page(table, number=1, *, size=None):
+    """A table's rating grid as a game's page pages it."""
     from django.conf import settings
     from django.core.paginator import Paginator
 
     from ratings import selectors
 
     paginator = Paginator(selectors.grid_matchdays(table), size or settings.LEAGUE_GRID_PAGE_SIZE)
-    return selectors.rating_grid(table, limit or settings.LEAGUE_GRID_PLAYERS, paginator.page(number))
+    return selectors.rating_grid(table, paginator.page(number))

@@ -87,3 +87,20 @@ def test_adding_and_deleting_a_matchday_are_kept_in_the_history(admin_client, cl
     added, deleted = history(matchday)
     assert added.action_flag == ADDITION and added.get_change_message().count("Added result") == 3
     assert deleted.action_flag == DELETION and deleted.object_repr == "Matchday 7"
+
+
+@pytest.mark.parametrize(
+    "unsafe",
+    ["https://evil.example/", "//evil.example/admin/", "javascript:alert(1)", "/\\evil.example", "\x00", ""],
+)
+def test_after_login_an_unsafe_next_lands_on_the_admin_not_on_a_404(client, secretary, unsafe):
+    response = client.post("/admin/login/", {"username": "secretary", "password": "the-right-password", "next": unsafe})
+    assert response.status_code == 302 and response.url == "/admin/"
+    assert client.get(response.url).status_code == 200
+
+
+def test_after_login_a_safe_next_is_followed(client, secretary, club):
+    response = client.post(
+        "/admin/login/", {"username": "secretary", "password": "the-right-password", "next": "/admin/league/player/"}
+    )
+    assert response.status_code == 302 and response.url == "/admin/league/player/"

@@ -6,6 +6,8 @@ through Django's test client in another interpreter.
 
 import json
 import os
+import pty
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -39,15 +41,21 @@ def demo_site(database_url):
         "DATABASE_URL": database_url,
     }
 
-    def manage(*args, stdin=None):
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-        )
+    def manage(*args, stdin=None, terminal=None):
+        """manage.py ARGS; `terminal` is typed on a pseudo-terminal as its standard input."""
+        if terminal is None:
+            return subprocess.run(
+                [sys.executable, "manage.py", *args], cwd=ROOT, env=env, input=stdin, capture_output=True, text=True
+            )
+        typist, tty = pty.openpty()
+        try:
+            os.write(typist, terminal.encode())
+            return subprocess.run(
+                [sys.executable, "manage.py", *args], cwd=ROOT, env=env, stdin=tty, capture_output=True, text=True
+            )
+        finally:
+            os.close(typist)
+            os.close(tty)
 
     def pages():
         result = subprocess.run(
@@ -116,6 +124,18 @@ def test_a_backup_restored_into_a_wiped_database_gives_the_same_pages_byte_for_b
     assert site.pages() == before
 
 
+def test_a_restore_renews_the_revision_so_no_page_cached_since_the_backup_is_served(site, tmp_path):
+    def token():
+        with sqlite3.connect(site.database) as db:
+            return db.execute("SELECT token FROM league_revision WHERE id = 1").fetchone()[0]
+
+    site("backup_database", str(tmp_path / "backup.sqlite3"))
+    at_backup = token()
+    result = site("restore_database", "--no-input", str(tmp_path / "backup.sqlite3"))
+    assert result.returncode == 0, result.stderr
+    assert token() not in ("", at_backup)
+
+
 def test_a_backup_is_one_self_contained_file(site, tmp_path):
     site("backup_database", str(tmp_path / "backup.sqlite3"))
     assert sorted(p.name for p in tmp_path.glob("backup*")) == ["backup.sqlite3"]
@@ -140,7 +160,8 @@ def test_restoring_something_that_is_not_a_backup_changes_nothing(site, tmp_path
 
 def test_restoring_asks_first_and_stops_without_a_yes(site, tmp_path):
     site("backup_database", str(tmp_path / "backup.sqlite3"))
-    result = site("restore_database", str(tmp_path / "backup.sqlite3"), stdin="no\n")
+    result = site("restore_database", str(tmp_path / "backup.sqlite3"), terminal="no\n")
+    assert "Type 'yes'" in result.stdout
     assert result.returncode != 0 and "Nothing was restored." in result.stderr
 
 

@@ -136,4 +136,4 @@ def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queri
 
 def test_the_calculator_page_shows_a_bad_parameter(client, db):
     html = client.get(reverse("ratings:calculator"), {"ratings": "1500,x", "placings": "1,2"}).content.decode()
-    assert "ratings: must be numbers separated by commas, not &#x27;x&#x27;" in html
+    assert "ratings: value 2 must be a number, not &#x27;x&#x27;" in html

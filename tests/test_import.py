@@ -325,18 +325,18 @@ def test_placings_that_are_not_a_ranking_are_refused_with_the_ranking_meant(db):
     assert errors[0].endswith("Did you mean 1, 2, 2, 4?")
 
 
-def test_rated_placings_that_are_not_a_ranking_are_refused(db):
+def test_rated_placings_that_contradict_the_penalty_are_refused_naming_the_player(db):
     errors = failure(
         csv(
             "1,2025-11-03,Hearts,2,A,1,",
             "1,2025-11-03,Hearts,2,B,2,4",
             "1,2025-11-03,Hearts,2,C,3,",
-            "1,2025-11-03,Hearts,2,D,4,",
+            "1,2025-11-03,Hearts,2,D,4,4",
         )
     )
 
     assert len(errors) == 1
-    assert errors[0].startswith("Matchday 1 (lines 2-5): The rated placings 1, 3, 4, 4 are not a ranking")
+    assert errors[0].startswith("Line 5: The rated placings do not rank the players: D should be rated 3.")
 
 
 @pytest.mark.parametrize(
@@ -377,6 +377,26 @@ def test_windows_line_endings_are_accepted(db):
     assert set(Player.objects.values_list("short_name", flat=True)) == set(AFTER_MATCHDAY_6)
 
 
+def test_a_left_early_column_rates_the_player_after_everyone_who_stayed(db):
+    header = "matchday,date,game,rounds,player,placing,rated_placing,left_early"
+    import_results(
+        csv(
+            "1,2025-11-03,Hearts,2,A,1,,",
+            "1,2025-11-03,Hearts,2,B,2,,yes",
+            "1,2025-11-03,Hearts,2,C,2,,0",
+            "1,2025-11-03,Hearts,2,D,4,,",
+            header=header,
+        )
+    )
+    stored = dict(Result.objects.values_list("player__short_name", "rated_placing"))
+    assert stored == {"A": None, "B": 4, "C": None, "D": 3}
+    assert Result.objects.get(player__short_name="B").left_early
+    errors = failure(csv("2,2025-11-04,Hearts,2,A,1,,", "2,2025-11-04,Hearts,2,B,2,2,1", header=header))
+    assert errors == [
+        "Line 3: B left early, which already rates them after everyone who stayed; leave their rated placing (2) empty."
+    ]
+
+
 def test_spaces_around_values_and_header_names_are_ignored(db):
     header = " matchday , date , game , rounds , player , placing , rated_placing "
     import_results(
@@ -390,7 +410,7 @@ def test_spaces_around_values_and_header_names_are_ignored(db):
     assert Game.objects.get().name == "Hearts"
     assert sorted(Player.objects.values_list("short_name", flat=True)) == ["A", "B"]
     b = Result.objects.get(player__short_name="B")
-    assert (b.placing, b.rated_placing, b.matchday.rounds) == (2, 2, 2)
+    assert (b.placing, b.rated_placing, b.matchday.rounds) == (2, None, 2)  # rated as placed: no penalty
 
 
 def test_columns_may_come_in_any_order_and_header_case(db):

@@ -1,5 +1,6 @@
 """The admin: a club picks each table's method and parameters; results take the methods' fields."""
 
+import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Result
@@ -109,3 +110,78 @@ def test_a_matchday_its_tables_methods_cannot_rate_is_refused(admin_client, club
     counts = Result.objects.filter(matchday__number=7).values_list("player__short_name", "won_by_24", "bad_moves")
     assert sorted(counts) == [("I", 1, 0), ("R", 0, 0)]
     assert RatingEntry.objects.filter(table__slug="sedma").count() == 2
+
+
+def test_the_new_methods_and_k_scale_are_chosen_with_their_parameters(admin_client, club):
+    table = RatingTable.objects.get(slug="hearts")
+    html = admin_client.get(reverse("admin:ratings_ratingtable_change", args=[table.pk])).content.decode()
+    assert 'name="trueskill__draw_probability"' in html and 'name="glicko2__volatility"' in html
+    assert "Range: 0.001 to 0.99." in html
+    assert '<option value="multielo">multielo</option>' in html
+    response = change(admin_client, table, method="pairwise-placing", pairwise_placing__k_scale="multielo")
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.parameters == {"k_scale": "multielo"}
+    assert table.entries.get(matchday__number=1, player__short_name="I").k == 16  # 2K / n, four players
+    response = change(admin_client, table, method="glicko2", glicko2__tau="0.3")
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert (table.method, table.start_rating, table.parameters) == ("glicko2", 1500, {"tau": 0.3})
+    assert set(table.entries.first().state) == {"rd", "vol"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        (
+            {"method": "pairwise-placing", "pairwise_placing__k": "1e308"},
+            "pairwise_placing__k",
+            "must be above 0, at most 10,000, not 1e+308",
+        ),
+        (
+            {"method": "trueskill", "trueskill__sigma": "1e-300"},
+            "trueskill__sigma",
+            "must be 0.01 to 10,000, not 1e-300",
+        ),
+        (
+            {"method": "trueskill", "trueskill__draw_probability": "NaN"},
+            "trueskill__draw_probability",
+            "must be a number, not &#x27;NaN&#x27;",
+        ),
+        ({"method": "glicko2", "glicko2__tau": "1e-320"}, "glicko2__tau", "must be 0.01 to 10, not 9.99989e-321"),
+        ({"method": "openskill", "openskill__mu": "1_000"}, "openskill__mu", "must be a number, not &#x27;1_000&#x27;"),
+        ({"start_rating": "1e308"}, "start_rating", "Start rating: must be -100,000 to 100,000, not 1e+308."),
+        ({"k_per_round": "1e300"}, "k_per_round", "K per round: must be above 0, at most 1,000, not 1e+300."),
+        ({"k_per_round": "0"}, "k_per_round", "K per round: must be above 0, at most 1,000, not 0."),
+    ],
+)
+def test_an_extreme_parameter_is_a_form_error_naming_it_and_nothing_changes(
+    admin_client, club, changes, field, message
+):
+    table = RatingTable.objects.get(slug="hearts")
+    before = list(RatingEntry.objects.values_list("pk", "rating_after"))
+    response = change(admin_client, table, **changes)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert field in response.context["adminform"].form.errors
+    table.refresh_from_db()
+    assert (table.method, table.k_per_round, table.start_rating) == ("club", 10, 1500)
+    assert list(RatingEntry.objects.values_list("pk", "rating_after")) == before
+
+
+def test_a_method_that_fails_on_the_tables_numbers_saves_nothing_and_says_so(admin_client, club, monkeypatch):
+    from ratings.methods import METHODS, MethodError
+
+    def refuse(*args, **kwargs):
+        raise MethodError("the players' skills lie too far apart", "ratings")
+
+    monkeypatch.setattr(METHODS["openskill"], "compute", refuse)
+    table = RatingTable.objects.get(slug="hearts")
+    before = list(RatingEntry.objects.values_list("pk", "rating_after"))
+    response = change(admin_client, table, method="openskill")
+    assert response.status_code == 302
+    page = admin_client.get(response.url).content.decode().replace("&#x27;", "'")
+    assert "Nothing was saved: Hearts: Matchday 1 (2025-11-03): the players' skills lie too far apart" in page
+    table.refresh_from_db()
+    assert table.method == "club"
+    assert list(RatingEntry.objects.values_list("pk", "rating_after")) == before

@@ -9,7 +9,10 @@ from hypothesis import strategies as st
 
 from ratings.methods import METHODS, Facts, Seat
 
-ELO = [slug for slug in METHODS if slug != "openskill"]  # openskill moves a Bayesian mu and sigma
+# The Bayesian methods move a skill and its uncertainty, not a rating by K times a surprise: their
+# changes do not sum to zero (a surer player moves less) and have no K to bound them.
+BAYESIAN = ["openskill", "trueskill", "glicko2"]
+ELO = [slug for slug in METHODS if slug not in BAYESIAN]
 
 
 def ranking(ties: list[bool]) -> list[int]:
@@ -85,7 +88,10 @@ def test_no_change_exceeds_the_methods_bound(slug, data):
         assert abs(change.delta) <= bound + 1e-9
 
 
-@pytest.mark.parametrize("slug", list(METHODS))
+# The trueskill package passes messages along the finishing order, so it rates two tied players on
+# equal ratings slightly apart (1, 2, 2, 4 among new players: mu 24.993094 and 25.006906); the
+# Methods page says so, and tests/test_methods_trueskill.py pins those numbers instead.
+@pytest.mark.parametrize("slug", [slug for slug in METHODS if slug != "trueskill"])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_tied_players_with_equal_ratings_get_equal_changes(slug, data):
@@ -110,3 +116,22 @@ def test_whole_number_carry_stays_within_half_a_point_of_the_unrounded_step(slug
     for whole, unrounded in zip(rounded, exact, strict=True):
         assert float(whole.rating_after).is_integer()
         assert abs(whole.rating_after - unrounded.rating_after) <= 0.5 + 1e-6
+
+
+@pytest.mark.parametrize("slug", BAYESIAN)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_bayesian_methods_uncertainty_grows_by_no_more_than_its_drift(slug, data):
+    """Playing teaches the model something: a player's uncertainty after a matchday is at most the
+    uncertainty they brought plus the drift between matchdays (tau, or Glicko-2's volatility)."""
+    ratings, placings, facts = data.draw(matchdays(slug))
+    method = METHODS[slug]
+    params = method.defaults()
+    start = method.start(params)[1]
+    for outcome in compute(slug, ratings, placings, facts):
+        if slug == "glicko2":
+            drift = (start["rd"] ** 2 + (173.7178 * outcome.state["vol"]) ** 2) ** 0.5
+            assert outcome.state["rd"] <= drift + 1e-9
+        else:
+            tau = params["tau"] if slug == "trueskill" else params["mu"] / 300
+            assert outcome.state["sigma"] <= (start["sigma"] ** 2 + tau**2) ** 0.5 + 1e-9

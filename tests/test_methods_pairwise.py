@@ -115,3 +115,58 @@ def test_whole_numbers_round_half_up_when_asked():
 def test_placings_that_are_not_a_ranking_are_refused_naming_them():
     with pytest.raises(MethodError, match="placings 1, 1, 2 are not a ranking of 3 players"):
         rate(placing, [1500] * 3, [1, 1, 2])
+
+
+# K scaled by the table's size (`k_scale`). The multielo package's numbers, K 32: its linear score
+# function normalised over the n(n - 1)/2 pairs moves a rating by 2K/n per opponent.
+@pytest.mark.parametrize(
+    ("ratings", "placings", "after"),
+    [
+        ([1200, 1000], [1, 2], [1207.68809835, 992.31190165]),
+        ([1200, 1000, 900], [1, 2, 3], [1208.34629612, 1002.55321444, 889.10048944]),
+        ([1200, 1000, 800], [1, 2, 2], [1207.06479284, 989.33333333, 803.60187383]),
+    ],
+)
+def test_multielo_scaling_gives_the_multielo_packages_numbers(ratings, placings, after):
+    outcomes = rate(placing, ratings, placings, k=32, k_scale="multielo")
+    assert [round(o.rating_after, 8) for o in outcomes] == after
+
+
+@pytest.mark.parametrize(
+    ("scale", "k"),
+    [("fixed", 32), ("per-opponent", 32 / 3), ("multielo", 2 * 32 / 4)],
+)
+def test_k_scale_gives_k_per_opponent_for_a_table_of_four(scale, k):
+    for method in (placing, winner):
+        outcomes = rate(method, [1500, 1500, 1500, 1500], [1, 2, 3, 4], k=32, k_scale=scale)
+        assert [o.k for o in outcomes] == pytest.approx([k] * 4)
+        first = outcomes[0]
+        assert first.delta == pytest.approx(k * (first.score - first.expected))
+
+
+def test_per_opponent_scaling_moves_a_winner_by_k_whatever_the_table():
+    # catan-ranker's K 64 over the n - 1 opponents: beating three equals is worth what beating one is.
+    (two,) = rate(placing, [1500, 1500], [1, 2], k=64, k_scale="per-opponent")[:1]
+    (four,) = rate(placing, [1500] * 4, [1, 2, 3, 4], k=64, k_scale="per-opponent")[:1]
+    assert two.delta == four.delta == 32
+
+
+def test_an_unknown_k_scale_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match="k_scale: must be fixed or per-opponent or multielo, not 'linear'"):
+        placing.clean_params({"k_scale": "linear"})
+
+
+def test_counted_scores_equal_the_pairwise_definition():
+    from ratings.methods.pairwise import by_placing, placing_scores, winner_only, winner_only_scores
+
+    seats = [
+        Seat(1500, 1),
+        Seat(1500, 1),
+        Seat(1500, 3),
+        Seat(1500, 3, left_early=True),
+        Seat(1500, 5),
+        Seat(1500, 5, left_early=True),
+        Seat(1500, 7),
+    ]
+    for counted, pairwise in ((placing_scores, by_placing), (winner_only_scores, winner_only)):
+        assert counted(seats) == [sum(pairwise(s, o) for o in seats if o is not s) for s in seats]

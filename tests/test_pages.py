@@ -43,13 +43,13 @@ def test_an_unofficial_category_gets_its_own_table_labelled_as_such(client, club
 def test_every_player_name_carries_a_tooltip_with_their_ratings(client, club):
     html = client.get(reverse("league:home")).content.decode()
     tip = re.search(
-        r'data-player="I" aria-describedby="(tip-[^"]+)">I'
-        r'<span class="tip" role="tooltip" id="\1">(.*?)</span></a>',
+        r'data-player="I" aria-describedby="(tip\.[^"]+)">I</a>'
+        r'<span class="tip" role="tooltip" id="\1">(.*?)</span></span>',
         html,
+        flags=re.S,
     )
     assert tip, "the I column header should carry a tooltip"
-    assert "Overall</span> <b>1521</b>" in tip.group(2)
-    assert "Hearts</span> <b>1521</b>" in tip.group(2)
+    assert tip.group(2) == "I\nOverall 1521\nHearts 1521"
     ids = re.findall(r'role="tooltip" id="([^"]+)"', html)
     assert len(ids) == len(set(ids)) > 10
 
@@ -65,7 +65,7 @@ def test_the_standings_rank_the_players_by_current_rating(client, club):
         ["4", "R", "1492", "6"],
         ["5", "GL", "1461", "6"],
     ]
-    assert overall[2][4:] == ["November 15, 2025", "+25"]
+    assert overall[2][4:] == ["November 15", "+25"]  # every matchday is in 2025: no year needed
     assert overall[5][5] == "\u221224"
 
 
@@ -101,7 +101,7 @@ def test_player_names_with_html_are_shown_as_text(client, club):
 
 @pytest.mark.parametrize(
     ("url", "queries"),
-    [("/", 22), ("/standings/", 10), ("/games/hearts/", 17)],
+    [("/", 22), ("/standings/", 10), ("/games/hearts/", 15), ("/players/", 11)],
 )
 def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):

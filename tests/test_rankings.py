@@ -1,11 +1,12 @@
-"""The placing checks shared by the admin and the import, without a database."""
+"""The placing checks and the penalty rule shared by the entry page, the admin and the import,
+without a database."""
 
-from league.validation import Entry, competition_ranking, matchday_problems
+from league.validation import Entry, competition_ranking, matchday_problems, rated_placings, stored_rated_placings
 
 
-def entries(*placings, rated=None):
+def entries(*placings, rated=None, left=()):
     rated = rated or {}
-    return [Entry(f"Row {i}", f"P{i}", p, rated.get(i)) for i, p in enumerate(placings, start=1)]
+    return [Entry(f"Row {i}", f"P{i}", p, rated.get(i), i in left) for i, p in enumerate(placings, start=1)]
 
 
 def test_a_standard_competition_ranking_passes():
@@ -38,13 +39,36 @@ def test_one_player_is_not_a_matchday():
     assert matchday_problems(entries(1)) == ["A matchday needs at least two players; this one has 1."]
 
 
-def test_rated_placings_must_rank_the_players_too():
-    # The club's matchday 5: two tied 3rd, one of them rated 4th: fine.
+def test_the_clubs_matchday_5_reads_as_published_whichever_way_the_penalty_is_entered():
+    # I 2, R 3 rated 4th, GL 1, J 3: as a rated placing, or as R leaving early.
     assert matchday_problems(entries(2, 3, 1, 3, rated={2: 4})) == []
-    # Penalising the 2nd of four to 4th while someone else is 4th leaves 1, 4, 3, 4: not a ranking.
-    [problem] = matchday_problems(entries(1, 2, 3, 4, rated={2: 4}))
-    assert "rated placings 1, 3, 4, 4 are not a ranking" in problem
-    assert "Did you mean 1, 3, 3, 3?" not in problem
+    assert stored_rated_placings(entries(2, 3, 1, 3, rated={2: 4})) == [None, 4, None, None]
+    assert stored_rated_placings(entries(2, 3, 1, 3, left={2})) == [None, 4, None, None]
+
+
+def test_players_who_left_early_share_the_place_after_everyone_who_stayed():
+    # 1, 2, 2, 4 with the second of the tied players gone: the 4th moves up to 3rd.
+    assert rated_placings(entries(1, 2, 2, 4, left={3})) == [1, 2, 4, 3]
+    assert rated_placings(entries(1, 1, 3, 4, left={1, 2})) == [3, 3, 1, 2]
+
+
+def test_a_penalised_player_takes_their_place_and_the_others_keep_their_order():
+    # The 2nd of four penalised to 4th: the 3rd and 4th move up.
+    assert matchday_problems(entries(1, 2, 3, 4, rated={2: 4})) == []
+    assert stored_rated_placings(entries(1, 2, 3, 4, rated={2: 4})) == [None, 4, 2, 3]
+
+
+def test_rated_placings_that_contradict_the_penalty_name_the_player_and_the_number():
+    [problem] = matchday_problems(entries(1, 2, 3, 4, rated={2: 4, 4: 4}))
+    assert problem.startswith("Row 4: The rated placings do not rank the players: P4 should be rated 3.")
+    assert "P1 1, P3 2, P4 3, P2 4" in problem
+
+
+def test_left_early_and_a_rated_placing_on_one_player_is_refused():
+    [problem] = matchday_problems(entries(1, 2, 3, rated={3: 3}, left={3}))
+    assert problem == (
+        "Row 3: P3 left early, which already rates them after everyone who stayed; leave their rated placing (3) empty."
+    )
 
 
 def test_a_rated_placing_outside_the_field_names_the_row():

@@ -12,7 +12,7 @@ from django.test import RequestFactory
 
 from league.models import Matchday, Player, Result
 from league.selectors import head_to_head_counts, head_to_head_records
-from ratings import selectors
+from ratings import overview, selectors
 from ratings.methods import METHODS
 from ratings.models import RatingTable
 from tests.conftest import grid_page
@@ -61,12 +61,21 @@ def _cases():
     entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
     history = list(selectors.player_entries(r, overall))
     counts = head_to_head_counts(r)
+    rating_tables = list(RatingTable.objects.in_page_order())
+    latest = overview.latest_matchdays(rating_tables, 3, 6)
+    directory = Paginator(overview.player_directory("", "rating"), 25).page(1)
     return {
-        "rating grid": lambda: tables.grid_table(grid, names(), show_game=True, ratings=True),
+        "rating grid": lambda: tables.grid_table(grid, names(), show_game=True, ratings=True, with_year=False),
+        "rating grid with years": lambda: tables.grid_table(
+            grid, names(), show_game=False, ratings=True, with_year=True
+        ),
         "results grid": lambda: tables.grid_table(
-            selectors.results_grid(results_page, grid.players), names(), show_game=False, ratings=False
+            selectors.results_grid(results_page), names(), show_game=False, ratings=False, with_year=False
         ),
         "standings": lambda: tables.StandingsTable(selectors.standing_rows(overall, standings_page, 3), names()),
+        "leaderboard": lambda: tables.LeaderboardTable(overview.leaderboard(overall, 10, 3), names()),
+        "latest matchday": lambda: tables.LatestResultsTable(latest[0].results, names()),
+        "players directory": lambda: tables.PlayersTable(overview.directory_rows(directory), names(), with_year=True),
         "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"]),
         "entries without M or K": lambda: tables.EntryTable(entries, names(), method=METHODS["openskill"]),
         "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["club"]),
@@ -82,6 +91,9 @@ def _cases():
 CLASSES = {
     "MatchdayGridTable": "rating grid",
     "StandingsTable": "standings",
+    "LeaderboardTable": "leaderboard",
+    "LatestResultsTable": "latest matchday",
+    "PlayersTable": "players directory",
     "EntryTable": "entries",
     "PlayerEntryTable": "player entries",
     "HeadToHeadTable": "head to head",
@@ -95,7 +107,7 @@ def test_every_table_class_of_the_site_has_a_case():
         for name, cls in inspect.getmembers(tables, inspect.isclass)
         if issubclass(cls, django_tables2.Table)
         and cls.__module__ == tables.__name__
-        and name not in ("NamedTable", "ExplainedColumns")
+        and name not in ("SiteTable", "ExplainedColumns")
     }
     assert classes == set(CLASSES)
 
@@ -104,8 +116,12 @@ def test_every_table_class_of_the_site_has_a_case():
     "case",
     [
         "rating grid",
+        "rating grid with years",
         "results grid",
         "standings",
+        "leaderboard",
+        "latest matchday",
+        "players directory",
         "entries",
         "entries without M or K",
         "player entries",

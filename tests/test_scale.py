@@ -89,21 +89,35 @@ def test_an_edit_rewrites_only_the_rows_of_its_matchday_and_later_in_its_tables(
 @pytest.fixture
 def small_pages(settings):
     settings.LEAGUE_GRID_PAGE_SIZE = 2
+    settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
     settings.LEAGUE_STANDINGS_PAGE_SIZE = 2
-    settings.LEAGUE_GRID_PLAYERS = 3
 
 
 def test_grid_pages_run_newest_first_and_carry_each_players_rating(club, small_pages):
     overall = RatingTable.objects.get(slug="overall")
     pages = [grid_page(overall, number) for number in (1, 2, 3)]
     assert [[row.matchday.number for row in grid.rows] for grid in pages] == [[5, 6], [3, 4], [1, 2]]
-    columns = [p.short_name for p in pages[0].players]
-    assert columns == ["I", "K", "J"]  # the 3 best now (J 1534, I 1521, K 1494) in the order they joined
+    # Everyone who played at the page's matchdays, in the order they joined: J missed matchday 6 but
+    # played 5, K missed 5 but played 6; matchdays 1 and 2 had four players each, J joining at 2.
+    assert [[p.short_name for p in grid.players] for grid in pages] == [PLAYERS, PLAYERS, PLAYERS]
     full = dict(zip(range(1, 7), CLUB_PAGE, strict=True))
     for grid in pages:
         for row in grid.rows:
-            expected = [full[row.matchday.number][PLAYERS.index(name)] for name in columns]
+            expected = [full[row.matchday.number][PLAYERS.index(p.short_name)] for p in grid.players]
             assert [row.cells[p.pk] for p in grid.players] == expected
+
+
+def test_a_grid_page_shows_only_the_players_of_its_matchdays(club, small_pages, make_matchday):
+    make_matchday(7, "2025-11-20", {"I": 1, "NEW": 2}, rounds=2)
+    make_matchday(8, "2025-11-21", {"R": 1, "NEW": 2}, rounds=2)
+    overall = RatingTable.objects.get(slug="overall")
+    newest = grid_page(overall)
+    assert [p.short_name for p in newest.players] == ["I", "R", "NEW"]
+    first, second = newest.rows
+    i, r, new = newest.players
+    # R's rating before matchday 8 is carried into matchday 7's row; NEW starts at 1500.
+    assert first.cells[r.pk] == CLUB_PAGE[-1][PLAYERS.index("R")] and r.pk not in first.notes
+    assert new.pk in first.notes and new.pk in second.notes and i.pk not in second.notes
 
 
 def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
@@ -111,7 +125,10 @@ def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
     assert client.get("/", {"overall-page": "x"}).status_code == 404
     response = client.get("/", {"overall-page": "2"})
     assert response.status_code == 200
-    assert 'href="?overall-page=3"' in response.content.decode()
+    html = response.content.decode()
+    # "Older" goes on to page 3 and comes back to the table; "Newer" back to page 1.
+    assert '<a href="?overall-page=3#overall" rel="next">Older →</a>' in html
+    assert '<a href="?overall-page=1#overall" rel="prev">← Newer</a>' in html
 
 
 def test_standings_pages_keep_ranks_across_pages(club, small_pages):
@@ -128,7 +145,7 @@ def test_a_players_history_and_head_to_head_come_in_pages(client, club, small_pa
     overall = html[html.index('id="overall-heading"') : html.index("</section>", html.index('id="overall-heading"'))]
     assert overall.count("<tr>") == 3  # the header and R's two newest matchdays (5 and 6)
     assert 'href="/matchdays/6/"' in overall and 'href="/matchdays/4/"' not in overall
-    assert 'href="?overall-page=2"' in overall
+    assert 'href="?overall-page=2#overall"' in overall
     older = client.get(f"/players/{r.pk}/", {"overall-page": "3"}).content.decode()
     assert 'href="/matchdays/1/"' in older
     assert older.count('class="point"') == html.count('class="point"') == 12  # the chart shows everything

@@ -59,3 +59,15 @@ def test_production_starts_with_its_settings():
     result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=KEY, ALLOWED_HOSTS="club.example")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_production_refuses_a_wildcard_host():
+    for hosts in ("*", "club.example,*", "*.club.example"):
+        result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=KEY, ALLOWED_HOSTS=hosts)
+        assert result.returncode != 0, hosts
+        assert "ALLOWED_HOSTS must name the site's host names, not" in result.stderr
+
+
+def test_production_takes_a_domain_with_its_subdomains():
+    result = start(LEAGUE_PRODUCTION="1", SECRET_KEY=KEY, ALLOWED_HOSTS=".club.example")
+    assert result.returncode == 0, result.stderr

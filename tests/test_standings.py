@@ -34,5 +34,5 @@ def test_players_with_few_matchdays_are_marked_provisional(client, club, setting
     settings.LEAGUE_PROVISIONAL_MATCHDAYS = 4
     html = client.get("/standings/").content.decode()
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", section(html, "overall-heading"), flags=re.S)
-    marked = {re.search(r'">(\w+)<span class="tip"', row).group(1) for row in rows if "provisional</span>" in row}
+    marked = {re.search(r'">(\w+)</a><span class="tip"', row).group(1) for row in rows if "provisional</span>" in row}
     assert marked == {"J"}  # 3 matchdays; K has 4

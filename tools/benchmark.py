@@ -106,7 +106,8 @@ def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
         # Counted as the database sees them, whatever DEBUG and the query log say.
         with connection.execute_wrapper(count):
             status = client.get(url).status_code
-        # Cold: rendered in the request, with nothing in the page cache.
+        # Cold: rendered in the request, with nothing in the page cache (the comparison keeps its
+        # figures per revision too, so a first visit pays).
         seconds = timed(lambda url=url: client.get(url), runs, before=cache.clear)
         figures[name] = {"url": url, "status": status, "queries": len(queries), "seconds": seconds}
     return figures
@@ -147,6 +148,7 @@ def measure(csv_path: str, runs: int) -> dict:
             "standings": "/standings/",
             "player": f"/players/{player.pk}/",
             "game": f"/games/{Game.objects.order_by('pk').first().slug}/",
+            "compare": "/compare/?table=overall",
         },
         runs,
     )

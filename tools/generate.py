@@ -13,9 +13,20 @@ UNOFFICIAL_GAME = "Pokemon"
 MATCHDAYS_PER_DAY = 8
 
 
-def generate(players: int, matchdays: int, seed: int, first: int = 1, start: date = date(2000, 1, 1)):
+def first_day(matchdays: int, today: date | None = None) -> date:
+    """The start that puts the last of `matchdays` on `today`: a league is never in the future."""
+    return (today or date.today()) - timedelta(days=(matchdays - 1) // MATCHDAYS_PER_DAY)
+
+
+def last_day(matchdays: int, start: date) -> date:
+    return start + timedelta(days=(matchdays - 1) // MATCHDAYS_PER_DAY)
+
+
+def generate(players: int, matchdays: int, seed: int, first: int = 1, start: date | None = None):
     """Yield CSV rows: 3-6 players a matchday, some ties, some penalised placings, 1-10 rounds;
-    matchdays numbered from `first`, eight a day from `start`."""
+    matchdays numbered from `first`, eight a day from `start` (by default, so that the last is
+    today)."""
+    start = start or first_day(matchdays)
     rng = random.Random(seed)
     names = [f"P{i:05d}" for i in range(1, players + 1)]
     games = [name for name, weight in GAMES for _ in range(weight)]

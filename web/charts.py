@@ -1,6 +1,9 @@
 """A rating-history chart as inline SVG, rendered on the server: no chart library, no JavaScript.
 
-Each point carries an SVG <title>, which browsers show on hover, naming the matchday and the rating.
+Each table is one line with its own colour, dash and marker shape, so that lines lying on top of
+each other (a club with one game has identical Overall and game lines) all stay visible; the legend
+lists them in the order they are drawn. Each point carries an SVG <title>, which browsers show on
+hover, naming the table, the matchday, its date with the year, and the rating.
 """
 
 from __future__ import annotations
@@ -16,15 +19,19 @@ from web.formatting import format_rating
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 34
-# The legend's swatches use the same colours through the classes .c0 .. .c6 in site.css.
 COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e", "#a16207"]
+# Later lines are drawn over earlier ones: each is dashed more finely and thinner, so the earlier
+# line shows through where they coincide.
+DASHES = ["", "9 5", "3 4", "12 4 3 4", "1 4", "6 3", "2 6"]
+WIDTHS = [5, 3.5, 2.5, 2, 2, 1.5, 1.5]
+MARKERS = ["circle", "square", "triangle", "diamond"]
 
 
 @dataclass(frozen=True)
 class Point:
     day: date
     rating: float
-    caption: str  # shown on hover, e.g. "Matchday 3, November 8: 1501"
+    caption: str  # shown on hover, e.g. "Overall, matchday 3, November 8, 2025: 1501"
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,43 @@ def nice_step(span: float, ticks: int = 5) -> float:
     raw = max(span, 1) / ticks
     power = 10 ** math.floor(math.log10(raw))
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+
+
+def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: str = "") -> SafeString:
+    """A point's marker (with its hover title) or, without a title, the legend's sample."""
+    inner = format_html("<title>{}</title>", title) if title else ""
+    css = "point" if title else "sample"
+    if shape == "circle":
+        return format_html(
+            '<circle class="{}" cx="{}" cy="{}" r="{}" fill="{}">{}</circle>', css, cx, cy, size, colour, inner
+        )
+    if shape == "square":
+        s = round(size * 0.9, 1)
+        return format_html(
+            '<rect class="{}" x="{}" y="{}" width="{}" height="{}" fill="{}">{}</rect>',
+            css, round(cx - s, 1), round(cy - s, 1), 2 * s, 2 * s, colour, inner,
+        )  # fmt: skip
+    s = size * 1.25
+    if shape == "triangle":
+        corners = [(cx, cy - s), (cx + s, cy + s * 0.8), (cx - s, cy + s * 0.8)]
+    else:  # diamond
+        corners = [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
+    points = " ".join(f"{round(px, 1)},{round(py, 1)}" for px, py in corners)
+    return format_html('<polygon class="{}" points="{}" fill="{}">{}</polygon>', css, points, colour, inner)
+
+
+def _style(i: int) -> tuple[str, str, float, str]:
+    return (
+        COLOURS[i % len(COLOURS)],
+        DASHES[i % len(DASHES)],
+        WIDTHS[min(i, len(WIDTHS) - 1)],
+        MARKERS[i % len(MARKERS)],
+    )
+
+
+def _x_label(day: date, years: bool) -> str:
+    """ "Nov 6" on a chart of less than a year (its points' titles carry the year), "Nov 2025" on a longer one."""
+    return f"{day:%b} {day.year}" if years else f"{day:%b} {day.day}"
 
 
 def rating_chart(series: list[Series], title: str) -> SafeString:
@@ -61,41 +105,51 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
 
     y_ticks = [low + i * step for i in range(round((high - low) / step) + 1)]
     dates = sorted({p.day for p in points})
-    x_ticks = [dates[round(i * (len(dates) - 1) / 5)] for i in range(6)] if len(dates) > 6 else dates
+    x_ticks = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
     grid = format_html_join(
         "",
         '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="y-label" x="{}" y="{}">{}</text>',
         ((LEFT, WIDTH - RIGHT, y(t), y(t), LEFT - 6, y(t) + 4, format_rating(t)) for t in y_ticks),
     )
+    years = (last - first).days >= 365
+    # On a phone every other date label gives way (site.css), so that the rest stay readable.
     labels = format_html_join(
         "",
-        '<text class="x-label" x="{}" y="{}">{}</text>',
-        ((x(d), HEIGHT - BOTTOM + 18, d.strftime("%b %-d")) for d in sorted(set(x_ticks))),
+        '<text class="x-label{}" x="{}" y="{}">{}</text>',
+        ((" minor" if i % 2 else "", x(d), HEIGHT - BOTTOM + 18, _x_label(d, years)) for i, d in enumerate(x_ticks)),
     )
-    lines = format_html_join(
-        "",
-        # Tables often share their matchdays (a club with one game has identical overall and game
-        # lines), so each line is drawn thinner than the one before to keep both visible.
-        '<g class="series" data-series="{}"><polyline fill="none" stroke="{}" stroke-width="{}" points="{}"/>{}</g>',
-        (
-            (
+    size = 4 if len(points) <= 100 else 2.5
+    lines = []
+    for i, s in enumerate(series):
+        colour, dash, width, shape = _style(i)
+        markers = SafeString("".join(marker(shape, x(p.day), y(p.rating), size, colour, p.caption) for p in s.points))
+        lines.append(
+            format_html(
+                '<g class="series" data-series="{}">'
+                '<polyline fill="none" stroke="{}" stroke-width="{}"{} points="{}"/>{}</g>',
                 s.label,
-                COLOURS[i % len(COLOURS)],
-                max(5 - 1.5 * i, 1.5),
+                colour,
+                width,
+                format_html(' stroke-dasharray="{}"', dash) if dash else "",
                 " ".join(f"{x(p.day)},{y(p.rating)}" for p in s.points),
-                format_html_join(
-                    "",
-                    '<circle class="point" cx="{}" cy="{}" r="4" fill="{}"><title>{}</title></circle>',
-                    ((x(p.day), y(p.rating), COLOURS[i % len(COLOURS)], p.caption) for p in s.points),
-                ),
+                markers,
             )
-            for i, s in enumerate(series)
-        ),
-    )
+        )
     legend = format_html_join(
         "",
-        '<li><span class="swatch c{}"></span>{}</li>',
-        ((i % len(COLOURS), s.label) for i, s in enumerate(series)),
+        '<li><svg class="key" viewBox="0 0 32 12" width="32" height="12" aria-hidden="true">'
+        '<line x1="0" y1="6" x2="32" y2="6" stroke="{}" stroke-width="{}"{}/>{}</svg>{}</li>',
+        (
+            (
+                colour,
+                min(width, 3),
+                format_html(' stroke-dasharray="{}"', dash) if dash else "",
+                marker(shape, 16, 6, 4, colour),
+                s.label,
+            )
+            for i, s in enumerate(series)
+            for colour, dash, width, shape in [_style(i)]
+        ),
     )
     return format_html(
         '<figure class="chart"><svg viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}{}</svg>'
@@ -105,6 +159,6 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         title,
         grid,
         labels,
-        lines,
+        SafeString("".join(lines)),
         legend,
     )

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils.functional import SimpleLazyObject
 
-from league.models import Game, Matchday, Page
+from league.models import DealSession, Game, Matchday, Page
 
 
 def navigation(request):
@@ -11,7 +11,12 @@ def navigation(request):
         "league_name": settings.LEAGUE_NAME,
         # EXISTS per game rather than a DISTINCT over every matchday.
         "nav_games": SimpleLazyObject(
-            lambda: list(Game.objects.filter(Exists(Matchday.objects.filter(game=OuterRef("pk")))))
+            lambda: list(
+                Game.objects.filter(
+                    Exists(Matchday.objects.filter(game=OuterRef("pk")))
+                    | Exists(DealSession.objects.filter(game=OuterRef("pk")))
+                )
+            )
         ),
         "nav_pages": SimpleLazyObject(lambda: list(Page.objects.all())),
     }

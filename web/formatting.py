@@ -41,6 +41,36 @@ def long_date(day: date) -> str:
     return f"{month_day(day)}, {day.year}"
 
 
+def table_date(day: date | None, with_year: bool) -> str:
+    """A date in a table: "November 3", or "November 3, 2025" when the table's matchdays cross a
+    year or reach into the future (see `ratings.selectors.Span.needs_year`)."""
+    if day is None:
+        return ""
+    return long_date(day) if with_year else month_day(day)
+
+
+def plain_number(value: float | None) -> int | float | None:
+    """A rating or change for a download: whole numbers as 1535, not 1535.0; others unrounded."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else value
+
+
+# A spreadsheet reads a cell starting with one of these as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A value as a CSV cell a spreadsheet will not run: text starting with a formula character gets
+    a leading apostrophe, which spreadsheets read as "this is text" and do not show. Numbers stay
+    numbers (a change of -7 is a value, and our own), and so do empty cells."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def explain_change(
     delta: float, placing: int, players: int, expected: float, k: float | None, finished: int | None = None
 ) -> str:

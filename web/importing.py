@@ -6,25 +6,44 @@ Format (one row per player per matchday; header required, column order free):
     5,2025-11-10,Hearts,4,R,3,4
 
 `rated_placing` may be empty. Unknown players (by short name) and games (by name) are created; new
-games count as official. This module reads and checks the file; `ratings.services.import_matchdays`
-writes it.
+games count as official. Names are compared as `league.validation.name_key` compares them ("GL",
+"gl" and "ＧＬ" are one player), and numbers are read as people write them (digits 0-9 only). This
+module reads and checks the file; `ratings.services.import_matchdays` writes it.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
-from league.models import Game, Player
-from league.validation import Entry, matchday_problems
+from league.validation import (
+    MATCHDAY_NUMBERS,
+    NAME_LENGTH,
+    PLACINGS,
+    PLAYERS,
+    ROUNDS,
+    SHORT_NAME_LENGTH,
+    Entry,
+    is_iso_date,
+    matchday_problems,
+    name_key,
+    name_problem,
+    players_problem,
+    whole_number,
+)
 from ratings import services
 from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+OPTIONAL_COLUMNS = {"left_early": ""}  # a column a file may leave out, and its value then
+YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
 
@@ -44,33 +63,37 @@ class Row:
     player: str
     placing: int
     rated_placing: int | None
+    left_early: bool = False
 
 
-# The largest values the database columns hold (PositiveIntegerField, PositiveSmallIntegerField).
-LARGEST = {"matchday": 2_147_483_647, "rounds": 32_767, "placing": 32_767, "rated_placing": 32_767}
-LONGEST = {
-    "player": Player._meta.get_field("short_name").max_length,
-    "game": Game._meta.get_field("name").max_length,
+# Each number column's range: the league's (league.validation), which the admin and the database keep.
+SPANS = {
+    "matchday": MATCHDAY_NUMBERS,
+    "rounds": ROUNDS,
+    "placing": PLACINGS,
+    "rated_placing": PLACINGS,
 }
+LONGEST = {"player": SHORT_NAME_LENGTH, "game": NAME_LENGTH}
 
 
 def _whole_number(text: str, column: str, *, optional: bool = False) -> int | None:
     if optional and text == "":
         return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise ValueError(f"{column} must be at least 1, not {value}")
-    if value > LARGEST[column]:
-        raise ValueError(f"{column} {value} is too large (at most {LARGEST[column]})")
-    return value
+    return whole_number(text, column, SPANS[column])
 
 
-def _decode(data: bytes) -> str:
+def _yes_or_no(text: str, column: str) -> bool:
+    if text.lower() in YES:
+        return True
+    if text.lower() in NO:
+        return False
+    raise ValueError(f"{column} must be 1 or 0 (or yes or no, or empty), not {_shown(text)}")
+
+
+def _check_utf8(data: bytes) -> None:
+    """Refuse a file that is not UTF-8 (a spreadsheet's byte-order mark is fine), naming the line."""
     try:
-        return data.decode("utf-8-sig")  # spreadsheets often start their exports with a BOM
+        data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ImportFailed(
@@ -78,48 +101,120 @@ def _decode(data: bytes) -> str:
         ) from None
 
 
-def parse(data: bytes) -> list[ImportedMatchday]:
-    """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
-    listing every problem found."""
-    reader = csv.reader(io.StringIO(_decode(data), newline=""))
-    header = next(reader, None)
+def _lines(reader) -> Iterator[tuple[int, list[str]]]:
+    """The reader's rows with the line each starts on (a quoted value may hold line breaks); a line
+    the csv module cannot read (a value past its size limit) stops the import with the line named."""
+    while True:
+        line = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            limit = csv.field_size_limit()
+            raise ImportFailed(
+                [
+                    f"Line {line}: this line cannot be read as CSV ({exc}); no value in a results file "
+                    f"is longer than {limit:,} characters, so the file is probably not a results file."
+                ]
+            ) from None
+        yield line, cells
+
+
+@dataclass
+class _Tally:
+    """The lines of one matchday so far, counted whatever they hold: a matchday past the most players
+    is known at its 501st line, and its further lines are only counted, so that a file of a million
+    rows for one matchday is refused without building a million rows."""
+
+    first_line: int
+    last_line: int = 0
+    lines: int = 0
+
+
+class _Problems:
+    """The first MAX_ERRORS problems, and how many more there were."""
+
+    def __init__(self):
+        self.shown: list[str] = []
+        self.more = 0
+
+    def add(self, problem: str) -> None:
+        if len(self.shown) < MAX_ERRORS:
+            self.shown.append(problem)
+        else:
+            self.more += 1
+
+
+def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
+    _, header = next(lines, (1, None))
     if header is None or not any(cell.strip() for cell in header):
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
     missing = [c for c in COLUMNS if c not in header]
-    unknown = [c for c in header if c not in COLUMNS]
+    unknown = [c for c in header if c not in COLUMNS and c not in OPTIONAL_COLUMNS]
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = []
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
-            parts.append("unknown " + ", ".join(repr(c) for c in unknown))
+            parts.append("unknown " + ", ".join(repr(c[:40]) for c in unknown[:10]))
         if twice:
             parts.append("given twice " + ", ".join(repr(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
+    return header
 
-    errors: list[str] = []
+
+def parse(data: bytes) -> list[ImportedMatchday]:
+    """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
+    listing every problem found."""
+    _check_utf8(data)
+    # Decoded as it is read: a file of tens of megabytes is not held again as one string.
+    reader = csv.reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline=""))
+    lines = _lines(reader)
+    header = _header(lines)
+    problems = _Problems()
     matchdays: dict[int, list[Row]] = {}
+    tallies: dict[int, _Tally] = {}
+    number_at = header.index("matchday")
     # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
-    for cells in reader:
-        line = reader.line_num
+    crowded_cell, crowded_tally = None, None  # the last matchday found crowded, as its lines write it
+    for line, cells in lines:
+        if crowded_cell is not None and len(cells) == len(header) and cells[number_at] == crowded_cell:
+            crowded_tally.last_line, crowded_tally.lines = line, crowded_tally.lines + 1
+            continue  # the hot path of a huge matchday: counted, nothing else
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(header):
-            errors.append(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
+            problems.add(f"Line {line}: {len(cells)} values, but the header has {len(header)} columns.")
             incomplete.add(None)
             continue
+        number = _number_or_none(cells[number_at].strip())
+        if number is not None:
+            tally = tallies.setdefault(number, _Tally(line))
+            tally.last_line, tally.lines = line, tally.lines + 1
+            if tally.lines > PLAYERS.highest:
+                matchdays.pop(number, None)
+                incomplete.add(number)
+                crowded_cell, crowded_tally = cells[number_at], tally
+                continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
-            row = _parse_row(line, values)
+            row = _parse_row(line, values, number)
         except ValueError as exc:
-            errors.append(f"Line {line}: {exc}.")
-            incomplete.add(int(values["matchday"]) if values["matchday"].isdigit() else None)
+            problems.add(f"Line {line}: {exc}.")
+            incomplete.add(number)
             continue
         matchdays.setdefault(row.matchday, []).append(row)
+    crowded = [
+        f"Matchday {number} (lines {tally.first_line}-{tally.last_line}): {players_problem(tally.lines)}"
+        for number, tally in tallies.items()
+        if tally.lines > PLAYERS.highest
+    ]
+    errors = crowded + problems.shown
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
     if None not in incomplete:
@@ -127,41 +222,65 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             if number not in incomplete:
                 errors.extend(_matchday_errors(number, rows))
     if errors:
-        raise ImportFailed(_capped(errors))
+        raise ImportFailed(_capped(errors, problems.more))
     imported = [
         ImportedMatchday(
             number,
             rows[0].date,
             rows[0].game,
             rows[0].rounds,
-            [ImportedResult(r.line, r.player, r.placing, r.rated_placing) for r in rows],
+            [ImportedResult(r.line, r.player, r.placing, r.rated_placing, r.left_early) for r in rows],
         )
         for number, rows in matchdays.items()
     ]
     return sorted(imported, key=lambda m: (m.date, m.number))
 
 
-def _parse_row(line: int, values: dict[str, str]) -> Row:
+def _number_or_none(text: str) -> int | None:
+    try:
+        return whole_number(text, "matchday", MATCHDAY_NUMBERS)
+    except ValueError:
+        return None
+
+
+def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> Row:
+    """One line's values, checked; `number` is the matchday's when already read."""
     for column in ("matchday", "date", "game", "rounds", "player", "placing"):
         if values[column] == "":
             raise ValueError(f"{column} is empty")
-    for column, longest in LONGEST.items():
-        if len(values[column]) > longest:
-            raise ValueError(f"{column} {values[column]!r} is longer than {longest} characters")
+    for column in LONGEST:
+        problem = _name_problem(values[column], column)
+        if problem:
+            raise ValueError(problem)
+    if not is_iso_date(values["date"]):
+        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03")
     try:
         day = date.fromisoformat(values["date"])
     except ValueError:
-        raise ValueError(f"date {values['date']!r} is not a date like 2025-11-03") from None
+        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03") from None
+    if day > timezone.localdate():
+        raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
     return Row(
         line=line,
-        matchday=_whole_number(values["matchday"], "matchday"),
+        matchday=number if number is not None else _whole_number(values["matchday"], "matchday"),
         date=day,
         game=values["game"],
         rounds=_whole_number(values["rounds"], "rounds"),
         player=values["player"],
         placing=_whole_number(values["placing"], "placing"),
         rated_placing=_whole_number(values["rated_placing"], "rated_placing", optional=True),
+        left_early=_yes_or_no(values.get("left_early", OPTIONAL_COLUMNS["left_early"]), "left_early"),
     )
+
+
+@functools.lru_cache(maxsize=10_000)
+def _name_problem(name: str, column: str) -> str | None:
+    """name_problem, once per name: a league's file names the same few players thousands of times."""
+    return name_problem(name, column, LONGEST[column])
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
 def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
@@ -169,12 +288,14 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
     errors = []
     for row in rows[1:]:
         for column in ("date", "game", "rounds"):
+            if column == "game" and row.game != first.game and name_key(row.game) == name_key(first.game):
+                continue  # "Hearts" and "hearts" are one game
             if getattr(row, column) != getattr(first, column):
                 errors.append(
                     f"Line {row.line}: matchday {number} has {column} "
                     f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
                 )
-    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in rows]
+    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing, r.left_early) for r in rows]
     lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
     errors.extend(
         problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"
@@ -183,10 +304,9 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
     return errors
 
 
-def _capped(errors: list[str]) -> list[str]:
-    if len(errors) <= MAX_ERRORS:
-        return errors
-    return errors[:MAX_ERRORS] + [f"... and {len(errors) - MAX_ERRORS} more problems."]
+def _capped(errors: list[str], more: int = 0) -> list[str]:
+    more += max(0, len(errors) - MAX_ERRORS)
+    return errors[:MAX_ERRORS] + ([f"... and {more} more problems."] if more else [])
 
 
 def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:

@@ -1,13 +1,16 @@
 """Player names that link to the player's page and show their ratings in a tooltip.
 
-The tooltip is plain HTML shown by CSS on hover and on keyboard focus (`:hover`, `:focus`), and tied
-to the link with `aria-describedby` so screen readers announce it. No JavaScript is involved.
+The tooltip is plain HTML next to the link (not inside it, so the link's accessible name is the
+player's name alone), shown by CSS on hover and on keyboard focus and tied to the link with
+`aria-describedby`, so screen readers announce it as the link's description. On a touch screen,
+where there is no hover, the first tap shows the tooltip and a second follows the link (site.css,
+"Player names"). No JavaScript is involved.
 """
 
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from web.formatting import format_rating
@@ -25,26 +28,23 @@ class PlayerNames:
 
     def _parts(self, player) -> tuple[str, str]:
         if player.pk not in self.parts:
+            # One element per tooltip (lines are kept by CSS `white-space: pre-line`): a grid's
+            # header names every player of its page, and the home page shows several grids.
             rows = self.ratings.get(player.pk, [])
-            if rows:
-                lines = format_html_join(
-                    "",
-                    '<span class="tip-row"><span>{}</span> <b>{}</b></span>',
-                    ((table.name + ("" if table.official else " (unofficial)"), format_rating(r)) for table, r in rows),
-                )
-            else:
-                lines = format_html('<span class="tip-row">{}</span>', "No rated matchdays yet")
-            tip = format_html('<span class="tip-name">{}</span>{}', player.name, lines)
-            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), tip)
+            lines = [
+                f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
+            ] or ["No rated matchdays yet"]
+            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), "\n".join([player.name, *lines]))
         return self.parts[player.pk]
 
     def html(self, player) -> SafeString:
         self.count += 1
-        tip_id = f"tip-{player.pk}-{self.count}"
+        # A dot never appears in a slug, so no table's anchor on the page can take this id.
+        tip_id = f"tip.{player.pk}.{self.count}"
         url, tip = self._parts(player)
         return format_html(
-            '<a class="player" href="{}" data-player="{}" aria-describedby="{}">{}'
-            '<span class="tip" role="tooltip" id="{}">{}</span></a>',
+            '<span class="name" tabindex="-1"><a class="player" href="{}" data-player="{}" aria-describedby="{}">{}</a>'
+            '<span class="tip" role="tooltip" id="{}">{}</span></span>',
             url,
             player.short_name,
             tip_id,
@@ -55,7 +55,7 @@ class PlayerNames:
 
 
 class PlainNames:
-    """Player names as plain text, for exports."""
+    """Player names as plain text, for downloads."""
 
     def html(self, player) -> str:
         return player.short_name

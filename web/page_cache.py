@@ -159,6 +159,12 @@ class PageCacheMiddleware:
         params = params_of(request.GET, lambda: shape(token)) if request.GET else {}
         if params is None:
             return None
+        # The view sees only what the key holds, so that a page stored for one request is the page
+        # of every request with that key: no link on it carries a parameter the key left out.
+        query = QueryDict(mutable=True)
+        query.update(params)
+        query._mutable = False
+        request.GET = query
         query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
         parts = (CODE_VERSION, token, timezone.localdate().isoformat(), request.path_info, query)
         return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()

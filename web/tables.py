@@ -1,10 +1,11 @@
-"""django-tables2 tables: the standings, explanations and head to head on the pages, and every
-table's CSV and JSON download.
+"""django-tables2 tables: every table on the pages, and every table's CSV and JSON download.
 
 The grids have one column per player, so their classes are built per page from the players shown.
-Pages render these tables with web.render (same markup, much faster); downloads use django-tables2.
-Links and dates are written by `render_*` methods, which both renderers call. Cells are rendered from
-data already loaded by the selectors: no column runs a query or a template per cell.
+Pages render these tables with web.render (same markup, much faster); downloads go through
+django-tables2's `as_values`. Cells are written by the columns' `render` (HTML) and `value` (the plain
+value a download holds: numbers as numbers, names as text, dates as ISO 8601), which both renderers
+call. Cells are rendered from data already loaded by the selectors: no column runs a query or a
+template per cell.
 """
 
 from __future__ import annotations
@@ -13,44 +14,78 @@ import django_tables2 as tables
 from django.conf import settings
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from ratings.methods import Method
 from ratings.selectors import Grid
-from web.formatting import explain_change, format_change, format_rating, long_date, month_day
+from web.formatting import explain_change, format_change, format_rating, plain_number, table_date
 from web.names import PlayerNames
 
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
-class PlayerColumn(tables.Column):
-    """One player's cell in a matchday grid; `-` where the row has nothing for them."""
 
-    def __init__(self, player, names: PlayerNames, formatter=str):
-        super().__init__(
-            verbose_name=names.html(player),
-            empty_values=(),
-            orderable=False,
-            attrs={"th": {"class": "player-col"}, "td": {"class": "num"}},
-        )
-        self.player_id = player.pk
-        self.formatter = formatter
+class SiteTable(tables.Table):
+    """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
+    carry their year when `with_year` (see `ratings.selectors.Span.needs_year`)."""
 
-    def render(self, record):
-        value = record.cells.get(self.player_id)
-        if value is None:
-            return "-"
-        note = record.notes.get(self.player_id)
-        if note:  # the player played this matchday: say how the change came about
-            line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-            return format_html('<span class="played" title="{}">{}</span>', line, self.formatter(value))
-        return self.formatter(value)
+    def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):
+        super().__init__(data, **kwargs)
+        self.names = names
+        self.with_year = with_year
 
-    def value(self, record, value):
-        value = record.cells.get(self.player_id)
-        return "" if value is None else self.formatter(value)
+    class Meta:
+        orderable = False
+
+
+class RatingColumn(tables.Column):
+    """A rating: "1535", or "1498.3" unrounded; the number itself in downloads."""
+
+    def __init__(self, verbose_name="Rating", **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
+
+    def render(self, value):
+        return format_rating(value)
+
+    def value(self, value):
+        return plain_number(value)
+
+
+class ChangeColumn(RatingColumn):
+    """A rating change, "+12" in green or "−7" in red (the sign says it without the colour)."""
+
+    def __init__(self, verbose_name="Change", **kwargs):
+        super().__init__(verbose_name, **kwargs)
+
+    def render(self, value):
+        return change_html(value)
+
+
+def change_html(value):
+    if value is None:
+        return ""
+    kind = "up" if value > 0 else "down" if value < 0 else "level"
+    return format_html('<span class="{}">{}</span>', kind, format_change(value))
+
+
+class FractionColumn(tables.Column):
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
+
+    def render(self, value):
+        return f"{value:.2f}"
+
+    def value(self, value):
+        return value
+
+
+class NumberColumn(tables.Column):
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
 
 
 class PlayerNameColumn(tables.Column):
     """A player's name linking to their page with their ratings in a tooltip; the short name in
-    downloads. The table supplies the names (`NamedTable`)."""
+    downloads."""
 
     def __init__(self, verbose_name="Player", accessor="player", **kwargs):
         super().__init__(verbose_name, accessor=accessor, empty_values=(), **kwargs)
@@ -63,41 +98,77 @@ class PlayerNameColumn(tables.Column):
 
 
 class DateColumn(tables.Column):
-    """A date as the club writes it ("November 3", or "November 3, 2025" `with_year`); ISO 8601 in
-    downloads."""
+    """A date as the club writes it ("November 3", with its year where the table needs it); ISO 8601
+    in downloads."""
 
-    def __init__(self, verbose_name="Date", *, with_year: bool = False, **kwargs):
+    def __init__(self, verbose_name="Date", **kwargs):
         super().__init__(verbose_name, **kwargs)
-        self.with_year = with_year
 
-    def render(self, value):
-        return long_date(value) if self.with_year else month_day(value)
+    def render(self, value, table):
+        return table_date(value, table.with_year)
 
     def value(self, value):
-        return value.isoformat()
+        return value.isoformat() if value else None
 
 
-class NamedTable(tables.Table):
-    """A table whose player names are rendered by the page's `PlayerNames`."""
-
-    def __init__(self, data, names: PlayerNames, **kwargs):
-        super().__init__(data, **kwargs)
-        self.names = names
+def matchday_link(number: int):
+    return format_html('<a href="{}">{}</a>', reverse("league:matchday", args=[number]), number)
 
 
-class MatchdayGridTable(tables.Table):
-    matchday = tables.Column(
-        "Matchday", accessor="matchday__number", attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}}
-    )
+class MatchdayColumn(tables.Column):
+    def __init__(self, verbose_name="Matchday", accessor="matchday__number", **kwargs):
+        super().__init__(verbose_name, accessor=accessor, **kwargs)
+
+    def render(self, value):
+        return matchday_link(value)
+
+    def value(self, value):
+        return value
+
+
+class PlayerColumn(tables.Column):
+    """One player's cell in a matchday grid; `-` where the row has nothing for them. A rating earned
+    at that matchday is marked as played and explains itself on hover; one carried over is not."""
+
+    def __init__(self, player, names: PlayerNames, ratings: bool):
+        super().__init__(
+            verbose_name=names.html(player),
+            empty_values=(),
+            orderable=False,
+            attrs={"th": {"class": "player-col"}, "td": {"class": "num"}},
+        )
+        self.player_id = player.pk
+        self.ratings = ratings
+
+    def render(self, record):
+        # The busiest cell of the site (a home page has thousands): written without format_html,
+        # as everything in it is made of numbers and fixed words (a placing is "4(3)").
+        value = record.cells.get(self.player_id)
+        if value is None:
+            return "-"
+        text = format_rating(value) if self.ratings else value
+        note = record.notes.get(self.player_id)
+        if note:  # the player played this matchday: say how the change came about
+            line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
+            return mark_safe(f'<span class="played" title="{line}">{text}</span>')  # noqa: S308 - numbers only
+        if self.ratings:
+            return mark_safe(f'<span class="carried">{text}</span>')  # noqa: S308 - a number
+        return text
+
+    def value(self, record):
+        value = record.cells.get(self.player_id)
+        return plain_number(value) if self.ratings else value
+
+
+class MatchdayGridTable(SiteTable):
+    matchday = MatchdayColumn(attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}})
     date = DateColumn(accessor="matchday__date")
     # On a phone the game and rounds give way to the ratings; the matchday's page has them.
     game = tables.Column(
         "Game", accessor="matchday__game__name", attrs={"td": {"class": "wide"}, "th": {"class": "wide"}}
     )
     rounds = tables.Column(
-        "Rounds",
-        accessor="matchday__rounds",
-        attrs={"td": {"class": "num wide"}, "th": {"class": "wide"}},
+        "Rounds", accessor="matchday__rounds", attrs={"td": {"class": "num wide"}, "th": {"class": "wide"}}
     )
 
     class Meta:
@@ -105,30 +176,22 @@ class MatchdayGridTable(tables.Table):
         attrs = {"class": "grid"}
         empty_text = "No matchdays yet."
 
-    def render_matchday(self, value):
-        return matchday_link(value)
 
-    def value_matchday(self, value):
-        return value
-
-
-def matchday_link(number: int):
-    return format_html('<a href="{}">{}</a>', reverse("league:matchday", args=[number]), number)
+def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> MatchdayGridTable:
+    players = [(f"player_{p.pk}", PlayerColumn(p, names, ratings)) for p in grid.players]
+    return MatchdayGridTable(
+        grid.rows, names, with_year=with_year, extra_columns=players, exclude=() if show_game else ("game",)
+    )
 
 
-def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool) -> MatchdayGridTable:
-    formatter = format_rating if ratings else str
-    players = [(f"player_{p.pk}", PlayerColumn(p, names, formatter)) for p in grid.players]
-    return MatchdayGridTable(grid.rows, extra_columns=players, exclude=() if show_game else ("game",))
-
-
-class StandingsTable(NamedTable):
-    rank = tables.Column("#", attrs={"td": {"class": "num"}})
+class StandingsTable(SiteTable):
+    rank = NumberColumn("#")
     player = PlayerNameColumn()
-    rating = tables.Column("Rating", attrs={"td": {"class": "num"}})
-    played = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
-    last_played = DateColumn("Last played", with_year=True)
-    last_change = tables.Column("Last change", attrs={"td": {"class": "num"}})
+    rating = RatingColumn()
+    played = NumberColumn("Matchdays")
+    last_played = DateColumn("Last played")
+    last_change = ChangeColumn("Last change")
+    provisional = tables.Column("Provisional", visible=False)  # in downloads; a badge on the page
 
     class Meta:
         orderable = False
@@ -145,67 +208,119 @@ class StandingsTable(NamedTable):
             )
         return self.names.html(record.player)
 
-    def render_rating(self, value):
-        return format_rating(value)
-
-    def render_last_change(self, value):
-        return format_change(value)
+    def value_player(self, record):
+        return record.player.short_name
 
 
-def _fraction(value) -> str:
-    return f"{value:.2f}"
+NEW = mark_safe('<span class="new">new</span>')
+LEVEL = mark_safe('<span class="level" aria-hidden="true">–</span><span class="sr-only">no change</span>')
+
+
+class MovementColumn(tables.Column):
+    """Places gained or lost at the table's latest matchday: ▲2, ▼1, – or new."""
+
+    def __init__(self):
+        super().__init__("Move", empty_values=(), attrs=NUM)
+
+    def render(self, record):
+        moved = record.movement
+        if moved is None:
+            return NEW
+        if moved == 0:
+            return LEVEL
+        kind, arrow, words = ("up", "▲", "up") if moved > 0 else ("down", "▼", "down")
+        return format_html(
+            '<span class="{}"><span aria-hidden="true">{}</span>{}<span class="sr-only"> {} {}</span></span>',
+            kind,
+            arrow,
+            abs(moved),
+            words,
+            "place" if abs(moved) == 1 else "places",
+        )
+
+    def value(self, record):
+        return record.movement
+
+
+class LeaderboardTable(SiteTable):
+    """The top of the overall standings on the home page, with each player's move at the latest
+    matchday."""
+
+    rank = NumberColumn("#")
+    movement = MovementColumn()
+    player = PlayerNameColumn()
+    rating = RatingColumn()
+    played = NumberColumn("Matchdays")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "leaderboard"}
+        empty_text = "Nobody has played yet."
+
+
+class LatestResultsTable(SiteTable):
+    """One of the latest matchdays on the home page: who played, where they finished, their change."""
+
+    placing = tables.Column("Place", attrs=NUM)
+    player = PlayerNameColumn()
+    delta = ChangeColumn()
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "latest"}
+
+
+class PlayersTable(SiteTable):
+    """The players directory: every player, their overall rating and rank, and when they last played."""
+
+    player = PlayerNameColumn("Player")
+    name = tables.Column("Name", accessor="player__name")
+    rating = RatingColumn("Overall")
+    rank = NumberColumn("#")
+    matchdays = NumberColumn("Matchdays")
+    last_played = DateColumn("Last played")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "players"}
+        empty_text = "No player matches."
 
 
 PIECES = ("opponents_mean", "expected", "score", "k")
 
 
-class ExplainedColumns(tables.Table):
+class ExplainedColumns(SiteTable):
     """The pieces of a rating change, so a member can redo the arithmetic; a table shows only the
     pieces its rating method has (M only for the club formula, K only where there is one)."""
 
     def __init__(self, *args, method: Method, **kwargs):
         super().__init__(*args, exclude=[p for p in PIECES if p not in method.pieces], **kwargs)
 
-    rating_before = tables.Column("Before", attrs={"td": {"class": "num"}})
+    rating_before = RatingColumn("Before")
     opponents_mean = tables.Column(
-        "M", attrs={"td": {"class": "num"}, "th": {"title": "Mean rating of the other players"}}
+        "M", attrs={**NUM, "th": {"class": "num", "title": "Mean rating of the other players"}}
     )
-    expected = tables.Column("Expected", attrs={"td": {"class": "num"}})
-    score = tables.Column("Score", attrs={"td": {"class": "num"}})
-    k = tables.Column("K", attrs={"td": {"class": "num"}})
-    delta = tables.Column("Change", attrs={"td": {"class": "num"}})
-    rating_after = tables.Column("After", attrs={"td": {"class": "num"}})
+    expected = FractionColumn("Expected")
+    score = FractionColumn("Score")
+    k = RatingColumn("K")
+    delta = ChangeColumn()
+    rating_after = RatingColumn("After")
 
     class Meta:
         orderable = False
 
-    def render_rating_before(self, value):
-        return format_rating(value)
-
-    def render_rating_after(self, value):
-        return format_rating(value)
-
     def render_opponents_mean(self, value):
         return format_rating(round(value, 1))
 
-    def render_expected(self, value):
-        return _fraction(value)
-
-    def render_score(self, value):
-        return _fraction(value)
-
-    def render_k(self, value):
-        return format_rating(value)
-
-    def render_delta(self, value):
-        return format_change(value)
+    def value_opponents_mean(self, value):
+        return value
 
 
-class EntryTable(ExplainedColumns, NamedTable):
+class EntryTable(ExplainedColumns):
     """One rating table's changes at one matchday."""
 
     player = PlayerNameColumn()
-    placing = tables.Column("Placing", accessor="display_placing", attrs={"td": {"class": "num"}})
+    placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
 
     class Meta:
         orderable = False
@@ -216,21 +331,15 @@ class EntryTable(ExplainedColumns, NamedTable):
 class PlayerEntryTable(ExplainedColumns):
     """Every matchday of one player in one rating table."""
 
-    date = DateColumn(accessor="matchday__date", with_year=True)
-    matchday = tables.Column("Matchday", accessor="matchday__number", attrs={"td": {"class": "num"}})
+    date = DateColumn(accessor="matchday__date")
+    matchday = MatchdayColumn(attrs=NUM)
     game = tables.Column("Game", accessor="matchday__game__name")
-    placing = tables.Column("Placing", empty_values=(), attrs={"td": {"class": "num"}})
+    placing = tables.Column("Placing", empty_values=(), attrs=NUM)
 
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
         sequence = ("date", "matchday", "game", "placing", "...")
-
-    def render_matchday(self, value):
-        return matchday_link(value)
-
-    def value_matchday(self, value):
-        return value
 
     def render_placing(self, record):
         return f"{record.display_placing} of {record.players}"
@@ -239,21 +348,21 @@ class PlayerEntryTable(ExplainedColumns):
         return record.display_placing
 
 
-class HeadToHeadTable(NamedTable):
+class HeadToHeadTable(SiteTable):
     opponent = PlayerNameColumn("Opponent", accessor="opponent")
     game = tables.Column("Game", accessor="game__name")
-    met = tables.Column("Matchdays", attrs={"td": {"class": "num"}})
-    ahead = tables.Column("Finished ahead", attrs={"td": {"class": "num"}})
-    behind = tables.Column("Behind", attrs={"td": {"class": "num"}})
-    tied = tables.Column("Tied", attrs={"td": {"class": "num"}})
+    met = NumberColumn("Matchdays")
+    ahead = NumberColumn("Finished ahead")
+    behind = NumberColumn("Behind")
+    tied = NumberColumn("Tied")
 
     class Meta:
         orderable = False
         empty_text = "No opponents yet."
 
 
-class MatchdayResultsTable(NamedTable):
-    placing = tables.Column("Placing", accessor="display_placing", attrs={"td": {"class": "num"}})
+class MatchdayResultsTable(SiteTable):
+    placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
     player = PlayerNameColumn()
     name = tables.Column("Name", accessor="player__name")
     note = tables.Column("Note")

@@ -10,13 +10,28 @@ from __future__ import annotations
 
 from .base import Facts, Method, MethodError, Outcome, Param, ParamError, Seat, check_ranking
 from .club import Club
+from .deals import PlayerVsDeal
+from .glicko2 import Glicko2
 from .openskill_pl import OpenSkill
 from .pairwise import PairwisePlacing, PairwiseWinner, RatingBand
 from .sedma import Sedma
 from .table_size import TableSize
+from .trueskill_ffa import TrueSkill
 
 METHODS: dict[str, Method] = {
-    m.slug: m for m in (Club(), PairwisePlacing(), PairwiseWinner(), TableSize(), RatingBand(), Sedma(), OpenSkill())
+    m.slug: m
+    for m in (
+        Club(),
+        PairwisePlacing(),
+        PairwiseWinner(),
+        TableSize(),
+        RatingBand(),
+        Sedma(),
+        OpenSkill(),
+        TrueSkill(),
+        Glicko2(),
+        PlayerVsDeal(),
+    )
 }
 
 CHOICES = [(slug, method.name) for slug, method in METHODS.items()]

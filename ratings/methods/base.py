@@ -7,6 +7,7 @@ methods with plain values.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,19 +35,80 @@ class ParamError(ValueError):
         self.message = message
 
 
+# Numbers as a person writes them: ASCII digits, an optional sign, decimals and exponent. Python's
+# float() and int() also read "1_000", "inf", "nan" and non-ASCII digits such as "²" or "١", which
+# nobody types as a rating; those are refused rather than read as something else.
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
+WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
+SHOWN = 24  # characters of a refused value quoted back in a message
+
+
+def shown(raw: Any) -> str:
+    """A refused value as quoted in a message: its repr, cut short (a query string can be long)."""
+    text = repr(raw)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+
+
+def read_number(raw: Any, whole: bool = False) -> float | int | None:
+    """`raw` as a finite number (a whole number with `whole`), or None if it is not one."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        value = raw
+    else:
+        text = str(raw).strip()
+        if not (WHOLE if whole else NUMBER).fullmatch(text):
+            return None
+        value = int(text) if whole else float(text)
+    if whole:
+        return int(value) if float(value).is_integer() and abs(value) < 10**18 else None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def number_text(value: float) -> str:
+    """A bound as the pages write it: 100000 -> "100,000", 0.001 -> "0.001"."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.6g}" if abs(value) >= 1 else f"{value:g}"
+
+
 @dataclass(frozen=True)
 class Param:
-    """One parameter a method declares: the admin, the calculator and the docs are built from these."""
+    """One parameter a method declares: the admin, the calculator and the docs are built from these.
+
+    Every number has a documented range (`minimum` and `maximum`, inclusive; `positive` makes zero
+    itself the excluded lower end), so that what comes in from a form or a query string always gives
+    finite results. `choices` makes a parameter one of a few words (type str).
+    """
 
     name: str
     label: str
-    default: float | int | bool
+    default: float | int | bool | str
     help: str
     type: type = float
     minimum: float | None = None  # inclusive
-    positive: bool = False  # strictly above zero
+    maximum: float | None = None  # inclusive
+    positive: bool = False  # strictly above zero (the minimum is then 0, excluded)
+    choices: tuple[str, ...] = ()
 
-    def parse(self, raw: Any) -> float | int | bool:
+    @property
+    def range_text(self) -> str:
+        """The accepted values in words, e.g. "above 0, at most 10,000" or "fixed, multielo"."""
+        if self.type is bool:
+            return "0 or 1"
+        if self.choices:
+            return " or ".join(self.choices)
+        high = f"at most {number_text(self.maximum)}" if self.maximum is not None else ""
+        if self.positive:
+            return ", ".join(filter(None, ["above 0", high]))
+        if self.minimum is not None and self.maximum is not None:
+            return f"{number_text(self.minimum)} to {number_text(self.maximum)}"
+        return ", ".join(
+            filter(None, [f"at least {number_text(self.minimum)}" if self.minimum is not None else "", high])
+        )
+
+    def parse(self, raw: Any) -> float | int | bool | str:
         """The value from a form, a query string or a stored JSON value; ParamError if it is bad."""
         if self.type is bool:
             if isinstance(raw, bool):
@@ -56,18 +118,20 @@ class Param:
                 return True
             if text in ("0", "false", "off", "no", ""):
                 return False
-            raise ParamError(self.name, f"must be 0 or 1, not {raw!r}")
-        try:
-            value = self.type(raw) if not isinstance(raw, str) else self.type(raw.strip())
-        except (TypeError, ValueError):
+            raise ParamError(self.name, f"must be 0 or 1, not {shown(raw)}")
+        if self.choices:
+            text = str(raw).strip().lower()
+            if text not in self.choices:
+                raise ParamError(self.name, f"must be {self.range_text}, not {shown(raw)}")
+            return text
+        value = read_number(raw, whole=self.type is int)
+        if value is None:
             kind = "a whole number" if self.type is int else "a number"
-            raise ParamError(self.name, f"must be {kind}, not {raw!r}") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ParamError(self.name, f"must be a finite number, not {raw!r}")
-        if self.positive and value <= 0:
-            raise ParamError(self.name, f"must be above 0, not {value}")
-        if self.minimum is not None and value < self.minimum:
-            raise ParamError(self.name, f"must be at least {self.minimum:g}, not {value}")
+            raise ParamError(self.name, f"must be {kind}, not {shown(raw)}")
+        low = self.minimum
+        too_low = (value <= 0) if self.positive else (low is not None and value < low)
+        if too_low or (self.maximum is not None and value > self.maximum):
+            raise ParamError(self.name, f"must be {self.range_text}, not {value:g}")
         return value
 
 
@@ -123,13 +187,21 @@ class Method:
     # pages show these columns and no others (M only for the club formula, K only where there is one).
     pieces: tuple[str, ...] = ("expected", "score", "k")
     params: tuple[Param, ...] = ()
+    # What the calculator takes per player besides the rating, for methods that carry more than a
+    # rating (e.g. Glicko-2's deviations): one value per player, in the order of the ratings.
+    player_inputs: tuple[Param, ...] = ()
     two_players_only = False
+    against_deals = False  # rates attempts at deals (solitaire), not matchdays: see methods/deals.py
+    display_only: tuple[str, ...] = ()  # parameters that change what pages show, not the ratings
 
     def __repr__(self) -> str:
         return f"<Method {self.slug}>"
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
+
+    def player_input(self, name: str) -> Param | None:
+        return next((p for p in self.player_inputs if p.name == name), None)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -152,6 +224,17 @@ class Method:
         """A new player's rating and carried state."""
         return params["start_rating"], None
 
+    def state_for(self, rating: float, inputs: Mapping[str, float], params: Mapping[str, Any]) -> dict | None:
+        """The carried state of a player the calculator knows only by rating and `inputs` (their
+        values of `player_inputs`); None for methods that carry nothing but the rating."""
+        return None
+
+    def win_probability(self, a: Seat, b: Seat, params: Mapping[str, Any]) -> float:
+        """The method's chance that `a` finishes ahead of `b`, from what they bring to a matchday.
+        Elo-style methods: 1 / (1 + 10^(-d/400)) with d the rating difference; Bayesian methods
+        override this with their own model's probability."""
+        return elo_expected(a.rating, b.rating)
+
     def check(self, seats: Sequence[Seat]) -> None:
         """MethodError if these seats cannot be rated by this method."""
         if len(seats) < 2:
@@ -171,9 +254,19 @@ class Method:
             if p.type is bool:
                 if value:
                     parts.append(p.label.lower())
+            elif p.choices:
+                if value != p.default:  # "K scaled by table size (multielo)"; the default goes unsaid
+                    parts.append(f"{p.label} ({value})")
             else:
                 parts.append(f"{p.label} {value:g}")
         return ", ".join(parts)
+
+
+RATING_LIMIT = 100_000  # every rating that comes in lies within ± this (start ratings, the calculator)
+
+
+def start_rating_param(default: float, help: str = "Every player's first rating.") -> Param:
+    return Param("start_rating", "Start rating", default, help, minimum=-RATING_LIMIT, maximum=RATING_LIMIT)
 
 
 def check_ranking(placings: Sequence[int]) -> None:
@@ -192,8 +285,23 @@ def round_half_up(value: float) -> int:
 
 
 def elo_expected(rating: float, opponent: float) -> float:
-    """Elo's expected score against one opponent: 1 / (1 + 10^((opponent - rating) / 400))."""
-    return 1 / (1 + 10 ** ((opponent - rating) / 400))
+    """Elo's expected score against one opponent: 1 / (1 + 10^((opponent - rating) / 400)).
+
+    A difference past 120,000 points (10^300) is taken as 10^300: the result is then 0 or 1 to
+    every digit a float holds, and the power cannot overflow whatever ratings come in."""
+    exponent = (opponent - rating) / 400
+    return 1 / (1 + 10 ** min(max(exponent, -300.0), 300.0))
+
+
+def normal_win(mu: float, sigma: float, other_mu: float, other_sigma: float, beta: float) -> float:
+    """The chance that a performance of N(mu, sigma^2 + beta^2) beats one of N(other_mu, ...): the
+    pairwise win probability of TrueSkill, and openskill's `predict_win` for two players, written as
+    openskill writes it so that the two agree to the last bit."""
+    x = (mu - other_mu) / math.sqrt(2 * beta**2 + sigma**2 + other_sigma**2)
+    return 0.5 * math.erfc(-x / SQRT2)
+
+
+SQRT2 = math.sqrt(2.0)
 
 
 def pair_score(placing: int, other: int) -> float:

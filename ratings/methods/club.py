@@ -15,37 +15,44 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up
+from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up, start_rating_param
 
 START_RATING = 1500
 K_PER_ROUND = 10
+MAX_K_PER_ROUND = 1000  # times at most 100 rounds: K stays within 100,000
 
 
 def placing_scores(placings: Sequence[int]) -> list[float]:
     """Actual score of each placing: 1 for first, 0 for last, ties averaged over the places they span.
 
     Placings are a standard competition ranking (1, 2, 2, 4): a tie of m players at place p spans the
-    places p .. p+m-1.
+    places p .. p+m-1. Linear in the number of players: each place's players are counted once and
+    each tie's average is computed once, not once per tied player.
     """
     n = len(placings)
     if n < 2:
         raise ValueError("a matchday needs at least two players")
     if len(set(placings)) == n:  # no ties: the common case, and the engine's hot path
         if min(placings) < 1 or max(placings) > n:
-            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
+            raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
         return [1 - (p - 1) / (n - 1) for p in placings]
     tied = Counter(placings)
 
     def score_of_place(q: int) -> float:
         return 1 - (q - 1) / (n - 1)
 
-    scores = []
-    for p in placings:
-        span = range(p, p + tied[p])
+    # The sum is taken place by place, as before, so that ratings are the same to the last bit.
+    average: dict[int, float] = {}
+    for p, m in tied.items():
+        span = range(p, p + m)
         if p < 1 or span[-1] > n:
-            raise ValueError(f"placings {list(placings)} are not a ranking of {n} players")
-        scores.append(sum(score_of_place(q) for q in span) / len(span))
-    return scores
+            raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
+        average[p] = sum(score_of_place(q) for q in span) / m
+    return [average[p] for p in placings]
+
+
+def _shown(placings: Sequence[int]) -> str:
+    return str(list(placings[:20])) + (f" ... ({len(placings)} in all)" if len(placings) > 20 else "")
 
 
 def club_changes(
@@ -101,8 +108,15 @@ R' = R + K (S - E)
     )
     pieces = ("opponents_mean", "expected", "score", "k")
     params = (
-        Param("start_rating", "Start rating", START_RATING, "Every player's first rating."),
-        Param("k", "K per round", K_PER_ROUND, "K is this number times the matchday's rounds.", positive=True),
+        start_rating_param(START_RATING),
+        Param(
+            "k",
+            "K per round",
+            K_PER_ROUND,
+            "K is this number times the matchday's rounds.",
+            positive=True,
+            maximum=MAX_K_PER_ROUND,
+        ),
         Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
     )
 

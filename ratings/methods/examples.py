@@ -58,9 +58,33 @@ EXAMPLES = {
         ("A", "B"),
         (Seat(1200, 1, won_by_16=3, bad_moves=2), Seat(1000, 2, won_by_24=1)),
     ),
+    "trueskill": Example(
+        "Four new players (mu 25, sigma 8.33, rating 0) finish 1st, 2nd, 2nd and 4th: the trueskill package "
+        "rates the two tied players slightly apart.",
+        ("A", "B", "C", "D"),
+        tuple(Seat(0, p, {"mu": 25.0, "sigma": 25 / 3}) for p in (1, 2, 2, 4)),
+    ),
+    "glicko2": Example(
+        "Glickman's own example as a matchday: A (1500, RD 200) finishes ahead of B (1400, RD 30) and behind "
+        "C (1550, RD 100) and D (1700, RD 300); all have volatility 0.06, tau 0.5. A ends on 1464.05, RD "
+        "151.52, volatility 0.05999, as in the paper.",
+        ("A", "B", "C", "D"),
+        (
+            Seat(1500, 3, {"rd": 200.0, "vol": 0.06}),
+            Seat(1400, 4, {"rd": 30.0, "vol": 0.06}),
+            Seat(1550, 2, {"rd": 100.0, "vol": 0.06}),
+            Seat(1700, 1, {"rd": 300.0, "vol": 0.06}),
+        ),
+    ),
     "openskill": Example(
         "Four new players (mu 25, sigma 8.33, ordinal 0) finish in order.",
         ("A", "B", "C", "D"),
         tuple(Seat(0, p, {"mu": 25.0, "sigma": 25 / 3}) for p in (1, 2, 3, 4)),
+    ),
+    "player-vs-deal": Example(
+        "The seed's example: a 1500 player wins a deal rated 1000 (K = 8). Had she lost: 1492.43, and the "
+        "deal 1007.57, with every other deal of its variant and level 0.23 higher (f = 0.03).",
+        ("Player", "Deal"),
+        (Seat(1500, 1), Seat(1000, 2)),
     ),
 }

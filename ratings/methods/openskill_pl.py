@@ -12,14 +12,23 @@ player finished ahead of, 0.5 for a tie. K does not exist in this model.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .base import Facts, Method, Outcome, Param, Seat, finish, pair_score
+from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, normal_win, pair_score
 
 Z = 3  # ordinal = mu - Z sigma
+SIGMAS = Param(
+    "sigmas",
+    "Sigmas",
+    25 / 3,
+    "Each player's uncertainty sigma, in the order of the ratings (blank: the start sigma).",
+    minimum=0.001,
+    maximum=10_000,
+)
 
 
 def model(params: Mapping[str, Any]) -> PlackettLuce:
@@ -55,17 +64,30 @@ E = sum over the other players of the model's chance of beating them
     )
     pieces = ("expected", "score")
     params = (
-        Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True),
-        Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", positive=True),
+        Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True, maximum=RATING_LIMIT),
+        Param("sigma", "Start sigma", 25 / 3, "A new player's uncertainty.", minimum=0.001, maximum=10_000),
         Param(
             "provisional_sigma",
             "Provisional above sigma",
             7.0,
             "Players whose sigma is above this are marked provisional (about eight four-player matchdays).",
             positive=True,
+            maximum=10_000,
         ),
         Param("round", "Whole numbers", False, "Round the ordinal to a whole number.", bool),
     )
+
+    player_inputs = (SIGMAS,)
+
+    def state_for(self, rating: float, inputs: Mapping[str, float], params: Mapping[str, Any]) -> dict[str, float]:
+        """A rating given as an ordinal: mu is the ordinal plus 3 sigma (sigma as given, or the start's)."""
+        sigma = inputs.get("sigmas", params["sigma"])
+        return {"mu": rating + Z * sigma, "sigma": sigma}
+
+    def win_probability(self, a: Seat, b: Seat, params: Mapping[str, Any]) -> float:
+        first, second = self._state(a, params), self._state(b, params)
+        beta = params["sigma"] / 2  # as `model` sets it, without building a model per pair
+        return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], beta)
 
     def is_provisional(self, state: Mapping[str, float] | None, params: Mapping[str, Any]) -> bool | None:
         return state is None or state["sigma"] > params["provisional_sigma"]
@@ -78,11 +100,13 @@ E = sum over the other players of the model's chance of beating them
         self.check(seats)
         pl = model(params)
         before = [pl.rating(**self._state(seat, params)) for seat in seats]
-        teams = pl.rate([[r] for r in before], ranks=[float(s.placing) for s in seats])
+        teams, shift = self._rate(pl, before, [float(s.placing) for s in seats])
         outcomes = []
-        for i, (seat, rating, (new,)) in enumerate(zip(seats, before, teams, strict=True)):
+        for i, (seat, rating, (moved,)) in enumerate(zip(seats, before, teams, strict=True)):
+            new = pl.rating(mu=moved.mu + shift, sigma=moved.sigma) if shift else moved
             others = [j for j in range(len(seats)) if j != i]
-            expected = sum(pl.predict_win([[rating], [before[j]]])[0] for j in others)
+            # The library's predict_win for two players, without building a model call per pair.
+            expected = sum(normal_win(rating.mu, rating.sigma, before[j].mu, before[j].sigma, pl.beta) for j in others)
             score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
             rating_before = ordinal(rating.mu, rating.sigma)
             after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
@@ -107,8 +131,26 @@ E = sum over the other players of the model's chance of beating them
         return outcomes
 
     @staticmethod
-    def _state(seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
+    def _rate(pl: PlackettLuce, before: list, ranks: list[float]) -> tuple[list, float]:
+        """The library's update, and the shift of every mu it was computed at.
+
+        Plackett-Luce works with exp(mu / c), c = sqrt(sum of sigma^2 + beta^2); past about 700 c that
+        overflows. The model depends only on differences of mu, so a matchday whose mus lie that far
+        from 0 is rated about their midpoint and shifted back (ordinary ratings never are, and keep
+        the library's numbers to the last bit); one whose mus lie that far apart cannot be rated."""
+        mus = [r.mu for r in before]
+        c = math.sqrt(sum(r.sigma**2 + pl.beta**2 for r in before))
+        shift = (max(mus) + min(mus)) / 2 if max(abs(mu) for mu in mus) > 300 * c else 0.0
+        moved = [pl.rating(mu=r.mu - shift, sigma=r.sigma) for r in before] if shift else before
+        try:
+            return pl.rate([[r] for r in moved], ranks=ranks), shift
+        except (ZeroDivisionError, OverflowError, ValueError) as error:
+            raise MethodError(
+                "the players' skills lie too far apart for the Plackett-Luce model to compute", "ratings"
+            ) from error
+
+    def _state(self, seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
         if seat.state and "mu" in seat.state and "sigma" in seat.state:
             return {"mu": float(seat.state["mu"]), "sigma": float(seat.state["sigma"])}
-        # A rating without state (the calculator): mu from the ordinal at the start sigma.
-        return {"mu": seat.rating + Z * params["sigma"], "sigma": params["sigma"]}
+        # A rating without state: mu from the ordinal at the start sigma.
+        return self.state_for(seat.rating, {}, params)

@@ -17,7 +17,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Facts, Method, MethodError, Outcome, Param, Seat, elo_expected
+from .base import Facts, Method, MethodError, Outcome, Param, Seat, elo_expected, start_rating_param
 from .pairwise import band_k
 
 
@@ -82,7 +82,7 @@ R' = round(R + K (S - E))
         "own rating band."
     )
     params = (
-        Param("start_rating", "Start rating", 1500, "Every player's first rating."),
+        start_rating_param(1500),
         Param("round", "Whole numbers", True, "Round ratings as the C# code does (halves to even).", bool),
     )
     two_players_only = True

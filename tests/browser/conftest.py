@@ -37,11 +37,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The URL of a freshly set-up site with the club's demo data and the demo admin login."""
-    folder = tmp_path_factory.mktemp("site")
-    env = {
+def _site_env(folder: Path) -> dict:
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
@@ -49,12 +46,50 @@ def site(tmp_path_factory):
         "DEBUG": "1",
         "LEAGUE_PRODUCTION": "",
     }
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True, cwd=ROOT)
-    subprocess.run([*manage, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True)
+
+
+MANAGE = [sys.executable, str(ROOT / "manage.py")]
+
+
+@contextmanager
+def _running_site(folder: Path, env: dict):
     port = _free_port()
-    runserver = [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"]
+    runserver = [*MANAGE, "runserver", "--noreload", f"127.0.0.1:{port}"]
     with serving(runserver, env, folder / "server.log", port) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    """The URL of a freshly set-up site with the club's demo data and the demo admin login."""
+    folder = tmp_path_factory.mktemp("site")
+    env = _site_env(folder)
+    subprocess.run([*MANAGE, "migrate", "--no-input", "-v0"], env=env, check=True, cwd=ROOT)
+    subprocess.run([*MANAGE, "load_demo"], env=env, check=True, cwd=ROOT, capture_output=True)
+    with _running_site(folder, env) as url:
+        yield url
+
+
+# The generated league: 45 players, 600 matchdays, eight a day from December 1, 2025 (so it crosses
+# into 2026 and its dates carry their year, and its last matchday, February 13, 2026, is past).
+LEAGUE_PLAYERS, LEAGUE_MATCHDAYS, LEAGUE_START = 45, 600, "2025-12-01"
+
+
+@pytest.fixture(scope="session")
+def league_site(tmp_path_factory):
+    """The URL of a site holding the generated league of a club after years (see league_setup.py),
+    shared by every test that needs it: it takes a few seconds to build."""
+    folder = tmp_path_factory.mktemp("league")
+    env = _site_env(folder)
+    league = folder / "league.csv"
+    subprocess.run([*MANAGE, "migrate", "--no-input", "-v0"], env=env, check=True, cwd=ROOT)
+    generate = ["generate_league", "--players", str(LEAGUE_PLAYERS), "--matchdays", str(LEAGUE_MATCHDAYS)]
+    subprocess.run(
+        [*MANAGE, *generate, "--start", LEAGUE_START, str(league)], env=env, check=True, cwd=ROOT, capture_output=True
+    )
+    build = f"from tests.browser.league_setup import build; build({str(league)!r})"
+    subprocess.run([*MANAGE, "shell", "-c", build], env=env, check=True, cwd=ROOT, capture_output=True)
+    with _running_site(folder, env) as url:
         yield url
 
 
@@ -66,10 +101,11 @@ def serving(command: list[str], env: dict, log_path: Path, port: int):
     with open(log_path, "w") as log:
         server = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
             while True:
                 try:
-                    urllib.request.urlopen(url, timeout=1)  # noqa: S310 - our own loopback server
+                    # A refused connection fails at once; a first page of a large league may take a while.
+                    urllib.request.urlopen(url, timeout=20)  # noqa: S310 - our own loopback server
                     break
                 except OSError:
                     if server.poll() is not None or time.monotonic() > deadline:
@@ -107,6 +143,17 @@ def page(browser):
     context.close()
 
 
-def screenshot(page, name: str) -> None:
+def screenshot(page, name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a 375 px wide phone with a touch screen."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 800}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    yield page
+    context.close()

@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from .conftest import ROOT, _free_port, screenshot, serving
+from .test_league_pages import WIDTHS, _check
 
 PASSWORD = "secretary-pass-1"
 
@@ -138,3 +139,16 @@ def test_repeated_wrong_passwords_lead_to_a_plain_lockout_page(production_site, 
     assert "Too many failed logins for “intruder”" in page.locator("#content-main").inner_text()
     screenshot(page, "production-admin-locked-out")
     assert violations(page) == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_mistyped_address_gets_the_sites_own_not_found_page(browser, production_site, width):
+    """Only with DEBUG off (as here) does a member see the site's 404 page rather than Django's."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    try:
+        response = page.goto(production_site + "/no-such-page/")
+        assert response.status == 404
+        assert "There is no page at /no-such-page/." in page.locator("main").inner_text()
+    finally:
+        page.close()
+    assert _check(browser, production_site, ["/no-such-page/", "/matchdays/9999/"], width) == {}

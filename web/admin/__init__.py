@@ -2,6 +2,10 @@
 functions (`ratings.services`, `league.services`), which validate, write, recompute and move the
 pages' revision on in one transaction."""
 
-from web.admin import catalogue, matchdays, rating_tables
+from django.contrib import admin
 
-__all__ = ["catalogue", "matchdays", "rating_tables"]
+from web.admin import catalogue, deals, matchdays, rating_tables, site
+
+site.configure(admin.site)
+
+__all__ = ["catalogue", "deals", "matchdays", "rating_tables", "site"]

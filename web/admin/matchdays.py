@@ -11,18 +11,23 @@ from itertools import groupby
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.urls import path
 from django.utils.html import format_html, format_html_join
 
-from league.models import Matchday, Result
-from league.validation import Entry
-from ratings import services
+from league.models import SEDMA_FIELDS, Matchday, Result
+from league.validation import PLAYERS, Entry, rated_placings
+from ratings import deletion, services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
-from web.formatting import format_change, format_rating
-
-SEDMA_FIELDS = ["won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves"]
+from web.admin import upload
+from web.admin.widgets import SharedOptionsSelect
+from web.fields import WHOLE_NUMBERS
+from web.formatting import format_change, format_rating, long_date
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:
@@ -50,17 +55,33 @@ def result_inputs(formset) -> list[services.ResultInput]:
 
 
 class ResultFormSet(BaseInlineFormSet):
-    """Checks the matchday's results as a whole: who played, and whether the placings rank them."""
+    """Checks the matchday's results as a whole: who played, and whether the placings rank them.
+
+    A rated placing that the penalty rule derives by itself (a player who left early, or one moved
+    up past a penalised player) shows blank, so that only explicit penalties are typed in."""
+
+    def __init__(self, *args, **kwargs):
+        self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
+        super().__init__(*args, **kwargs)
+        stored = [form.instance for form in self.initial_forms]
+        if stored:
+            entries = [Entry("", str(r.player_id), r.placing, None, r.left_early) for r in stored]
+            for form, result, derived in zip(self.initial_forms, stored, rated_placings(entries), strict=True):
+                if result.rated_placing == derived or result.left_early:
+                    form.initial["rated_placing"] = None
+
+    def _construct_form(self, i, **kwargs):
+        form = super()._construct_form(i, **kwargs)
+        select = getattr(form.fields["player"].widget, "widget", None)
+        if isinstance(select, SharedOptionsSelect):
+            select.shared = self.player_options
+        return form
 
     def clean(self):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
-        rows = _kept_rows(self)
-        entries = [
-            Entry(f"Row {n}", data["player"].short_name, data["placing"], data.get("rated_placing")) for n, data in rows
-        ]
         game = self.instance.game if self.instance.game_id else None
-        problems = services.results_problems(game, entries, [r.seat() for r in result_inputs(self)])
+        problems = services.results_problems(game, result_inputs(self))
         if problems:
             raise ValidationError(problems)
         super().clean()
@@ -91,7 +112,16 @@ class ResultInline(admin.TabularInline):
     formset = ResultFormSet
     fields = ["player", "placing", "rated_placing", "left_early", "note"]
     extra = 4
+    # The most players a matchday has; rows past it are refused by the check of the whole matchday
+    # (and a form posting over 1,000 more by Django's formset, before anything is read).
+    max_num = PLAYERS.highest
+    formfield_overrides = WHOLE_NUMBERS
     ordering = ["placing", "player__short_name"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "player":
+            kwargs["widget"] = SharedOptionsSelect
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_fields(self, request, obj=None):
         """The Sedma counts only where they count: for a game rated by Sedma (on a new matchday,
@@ -101,7 +131,7 @@ class ResultInline(admin.TabularInline):
             uses_sedma = any(table.counts(obj.game) for table in sedma)
         else:
             uses_sedma = sedma.exists()
-        return self.fields + SEDMA_FIELDS if uses_sedma else self.fields
+        return self.fields + list(SEDMA_FIELDS) if uses_sedma else self.fields
 
 
 def rating_changes_html(entries) -> str:
@@ -124,6 +154,17 @@ def rating_changes_html(entries) -> str:
     )
 
 
+class MatchdayChangeList(ChangeList):
+    """The matchday list, whose date links read `?date__year=`: Django builds a datetime from it and
+    turns a ValueError into its "invalid filter" redirect, but a year of 11 digits overflows instead."""
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except OverflowError as error:
+            raise IncorrectLookupParameters(error) from error
+
+
 @admin.register(Matchday)
 class MatchdayAdmin(admin.ModelAdmin):
     list_display = ["number", "date", "game", "rounds", "players"]
@@ -133,9 +174,23 @@ class MatchdayAdmin(admin.ModelAdmin):
     fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
+    formfield_overrides = WHOLE_NUMBERS
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").prefetch_related("results__player")
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "date":
+            field.error_messages["invalid"] = "Enter the date as YYYY-MM-DD, for example 2025-11-03."
+        return field
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(lambda request: upload.import_view(self, request))
+        return [path("import/", view, name="league_matchday_import"), *super().get_urls()]
+
+    def get_changelist(self, request, **kwargs):
+        return MatchdayChangeList
 
     @admin.display(description="Players")
     def players(self, matchday):
@@ -176,8 +231,70 @@ class MatchdayAdmin(admin.ModelAdmin):
         )
         self.message_user(request, f"Ratings updated. {summary}", messages.SUCCESS)
 
+    # Deleting: the confirmation says what will be recomputed, and the message afterwards reports
+    # every rating that moved, as a save does.
+
+    def delete_view(self, request, object_id, extra_context=None):
+        matchday = self.get_object(request, object_id)
+        note = deletion_note([matchday]) if matchday is not None else ""
+        return super().delete_view(request, object_id, {**(extra_context or {}), "recompute_note": note})
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_with_note, name, description)
+        return actions
+
     def delete_model(self, request, obj):
-        services.delete_matchdays([obj])
+        self._delete(request, [obj])
 
     def delete_queryset(self, request, queryset):
-        services.delete_matchdays(queryset.select_related("game"))
+        self._delete(request, list(queryset.select_related("game")))
+
+    def _delete(self, request, matchdays):
+        _, recomputes = deletion.recomputed_by_deleting(matchdays)
+        tables = [r.table for r in recomputes]
+        before = deletion.ratings_now(tables)
+        services.delete_matchdays(matchdays)
+        changes = deletion.moved(before, deletion.ratings_now(tables))
+        self.message_user(request, deletion_report(changes), messages.SUCCESS)
+
+
+def deletion_note(matchdays) -> str:
+    """ "Deleting it recomputes Overall (12 later matchdays) and Hearts (3) from matchday 5, November
+    3, 2025, on." """
+    first, recomputes = deletion.recomputed_by_deleting(matchdays)
+    if not recomputes:
+        return "No rating table counts this matchday, so no ratings change."
+    tables = ", ".join(
+        f"{r.table.name} ({r.later_matchdays} later matchday{'' if r.later_matchdays == 1 else 's'} rated again)"
+        for r in recomputes
+    )
+    return f"Deleting recomputes {tables} from matchday {first.number}, {long_date(first.date)}, on."
+
+
+SHOWN_CHANGES = 30  # a message longer than this lists the rest as a count
+
+
+def deletion_report(changes) -> str:
+    if not changes:
+        return "Deleted. No rating changed."
+    parts = []
+    for table, player, before, after in changes[:SHOWN_CHANGES]:
+        if after is None:
+            parts.append(f"{table}: {player} no longer rated (was {format_rating(before)})")
+        elif before is None:
+            parts.append(f"{table}: {player} {format_rating(after)}")
+        else:
+            parts.append(f"{table}: {player} {format_rating(before)} → {format_rating(after)}")
+    more = f"; and {len(changes) - SHOWN_CHANGES} more" if len(changes) > SHOWN_CHANGES else ""
+    return f"Deleted; ratings recomputed. {'; '.join(parts)}{more}."
+
+
+def delete_selected_with_note(modeladmin, request, queryset):
+    """Django's delete action, whose confirmation page also says what is recomputed."""
+    response = delete_selected(modeladmin, request, queryset)
+    if getattr(response, "context_data", None) is not None:
+        response.context_data["recompute_note"] = deletion_note(list(queryset.select_related("game")))
+    return response

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponseRedirect
 
 from ratings import methods, services
 from ratings.models import RatingTable
@@ -28,7 +31,13 @@ def field_name(method: methods.Method, param: methods.Param) -> str:
 def form_field(param: methods.Param) -> forms.Field:
     if param.type is bool:
         return forms.BooleanField(label=param.label, required=False, initial=param.default, help_text=param.help)
-    return forms.CharField(label=param.label, required=False, initial=param.default, help_text=param.help)
+    help_text = f"{param.help} Range: {param.range_text}."
+    if param.choices:
+        choices = [("", f"default ({param.default})"), *((c, c) for c in param.choices)]
+        return forms.ChoiceField(label=param.label, required=False, choices=choices, help_text=help_text)
+    # A CharField, not a FloatField: the method's own parsing reads it, so the admin refuses exactly
+    # what the calculator refuses, with the same message.
+    return forms.CharField(label=param.label, required=False, initial=param.default, help_text=help_text, max_length=40)
 
 
 class BaseRatingTableForm(forms.ModelForm):
@@ -55,9 +64,16 @@ class BaseRatingTableForm(forms.ModelForm):
         if switched and "start_rating" not in self.changed_data and "start_rating" in defaults:
             data["start_rating"] = defaults["start_rating"]
         if switched and "whole_numbers" not in self.changed_data:
-            data["whole_numbers"] = defaults["round"]
-        if slug == "club" and data.get("k_per_round") is not None and data["k_per_round"] <= 0:
-            self.add_error("k_per_round", "K per round must be above 0.")
+            data["whole_numbers"] = defaults.get("round", False)  # player-vs-deal has no rounding
+        # The columns every method shares are checked against this method's declared ranges.
+        for field, name in (("start_rating", "start_rating"), ("k_per_round", "k")):
+            param = method.param(name)
+            if data.get(field) is None or param is None or (field == "k_per_round" and slug != "club"):
+                continue
+            try:
+                param.parse(data[field])
+            except methods.ParamError as error:
+                self.add_error(field, f"{param.label}: {error.message}.")
         parameters = {}
         for param in own_params(method):
             raw = data.get(field_name(method, param))
@@ -143,10 +159,29 @@ class RatingTableAdmin(admin.ModelAdmin):
         return False  # the games call for their tables; a table's rows are rebuilt, never deleted
 
     def save_model(self, request, obj, form, change):
-        rows = services.save_rating_table(obj)
+        try:
+            rows = services.save_rating_table(obj)
+        except (ValidationError, services.RecomputeError) as error:
+            # The form checks what it can before saving; a method that fails on a matchday's numbers
+            # is only found by rating them. The service's transaction has undone everything.
+            request.rating_table_refused = True
+            transaction.set_rollback(True)  # nothing of this request is to be kept
+            text = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
+            self.message_user(request, f"Nothing was saved: {text}", messages.ERROR)
+            return
         if rows is not None:
             self.message_user(
                 request,
                 f"{obj.name} recomputed with {obj.method_description} ({rows} rows).",
                 messages.SUCCESS,
             )
+
+    def log_change(self, request, obj, message):
+        if not getattr(request, "rating_table_refused", False):
+            return super().log_change(request, obj, message)
+        return None
+
+    def response_change(self, request, obj):
+        if getattr(request, "rating_table_refused", False):
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)

@@ -1,22 +1,27 @@
 """What the public pages share: conditional responses from the league's revision, the 404 lookups,
-the downloads of a page's tables, their pagers, and the names with rating tooltips."""
+a page's table sections (each with a unique anchor, page parameter and download key, a pager and a
+download), and the names with rating tooltips."""
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Callable
 
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import condition
-from django_tables2.export import TableExport
 
 from ratings import selectors
 from web.errors import NotFound
+from web.formatting import csv_cell
 from web.names import PlainNames, PlayerNames
 from web.page_cache import CODE_VERSION, request_revision
 from web.render import table_html
 
 EXPORT_FORMATS = ("csv", "json")
+BASE_IDS = ("content",)  # the ids base.html gives its own elements
 
 
 def get_or_404(queryset, message: str, **lookup):
@@ -47,28 +52,78 @@ def _last_modified(request, *args, **kwargs):
 public_page = condition(etag_func=_etag, last_modified_func=_last_modified)
 
 
-def player_names(players) -> PlayerNames:
-    """A renderer of player names with rating tooltips for the players a page shows (one query)."""
-    return PlayerNames(selectors.current_ratings({p.pk for p in players}))
+def player_names(players, tables=None) -> PlayerNames:
+    """A renderer of player names with rating tooltips for the players a page shows (one query, two
+    without the rating `tables`)."""
+    return PlayerNames(selectors.current_ratings({p.pk for p in players}, tables))
+
+
+class Section:
+    """One table of a page: its anchor (`key`, also its download key), its heading's id, the query
+    parameter of its page number, and once `show` is called, its pager and HTML."""
+
+    def __init__(self, exports: Exports, key: str):
+        self.exports = exports
+        self.request = exports.request
+        self.key = key
+        self.heading_id = f"{key}-heading"
+        self.param = f"{key}-page"
+        self.build: Callable | None = None
+        self.pager = None
+        self.title = ""
+        self.rating_table = None
+        self.players: list = []
+
+    @property
+    def page_number(self) -> str | None:
+        return self.request.GET.get(self.param)
+
+    def show(
+        self, build: Callable, page=None, *, title: str, newest_first: bool = False, rating_table=None, players=()
+    ) -> Section:
+        """Show `build(names)`, a table (of `page` when paged), under `title` (which names its pager);
+        the section is about `rating_table`, and its table names `players` (a grid's columns)."""
+        self.build, self.title, self.rating_table, self.players = build, title, rating_table, list(players)
+        self.exports.downloads.append(self.key)
+        self.pager = pager(self.request, self, page, newest_first=newest_first)
+        return self
+
+    def html(self):
+        return table_html(self.build(self.exports.names))
+
+    def _download(self, export_format: str) -> str:
+        query = self.request.GET.copy()  # the page shown, with the other tables' pages
+        query["export"], query["table"] = export_format, self.key
+        return f"?{query.urlencode()}"
+
+    @property
+    def csv_url(self) -> str:
+        return self._download("csv")
+
+    @property
+    def json_url(self) -> str:
+        return self._download("json")
 
 
 class Exports:
-    """The tables a page offers for download, each built on demand with plain-text names."""
+    """The table sections of a page. Their keys are unique within the page, and so are the anchors and
+    page parameters made from them: a table whose slug is taken (a game named "Results" next to the
+    results grid, or a fixed anchor of the page such as the chart's "history") gets "-2" added."""
 
-    def __init__(self, request):
+    def __init__(self, request, reserved: tuple[str, ...] = ()):
         self.request = request
-        self.builders: dict[str, Callable] = {}
+        self.sections: dict[str, Section] = {}
+        self.taken: set[str] = {*BASE_IDS, *reserved}
+        self.downloads: list[str] = []  # keys of the tables shown, in the order the view shows them
         self.names: PlayerNames | None = None  # set by the view once it knows who the page shows
 
-    def add(self, key: str, build: Callable, page=None, param: str | None = None) -> dict:
-        """Register `build(names)` under `key`; returns the section's download key, its pager and
-        its table's HTML, built when the template renders it (after the view knows the names)."""
-        self.builders[key] = build
-        return {
-            "key": key,
-            "pager": pager(self.request, param or page_param(key), page),
-            "html": lambda: table_html(build(self.names)),
-        }
+    def section(self, wanted: str) -> Section:
+        key, n = wanted, 2
+        while key in self.taken or f"{key}-heading" in self.taken:
+            key, n = f"{wanted}-{n}", n + 1
+        self.taken.update((key, f"{key}-heading"))
+        self.sections[key] = section = Section(self, key)
+        return section
 
     @property
     def wanted(self) -> bool:
@@ -81,30 +136,56 @@ class Exports:
         export_format, key = self.request.GET.get("export"), self.request.GET.get("table")
         if export_format not in EXPORT_FORMATS:
             return bad_request(self.request, f"export must be one of {', '.join(EXPORT_FORMATS)}.")
-        if key not in self.builders:
-            return bad_request(self.request, f"table must be one of {', '.join(self.builders)}.")
-        return TableExport(export_format, self.builders[key](PlainNames())).response(f"{key}.{export_format}")
+        if key not in self.downloads:
+            return bad_request(self.request, f"table must be one of {', '.join(self.downloads)}.")
+        return download(self.sections[key].build(PlainNames()), key, export_format)
 
 
-def page_param(table_or_key) -> str:
-    """The query parameter that holds the page number of one table of a page."""
-    return f"{getattr(table_or_key, 'slug', table_or_key)}-page"
+def download(table, key: str, export_format: str) -> HttpResponse:
+    """A table's plain values as CSV (text cells a spreadsheet would run as a formula neutralised,
+    see `csv_cell`) or JSON (a list of objects keyed by the column headers)."""
+    header, *rows = list(table.as_values())
+    if export_format == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        writer = csv.writer(response, lineterminator="\r\n")
+        for row in (header, *rows):
+            writer.writerow([csv_cell(cell) for cell in row])
+    else:
+        records = [dict(zip(header, row, strict=True)) for row in rows]
+        response = JsonResponse(records, safe=False, encoder=DjangoJSONEncoder)
+    response["Content-Disposition"] = f'attachment; filename="{key}.{export_format}"'
+    return response
 
 
-def pager(request, param: str, page) -> dict | None:
-    """Links to the neighbouring pages of one table, keeping the page numbers of the page's other
-    tables; None when everything fits on one page."""
+def page_links(request, param: str, page, anchor: str = "", drop: tuple[str, ...] = ("export",)) -> dict | None:
+    """Links to the neighbouring pages of one list (its page number in `param`), keeping the page
+    numbers of the page's other lists (less the `drop` parameters) and coming back to `anchor`; None
+    when everything fits."""
     if page is None or page.paginator.num_pages < 2:
         return None
 
     def url(number):
         query = request.GET.copy()
         query[param] = number
-        query.pop("export", None)
-        return "?" + query.urlencode()
+        for name in drop:
+            query.pop(name, None)
+        return f"?{query.urlencode()}{'#' + anchor if anchor else ''}"
 
     return {
         "page": page,
         "previous": url(page.previous_page_number()) if page.has_previous() else None,
         "next": url(page.next_page_number()) if page.has_next() else None,
+    }
+
+
+def pager(request, section: Section, page, *, newest_first: bool) -> dict | None:
+    """A table section's page links: back to the table (its anchor), named for screen readers."""
+    links = page_links(request, section.param, page, section.key, drop=("export", "table"))
+    if links is None:
+        return None
+    return {
+        **links,
+        "label": f"{section.title}: pages",
+        "previous_text": "Newer" if newest_first else "Previous",
+        "next_text": "Older" if newest_first else "Next",
     }

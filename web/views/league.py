@@ -1,5 +1,6 @@
-"""The club's pages: home (every table, as on the club's page), standings, a game, a matchday and the
-text pages. Every table on a page can also be downloaded (`?export=csv&table=KEY`)."""
+"""The club's pages: home (the leaders, the latest matchdays, then every table as on the club's
+page), standings, a game, a matchday and the text pages. Every table on a page can also be
+downloaded (`?export=csv&table=KEY`, KEY being the table's anchor)."""
 
 from __future__ import annotations
 
@@ -11,51 +12,82 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from league.models import Game, Matchday, Page, Result
-from ratings import selectors
+from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
 from web.paging import paginate
-from web.tables import EntryTable, MatchdayResultsTable, StandingsTable, grid_table
-from web.views.common import Exports, get_or_404, page_param, player_names, public_page
+from web.render import table_html
+from web.tables import (
+    EntryTable,
+    LatestResultsTable,
+    LeaderboardTable,
+    MatchdayResultsTable,
+    StandingsTable,
+    grid_table,
+)
+from web.views import deals
+from web.views.common import Exports, Section, get_or_404, player_names, public_page
+
+LEADERS = 10  # the home page's leaderboard
+LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(request, exports: Exports, table: RatingTable) -> tuple[dict, list]:
-    """One table's rating grid: the page asked for, newest first; and the players it shows."""
-    page = paginate(selectors.grid_matchdays(table), request.GET.get(page_param(table)), settings.LEAGUE_GRID_PAGE_SIZE)
-    grid = selectors.rating_grid(table, settings.LEAGUE_GRID_PLAYERS, page)
-    show_game = table.scope != RatingTable.Scope.GAME
-    section = exports.add(
-        table.slug,
-        lambda names: grid_table(grid, names, show_game=show_game, ratings=True),
+def rating_section(section: Section, table: RatingTable, span: selectors.Span, per_page: int) -> Section:
+    """One table's rating grid: the page asked for (the newest first), everyone who played in it."""
+    page = paginate(selectors.grid_matchdays(table), section.page_number, per_page, count=span.matchdays)
+    grid = selectors.rating_grid(table, page)
+    show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
+    return section.show(
+        lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
         page,
+        title=f"{table.name} rating",
+        newest_first=True,
+        rating_table=table,
+        players=grid.players,
     )
-    return {**section, "rating_table": table}, grid.players
 
 
-def results_section(request, exports: Exports, matchdays, players, *, show_game: bool) -> dict:
-    """The placings of `players` at `matchdays`, a page at a time, newest first."""
-    page = paginate(
-        selectors.results_matchdays(matchdays), request.GET.get("results-page"), settings.LEAGUE_GRID_PAGE_SIZE
+def results_section(section: Section, matchdays, span: selectors.Span, per_page: int, table=None) -> Section:
+    """The placings at `matchdays`, a page at a time, newest first, of everyone who played in it."""
+    page = paginate(selectors.results_matchdays(matchdays), section.page_number, per_page, count=span.matchdays)
+    grid = selectors.results_grid(page, table)
+    show_game, with_year = table is None, span.needs_year(timezone.localdate())
+    return section.show(
+        lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
+        page,
+        title="Results",
+        newest_first=True,
+        players=grid.players,
     )
-    grid = selectors.results_grid(page, players)
-    return exports.add("results", lambda names: grid_table(grid, names, show_game=show_game, ratings=False), page)
 
 
 @public_page
 def home(request):
-    exports = Exports(request)
+    exports = Exports(request, reserved=("latest", "latest-heading", "calculation"))
+    leaders_section, results = exports.section("leaderboard"), exports.section("results")
     tables = list(RatingTable.objects.in_page_order())
-    played = set(Matchday.objects.order_by().values_list("game_id", flat=True).distinct())
+    spans = selectors.spans(tables)
     # Games nobody has played yet get no empty table here; their own page says so.
-    tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or t.game_id in played]
-    sections, grids = [], []
-    for table in tables:
-        section, players = rating_section(request, exports, table)
-        sections.append(section)
-        grids.append(players)
-    columns = selectors.results_players(grids, settings.LEAGUE_GRID_PLAYERS)
-    results = results_section(request, exports, Matchday.objects.all(), columns, show_game=True)
-    exports.names = player_names([p for players in grids for p in players])
-    ctx = {"overall": sections[:1], "results": results, "sections": sections[1:]}
+    tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
+    per_page = settings.LEAGUE_HOME_GRID_PAGE_SIZE
+    sections = [rating_section(exports.section(t.slug), t, spans.of(t), per_page) for t in tables]
+    results_section(results, Matchday.objects.all(), spans.everything, per_page)
+    overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
+    leaders = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS) if overall else []
+    leaders_section.show(lambda names: LeaderboardTable(leaders, names), title="Leaders")
+    latest = overview.latest_matchdays(tables, LATEST_AT_LEAST, LATEST_AT_MOST)
+    shown = [*(r.player for r in leaders), *(r.player for m in latest for r in m.results)]
+    exports.names = player_names([*shown, *(p for s in [*sections, results] for p in s.players)], tables)
+    with_year = spans.everything.needs_year(timezone.localdate())
+    ctx = {
+        "leaders": leaders_section if overall else None,
+        "latest": [
+            {"day": m, "html": lambda m=m: table_html(LatestResultsTable(m.results, exports.names))} for m in latest
+        ],
+        "latest_with_year": with_year,
+        "overall": sections[:1],
+        "results": results,
+        "sections": sections[1:],
+    }
     return exports.response() or render(request, "league/home.html", ctx)
 
 
@@ -63,29 +95,32 @@ def home(request):
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
+    spans, today = selectors.spans(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
-    since = timezone.localdate() - timedelta(days=days) if days and not show_all else None
-    hidden = since is not None and Standing.objects.filter(matchday_date__lt=since).exists()
+    since = today - timedelta(days=days) if days and not show_all else None
+    matchday_tables = [t for t in tables if not t.against_deals]  # deal games hide players their own way
+    hidden = since is not None and Standing.objects.filter(table__in=matchday_tables, matchday_date__lt=since).exists()
     sections, shown = [], []
     for table in tables:
+        section = exports.section(table.slug)
+        if table.against_deals:  # hides its own inactive players, by its game's latest session
+            sections.append(deals.standings_section(section, table, show_all))
+            shown.extend(row.player for row in section.rows)
+            continue
         page = paginate(
             selectors.ranked_standings(table, active_since=since),
-            request.GET.get(page_param(table)),
+            section.page_number,
             settings.LEAGUE_STANDINGS_PAGE_SIZE,
         )
         rows = selectors.standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
         if not rows and table.scope == RatingTable.Scope.GAME:
             continue
         shown.extend(row.player for row in rows)
-        section = exports.add(
-            f"standings-{table.slug}",
-            lambda names, rows=rows: StandingsTable(rows, names),
-            page,
-            param=page_param(table),
-        )
-        sections.append({**section, "rating_table": table})
-    exports.names = player_names(shown)
+        with_year = spans.of(table).needs_year(today)
+        build = lambda names, rows=rows, with_year=with_year: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
+        sections.append(section.show(build, page, title=table.name, rating_table=table))
+    exports.names = player_names(shown, tables)
     ctx = {"sections": sections, "hidden": hidden, "inactive_days": days, "show_all": show_all}
     return exports.response() or render(request, "league/standings.html", ctx)
 
@@ -93,26 +128,24 @@ def standings(request):
 @public_page
 def game(request, slug):
     game = get_or_404(Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug)
+    if game.against_deals:
+        return deals.game_page(request, game)
     table = game.rating_table
     exports = Exports(request)
-    section, players = rating_section(request, exports, table)
+    standings_section, results = exports.section("standings"), exports.section("results")
+    span = selectors.spans([table], games=[game.pk]).of(table)
+    section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
+    results_section(results, game.matchdays.all(), span, settings.LEAGUE_GRID_PAGE_SIZE, table)
     ranking_page = paginate(
-        selectors.ranked_standings(table), request.GET.get("standings-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE
+        selectors.ranked_standings(table), standings_section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE
     )
     ranking = selectors.standing_rows(table, ranking_page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
-    results = results_section(request, exports, game.matchdays.all(), players, show_game=False)
-    exports.names = player_names([*players, *(row.player for row in ranking)])
-    ctx = {
-        "game": game,
-        "section": section,
-        "standings": exports.add(
-            f"standings-{table.slug}",
-            lambda names: StandingsTable(ranking, names),
-            ranking_page,
-            param="standings-page",
-        ),
-        "results": results,
-    }
+    with_year = span.needs_year(timezone.localdate())
+    standings_section.show(
+        lambda names: StandingsTable(ranking, names, with_year=with_year), ranking_page, title="Standings"
+    )
+    exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking)])
+    ctx = {"game": game, "section": section, "standings": standings_section, "results": results}
     return exports.response() or render(request, "league/game.html", ctx)
 
 
@@ -120,25 +153,25 @@ def game(request, slug):
 def matchday(request, number):
     matchday = get_or_404(Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number)
     exports = Exports(request)
+    placings = exports.section("results")
     results = list(
         Result.objects.filter(matchday=matchday)
         .select_related("player")
         .order_by("placing", F("rated_placing").asc(nulls_first=True))
     )
+    placings.show(lambda names: MatchdayResultsTable(results, names), title="Results")
     sections = [
-        {
-            **exports.add(
-                f"ratings-{table.slug}",
-                lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m),
-            ),
-            "rating_table": table,
-        }
+        exports.section(table.slug).show(
+            lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m),
+            title=f"{table.name} rating",
+            rating_table=table,
+        )
         for table, entries in selectors.matchday_entries(matchday)
     ]
     exports.names = player_names([r.player for r in results])
     ctx = {
         "matchday": matchday,
-        "results": exports.add("results", lambda names: MatchdayResultsTable(results, names)),
+        "results": placings,
         "sections": sections,
         "previous": Matchday.objects.filter(number__lt=number).order_by("-number").first(),
         "next": Matchday.objects.filter(number__gt=number).order_by("number").first(),

@@ -5,7 +5,9 @@ None of them writes to the database; the comparison rates a table's history in m
 
 from __future__ import annotations
 
-from django.http import Http404, JsonResponse
+from django.conf import settings
+from django.core.cache import cache
+from django.http import JsonResponse
 from django.shortcuts import render
 
 from ratings import calculator as calc
@@ -13,6 +15,11 @@ from ratings import comparison, selectors
 from ratings.methods import METHODS, Outcome, ParamError
 from ratings.methods.examples import EXAMPLES
 from ratings.models import RatingTable
+from web.errors import NotFound
+from web.page_cache import request_revision
+from web.paging import paginate
+from web.views import common
+from web.views.common import public_page
 
 
 def _notes(outcome: Outcome) -> str:
@@ -23,8 +30,10 @@ def _notes(outcome: Outcome) -> str:
         notes.append(f"M {outcome.opponents_mean:.1f}")
     if "sigma" in extras:
         notes.append(f"mu {extras['mu']:.2f}, sigma {extras['sigma']:.2f}")
-        if extras["provisional"]:
-            notes.append("provisional")
+    if "rd" in extras:
+        notes.append(f"RD {extras['rd']:.2f}, volatility {extras['volatility']:.5f}")
+    if extras.get("provisional"):
+        notes.append("provisional")
     if "malus" in extras:
         notes.append(f"bonus {extras['bonus']:.2f}, malus {extras['malus']:.2f}")
     return "; ".join(notes)
@@ -36,7 +45,14 @@ def _rows(names, outcomes):
 
 def calculator(request):
     query = request.GET.dict()
-    ctx = {"methods": METHODS.values(), "query": query}
+    ctx = {
+        "methods": METHODS.values(),
+        "query": query,
+        "fields": [{**f, "value": query.get(f["param"].name, "")} for f in calc.parameter_fields()],
+        "player_fields": [{"param": p, "value": query.get(p.name, "")} for p in calc.player_fields()],
+        "limits": {"players": calc.MAX_PLAYERS, "games": calc.MAX_GAMES, "seats": calc.MAX_SEATS},
+    }
+    ctx["player_open"] = any(f["value"] for f in ctx["player_fields"])
     if query.get("ratings") or query.get("placings"):
         single = {k: v for k, v in query.items() if k not in ("games", "start")}
         try:
@@ -58,14 +74,19 @@ def calculator(request):
             }
         except ParamError as error:
             ctx["series_error"] = str(error)
-    return render(request, "ratings/calculator.html", ctx)
+    # A refused input is shown on the form, with the status that says the request was at fault.
+    return render(
+        request, "ratings/calculator.html", ctx, status=400 if "error" in ctx or "series_error" in ctx else 200
+    )
 
 
 def calculator_json(request):
     try:
-        return JsonResponse(calc.as_json(calc.game_from_query(request.GET.dict())))
+        answer = calc.as_json(calc.game_from_query(request.GET.dict()))
     except ParamError as error:
         return JsonResponse({"error": str(error), "parameter": error.name}, status=400)
+    # The calculator refuses results that are not finite; JSON never carries Infinity or NaN either way.
+    return JsonResponse(answer, json_dumps_params={"allow_nan": False})
 
 
 def methods_page(request):
@@ -79,6 +100,7 @@ def methods_page(request):
                 "example": example,
                 "rows": _rows(example.names, example.outcomes(method.slug)),
                 "tables": [t for t in tables if t.method == method.slug],
+                "params": [*method.params, *method.player_inputs],
             }
         )
     return render(request, "ratings/methods.html", {"sections": sections})
@@ -88,53 +110,105 @@ def _percent(share: float | None) -> str:
     return "-" if share is None else f"{share * 100:.0f}%"
 
 
+def _loss(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _compared(request, table: RatingTable):
+    """Every method over the table's most recent matchdays, computed once per revision of the
+    league (and per process): paging through the lists, or asking again, costs no second rating."""
+    token = request_revision(request).token
+    window = settings.LEAGUE_COMPARE_MATCHDAYS
+    key = f"compare:{table.pk}:{window}:{token}"
+    found = cache.get(key)
+    if found is None:
+        history, players, total = selectors.table_history(table, window)
+        configs = [
+            (m, table.method_params() if m.slug == table.method else m.defaults())
+            for m in METHODS.values()
+            if not m.against_deals
+        ]
+        names = {pk: player.short_name for pk, player in players.items()}  # plain values pickle fast
+        found = (comparison.compare(configs, history), history, names, total)
+        cache.set(key, found, timeout=24 * 3600)
+    return found
+
+
+def _best(values: list[float | None], lowest: bool = False) -> float | None:
+    present = [v for v in values if v is not None]
+    return (min if lowest else max)(present) if present else None
+
+
+def _summary(runs: list[comparison.Run]) -> list[dict]:
+    """One row per method: the three measures over every rated matchday and over the last year,
+    the best of each column marked."""
+    columns = {
+        name: [None if r.error else getattr(getattr(r, span), measure) for r in runs]
+        for span in ("all", "last_year")
+        for measure in ("pair_order", "winner", "log_loss")
+        for name in [f"{span}.{measure}"]
+    }
+    best = {name: _best(values, lowest=name.endswith("log_loss")) for name, values in columns.items()}
+    rows = []
+    for i, run in enumerate(runs):
+        cells = []
+        for name, values in columns.items():
+            value = values[i]
+            shown = _loss(value) if name.endswith("log_loss") else _percent(value)
+            cells.append({"text": "n/a" if run.error else shown, "best": value is not None and value == best[name]})
+        rows.append({"run": run, "cells": cells, "matchdays": run.all.matchdays, "year": run.last_year.matchdays})
+    return rows
+
+
+@public_page
 def compare(request):
-    tables = list(RatingTable.objects.in_page_order())
+    # Games played against deals have no matchdays to compare methods on.
+    tables = [t for t in RatingTable.objects.in_page_order() if not t.against_deals]
     slug = request.GET.get("table") or (tables[0].slug if tables else None)
     table = next((t for t in tables if t.slug == slug), None)
     if table is None:
-        raise Http404("No such rating table.")
-    history, players = selectors.table_history(table)
-    configs = [(m, table.method_params() if m.slug == table.method else m.defaults()) for m in METHODS.values()]
-    runs = comparison.compare(configs, history)
-    own = next(r for r in runs if r.method.slug == table.method)
+        raise NotFound("There is no such rating table to compare.")
+    runs, history, players, total = _compared(request, table)
     ranks = [run.ranking() for run in runs]
-    order = sorted(
-        players, key=lambda pid: (ranks[runs.index(own)].get(pid, len(players) + 1), players[pid].short_name)
+    own = next(i for i, run in enumerate(runs) if run.method.slug == table.method)
+    order = sorted(players, key=lambda pid: (ranks[own].get(pid, len(players) + 1), players[pid]))
+    standings = paginate(order, request.GET.get("standings-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    newest_first = paginate(
+        range(len(history) - 1, -1, -1), request.GET.get("matchdays-page"), settings.LEAGUE_GRID_PAGE_SIZE
     )
-    standings = [
-        {
-            "player": players[pid],
-            "cells": [
-                {"rank": rank.get(pid), "outcome": run.final.get(pid)} if not run.error else None
-                for run, rank in zip(runs, ranks, strict=True)
-            ],
-        }
-        for pid in order
-    ]
-    matchdays = [
-        {
-            "number": matchday.number,
-            "pairs": comparison.predicted([0] * len(matchday.results), [p.placing for p in matchday.results])[1],
-            "shares": [
-                None
-                if run.error or i >= len(run.hits)
-                else _percent(run.hits[i][0] / run.hits[i][1] if run.hits[i][1] else None)
-                for run in runs
-            ],
-        }
-        for i, matchday in enumerate(history)
-    ]
-    shares = [None if run.error else run.share for run in runs]
-    best = max((s for s in shares if s is not None), default=None)
     ctx = {
         "tables": tables,
         "table": table,
-        "runs": [
-            {"run": run, "share": _percent(share), "best": share is not None and share == best}
-            for run, share in zip(runs, shares, strict=True)
+        "rated": history,
+        "total": total,
+        "window": settings.LEAGUE_COMPARE_MATCHDAYS,
+        "summary": _summary(runs),
+        "verdict": comparison.verdict(runs),
+        "coin_toss": _loss(comparison.COIN_TOSS_LOG_LOSS),
+        "references": comparison.REFERENCES,
+        "runs": runs,
+        "matchdays": [
+            _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
         ],
-        "standings": standings,
-        "matchdays": matchdays,
+        "matchdays_pager": common.page_links(request, "matchdays-page", newest_first),
+        "standings": [_standing_row(pid, players[pid], runs, ranks) for pid in standings.object_list],
+        "standings_pager": common.page_links(request, "standings-page", standings),
     }
     return render(request, "ratings/compare.html", ctx)
+
+
+def _matchday_row(matchday: comparison.MatchdayRecord, days: list[comparison.DayScore | None]) -> dict:
+    pairs = comparison.predicted([0] * len(matchday.results), [p.placing for p in matchday.results])[1]
+    return {
+        "matchday": matchday,
+        "pairs": pairs,
+        "shares": [None if day is None else _percent(day.share) for day in days],
+    }
+
+
+def _standing_row(pid: int, name: str, runs: list[comparison.Run], ranks: list[dict]) -> dict:
+    cells = [
+        None if run.error else {"rank": rank.get(pid), "final": run.final.get(pid)}
+        for run, rank in zip(runs, ranks, strict=True)
+    ]
+    return {"name": name, "cells": cells}

@@ -1,29 +1,59 @@
-"""A player's page: their rating in every table, its history, every change explained in the terms
-of the table's method, and head to head against everyone they met."""
+"""The players: the directory (search and sort), and a player's page: their rating in every table,
+its history, every change explained in the terms of the table's method, and head to head against
+everyone they met."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.shortcuts import render
+from django.utils import timezone
 
 from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
-from ratings import selectors
+from ratings import overview, selectors
 from web import charts
-from web.formatting import format_rating, month_day
+from web.formatting import format_rating, long_date
 from web.paging import paginate
-from web.tables import HeadToHeadTable, PlayerEntryTable
-from web.views.common import Exports, get_or_404, page_param, player_names, public_page
+from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
+from web.views import deals
+from web.views.common import Exports, get_or_404, player_names, public_page
+
+SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
+SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
 
 
-def _chart(player: Player, summary: list[dict]):
-    history = selectors.rating_history(player, [row["table"].pk for row in summary])
+@public_page
+def directory(request):
+    search = request.GET.get("q", "").strip()[:SEARCH_LENGTH]
+    order = request.GET.get("sort") if request.GET.get("sort") in SORTS else "name"
+    exports = Exports(request)
+    section = exports.section("players")
+    page = paginate(overview.player_directory(search, order), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    rows = overview.directory_rows(page)
+    with_year = selectors.all_dates().needs_year(timezone.localdate())
+    section.show(lambda names: PlayersTable(rows, names, with_year=with_year), page, title="Players")
+    exports.names = player_names([row.player for row in rows])
+    query = request.GET.copy()
+    query.pop(section.param, None)
+    sorts = []
+    for key, label in SORTS.items():
+        query["sort"] = key
+        sorts.append({"label": label, "url": f"?{query.urlencode()}#players", "current": key == order})
+    ctx = {"section": section, "search": search, "order": order, "sorts": sorts, "count": page.paginator.count}
+    return exports.response() or render(request, "league/players.html", ctx)
+
+
+def _chart(player: Player, summary: list[dict], history: dict):
     return charts.rating_chart(
         [
             charts.Series(
                 row["table"].name,
                 [
-                    charts.Point(day, rating, f"Matchday {number}, {month_day(day)}: {format_rating(rating)}")
+                    charts.Point(
+                        day,
+                        rating,
+                        f"{row['table'].name}, matchday {number}, {long_date(day)}: {format_rating(rating)}",
+                    )
                     for day, number, rating in history.get(row["table"].pk, [])
                 ],
             )
@@ -36,32 +66,33 @@ def _chart(player: Player, summary: list[dict]):
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
-    exports = Exports(request)
+    exports = Exports(request, reserved=("history", "history-heading"))
+    head_to_head = exports.section("head-to-head")
     summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    history, today = selectors.rating_history(player, [row["table"].pk for row in summary]), timezone.localdate()
     sections = []
     for row in summary:
-        table = row["table"]
-        page = paginate(
-            selectors.player_entries(player, table), request.GET.get(page_param(table)), settings.LEAGUE_GRID_PAGE_SIZE
-        )
+        table, section = row["table"], exports.section(row["table"].slug)
+        if table.against_deals:  # attempts at deals, explained in a section of their own
+            sections.append(deals.player_section(section, player, table))
+            continue
+        page = paginate(selectors.player_entries(player, table), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
         entries = list(page.object_list)[::-1]  # pages run newest first, each in play order
-        section = exports.add(
-            f"history-{table.slug}",
-            lambda names, entries=entries, method=table.rating_method: PlayerEntryTable(entries, method=method),
-            page,
-            param=page_param(table),
+        days = [day for day, _, _ in history.get(table.pk, [])]
+        with_year = bool(days) and selectors.Span(len(days), days[0], days[-1]).needs_year(today)
+        build = lambda names, e=entries, m=table.rating_method, y=with_year: PlayerEntryTable(  # noqa: E731
+            e, method=m, with_year=y
         )
-        sections.append({**section, "rating_table": table})
-    counts = paginate(
-        head_to_head_counts(player), request.GET.get("head-to-head-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE
-    )
+        sections.append(section.show(build, page, title=table.name, newest_first=True, rating_table=table))
+    counts = paginate(head_to_head_counts(player), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
+    head_to_head.show(lambda names: HeadToHeadTable(opponents, names), counts, title="Head to head")
     exports.names = player_names([player, *(r.opponent for r in opponents)])
     ctx = {
         "player": player,
         "summary": summary,
-        "chart": _chart(player, summary),
+        "chart": _chart(player, [row for row in summary if not row["table"].against_deals], history),
         "sections": sections,
-        "head_to_head": exports.add("head-to-head", lambda names: HeadToHeadTable(opponents, names), counts),
+        "head_to_head": head_to_head,
     }
     return exports.response() or render(request, "league/player.html", ctx)

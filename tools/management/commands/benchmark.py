@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 TARGETS = {  # issue targets at 100,000 matchdays on SQLite
     "recompute_bare_ratio": 2.5,  # full recompute against the bare baseline
     "add_latest": 0.050,
-    "pages": {"home": 0.100, "player": 0.050},  # cold: rendered in the request, nothing cached
+    "pages": {"home": 0.100, "player": 0.050, "compare": 2.0},  # cold: rendered in the request, nothing cached
     "rss_mb": 300,
 }
 
@@ -32,14 +32,26 @@ class Command(BaseCommand):
         )
         parser.add_argument("--child", help=argparse_suppress(), default=None)
         parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+        parser.add_argument(
+            "--solitaire",
+            action="store_true",
+            help="measure a solitaire league (a game played against deals) instead: --attempts of --players",
+        )
+        parser.add_argument("--attempts", type=int, default=100_000)
+        parser.add_argument("--child-seeds", help=argparse_suppress(), default=None)
 
     def handle(self, matchdays, players, seed, runs, database_url, child, json: bool, **options):
         if child:  # the measuring process, on the throwaway database
             from tools.benchmark import measure
+            from tools.deal_benchmark import measure as measure_solitaire
 
             settings.ALLOWED_HOSTS.append("testserver")
-            self.stdout.write("FIGURES " + _dumps(measure(child, runs)))
+            seeds = options["child_seeds"]
+            figures = measure_solitaire(child, seeds, runs) if seeds else measure(child, runs)
+            self.stdout.write("FIGURES " + _dumps(figures))
             return
+        if options["solitaire"]:
+            return self.solitaire(options["attempts"], players, seed, runs, database_url, json)
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
             csv_path = Path(folder) / "league.csv"
             self.stderr.write(f"Generating {matchdays} matchdays for {players} players ...")
@@ -69,6 +81,41 @@ class Command(BaseCommand):
         self.stdout.write(report(figures, matchdays))
         if json:
             self.stdout.write(_dumps(figures))
+
+    def solitaire(self, attempts, players, seed, runs, database_url, json):
+        """The solitaire figures: a full recompute of `attempts` against a bare baseline, and adding
+        one session, on a throwaway database."""
+        from tools.deal_benchmark import report as solitaire_report
+        from tools.generate_deals import generate_attempts, generate_seeds
+        from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
+
+        with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
+            csv_path, seeds_path = Path(folder) / "attempts.csv", Path(folder) / "seeds.csv"
+            self.stderr.write(f"Generating {attempts} attempts for {players} players ...")
+            _write_rows(csv_path, [*ATTEMPT_COLUMNS, *ATTEMPT_OPTIONAL], generate_attempts(players, attempts, seed))
+            _write_rows(seeds_path, SEED_COLUMNS, generate_seeds(seed))
+            env = {**os.environ, "DATABASE_URL": database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"}
+            env.pop("LEAGUE_PRODUCTION", None)
+            manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+            subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True)
+            self.stderr.write(f"Measuring ({runs} runs per figure) ...")
+            child = [*manage, "benchmark", "--child", str(csv_path), "--child-seeds", str(seeds_path)]
+            done = subprocess.run([*child, "--runs", str(runs)], env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise CommandError(done.stderr[-3000:])
+            figures = _loads(done.stdout)
+        self.stdout.write(solitaire_report(figures))
+        if json:
+            self.stdout.write(_dumps(figures))
+
+
+def _write_rows(path: Path, header: list[str], rows) -> None:
+    import csv
+
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
 
 
 def argparse_suppress():

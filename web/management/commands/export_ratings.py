@@ -4,6 +4,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import RatingTable
+from web.formatting import csv_cell, plain_number
 
 FIELDS = [
     "matchday",
@@ -16,11 +17,6 @@ FIELDS = [
     "rating_after",
     "delta",
 ]
-
-
-def _number(value: float) -> int | float:
-    """Whole-number ratings print as 1535, not 1535.0; others keep their precision."""
-    return int(value) if float(value).is_integer() else value
 
 
 class Command(BaseCommand):
@@ -44,16 +40,17 @@ class Command(BaseCommand):
                 "player": e.player.short_name,
                 "placing": e.placing,
                 "rated_placing": e.rated_placing,
-                "rating_before": _number(e.rating_before),
-                "rating_after": _number(e.rating_after),
-                "delta": _number(e.delta),
+                "rating_before": plain_number(e.rating_before),
+                "rating_after": plain_number(e.rating_after),
+                "delta": plain_number(e.delta),
             }
             for e in entries.iterator(chunk_size=2000)
         ]
         if format == "json":
             self.stdout.write(json.dumps(rows, indent=2))
             return
+        # Names of players and games are text a spreadsheet could run as a formula: see csv_cell.
         writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+            writer.writerow({k: csv_cell(v) for k, v in row.items()})

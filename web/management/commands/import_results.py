@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from web.faults import told
 from web.importing import COLUMNS, ImportFailed, import_results
 
 
@@ -29,11 +30,14 @@ class Command(BaseCommand):
             try:
                 data = file.read_bytes()
             except OSError as exc:
-                raise CommandError(f"Cannot read {file}: {exc.strerror}") from None
+                raise CommandError(f"Cannot read {file}: {exc.strerror}; nothing was imported.") from None
         try:
-            summary = import_results(data, replace=replace)
+            with told(f"Nothing was imported from {file}"):
+                summary = import_results(data, replace=replace)
         except ImportFailed as exc:
-            raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
+            # One problem on the same line, several one a line below it.
+            joined = " " if len(exc.errors) == 1 else "\n"
+            raise CommandError(f"Nothing was imported from {file}:{joined}" + "\n".join(exc.errors)) from None
         matchdays = "matchday" if summary.matchdays == 1 else "matchdays"
         self.stdout.write(f"Imported {summary.matchdays} {matchdays} with {summary.results} results.")
         if summary.players_created:

@@ -9,6 +9,7 @@ from django.db import transaction
 from league import services as league_services
 from league.models import Category, Game, Matchday, Page
 from ratings import services
+from web.faults import told
 from web.importing import import_results
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
@@ -45,8 +46,11 @@ class Command(BaseCommand):
         "Does nothing if there are matchdays already."
     )
 
-    @transaction.atomic
     def handle(self, **options):
+        with told("The demo data was not loaded"), transaction.atomic():
+            self._load()
+
+    def _load(self) -> None:
         if Matchday.objects.exists():
             self.stdout.write("The database has matchdays already; demo data not loaded.")
             return

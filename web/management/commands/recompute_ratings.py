@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from ratings import services
 from ratings.models import RatingTable
+from web.faults import told
 
 
 class Command(BaseCommand):
@@ -16,12 +17,14 @@ class Command(BaseCommand):
 
     def handle(self, check: bool, **options):
         if check:
-            lines = services.differences()
+            with told("Nothing was compared"):
+                lines = services.differences()
             if lines:
                 shown = "\n".join(lines[:50]) + (f"\n... and {len(lines) - 50} more" if len(lines) > 50 else "")
                 raise CommandError(f"The stored rating tables differ from a fresh computation:\n{shown}")
             self.stdout.write("The stored rating tables agree with a fresh computation.")
             return
-        rows = services.rebuild_all()
-        tables = RatingTable.objects.count()
+        with told("Nothing was recomputed"):
+            rows = services.rebuild_all()
+            tables = RatingTable.objects.count()
         self.stdout.write(f"Recomputed {tables} rating tables ({rows} rows).")

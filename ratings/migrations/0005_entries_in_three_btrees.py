@@ -16,10 +16,17 @@ def copy_placings(apps, schema_editor):
     )
 
 
+def result_ids(apps, schema_editor):
+    RatingEntry = apps.get_model("ratings", "RatingEntry")
+    Result = apps.get_model("league", "Result")
+    result = Result.objects.filter(matchday_id=models.OuterRef("matchday_id"), player_id=models.OuterRef("player_id"))
+    RatingEntry.objects.update(result_id=models.Subquery(result.values("pk")[:1]))
+
+
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0006_revision_token"),
-        ("ratings", "0003_standings_and_entry_positions"),
+        ("league", "0010_revision_token"),
+        ("ratings", "0004_deal_ratings"),
     ]
 
     operations = [
@@ -39,6 +46,19 @@ class Migration(migrations.Migration):
             name="placing",
             field=models.PositiveSmallIntegerField(),
         ),
+        # Backwards (migrating to an older version of the site), the foreign key is filled in again
+        # before it is made NOT NULL.
+        migrations.AlterField(
+            model_name="ratingentry",
+            name="result",
+            field=models.ForeignKey(
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_entries",
+                to="league.result",
+            ),
+        ),
+        migrations.RunPython(migrations.RunPython.noop, result_ids),
         migrations.RemoveField(model_name="ratingentry", name="result"),
         migrations.RemoveIndex(model_name="ratingentry", name="ratings_entry_table_order"),
         migrations.RemoveConstraint(model_name="ratingentry", name="ratings_entry_one_per_player"),

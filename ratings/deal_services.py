@@ -1,0 +1,306 @@
+"""The one way to change a game played against deals: a function per operation.
+
+Like `ratings.services` (which this completes, for solitaire and patience nights), each function
+validates, writes, recomputes the game's table (`ratings.deal_engine`) from the earliest session it
+touched and moves the league's revision on, in one transaction; refusals are `ValidationError`s
+written for the club's secretary. The admin, the imports and the commands call only these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import connection, transaction
+from django.db.models import Q
+
+from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
+from league.validation import name_key, seed_problem, variant_problem
+
+from . import deal_engine, deal_selectors, services
+from .bulk import insert_rows
+from .models import AttemptRating
+
+
+@dataclass
+class AttemptInput:
+    """One attempt as entered; `player` may be a new, unsaved player, created on saving."""
+
+    player: Player
+    variant: str
+    level: int
+    number: int
+    won: bool
+    rated: bool = True
+
+
+LARGEST_LEVEL, LARGEST_DEAL = 32_767, 2_147_483_647  # the database columns' limits
+
+
+def attempt_problems(game: Game | None, attempts: Sequence[AttemptInput]) -> list[str]:
+    """Everything wrong with a session's attempts, each naming its row, or an empty list."""
+    if game is not None and not game.against_deals:
+        return [f"{game} is not played against deals: its results are matchdays."]
+    if not attempts:
+        return ["A session needs at least one attempt."]
+    problems = []
+    for row, attempt in enumerate(attempts, start=1):
+        problem = variant_problem(attempt.variant)
+        if problem is None and not 0 <= attempt.level <= LARGEST_LEVEL:
+            problem = f"level must be between 0 and {LARGEST_LEVEL}, not {attempt.level}"
+        if problem is None and not 0 <= attempt.number <= LARGEST_DEAL:
+            problem = f"deal must be between 0 and {LARGEST_DEAL}, not {attempt.number}"
+        if problem:
+            problems.append(f"Row {row}: {problem}.")
+    return problems
+
+
+def _deals_of(game: Game, wanted: Iterable[tuple[str, int, int]]) -> tuple[dict[tuple, int], int]:
+    """The ids of the game's deals by (variant key, level, number), creating the variants, levels and
+    deals that first appear here (variants are compared like names, by `name_key`). Returns them and
+    how many deals were created."""
+    wanted = {(name_key(v), level, number): (v, level, number) for v, level, number in wanted}
+    levels = {(name_key(lv.variant), lv.level): lv for lv in DealLevel.objects.filter(game=game)}
+    new_levels = {}
+    for (key, level, _), (variant, _, _) in wanted.items():
+        if (key, level) not in levels and (key, level) not in new_levels:
+            new_levels[key, level] = DealLevel(game=game, variant=variant, level=level)
+    for created in DealLevel.objects.bulk_create(new_levels.values()):
+        levels[name_key(created.variant), created.level] = created
+    by_level = {lv.pk: key for key, lv in levels.items()}
+    if len(wanted) > BATCH_SIZE:  # a file's worth: read the game's deals rather than name them all
+        stored = Deal.objects.filter(level__game=game)
+    else:  # tonight's session: just its deals, level by level
+        numbers: dict[int, set[int]] = {}
+        for key, level, number in wanted:
+            numbers.setdefault(levels[key, level].pk, set()).add(number)
+        stored = Deal.objects.filter(_any(Q(level_id=lv, number__in=n) for lv, n in numbers.items()))
+    found = {(*by_level[level], number): pk for pk, level, number in stored.values_list("pk", "level_id", "number")}
+    new = [
+        Deal(level=levels[key, level], number=number)
+        for key, level, number in wanted
+        if (key, level, number) not in found
+    ]
+    for deal in Deal.objects.bulk_create(new, batch_size=BATCH_SIZE):
+        found[(*by_level[deal.level_id], deal.number)] = deal.pk
+    return found, len(new)
+
+
+def _any(conditions: Iterable[Q]) -> Q:
+    combined = Q(pk__in=[])
+    for condition in conditions:
+        combined |= condition
+    return combined
+
+
+BATCH_SIZE = 2000
+
+
+def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
+    """Recompute each deal game's table from its date (None: from its seeds on), and move the
+    revision on."""
+    for game_id, since in since_by_game.items():
+        deal_engine.recompute(services.game_table(Game(pk=game_id)), since)
+    Revision.bump()
+
+
+@transaction.atomic
+def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list[AttemptRating]:
+    """Add or change a session and its attempts (which replace the stored ones, in the order given),
+    then recompute the game from the session's earlier date on. Returns the session's rated attempts."""
+    game = session.game if session.game_id else None
+    problems = attempt_problems(game, attempts)
+    if problems:
+        raise ValidationError(problems)
+    session.full_clean()
+    old = DealSession.objects.filter(pk=session.pk).values_list("game_id", "date").first() if session.pk else None
+    session.save()
+    new_players: dict[str, Player] = {}  # one new player however many attempts name them
+    players = []
+    for attempt in attempts:
+        given = attempt.player
+        if given.pk is None:
+            given = new_players.setdefault(name_key(given.short_name), given)
+            if given.pk is None:
+                given.save()
+        players.append(given)
+    deal_of, _ = _deals_of(session.game, {(a.variant, a.level, a.number) for a in attempts})
+    session.attempts.all().delete()
+    Attempt.objects.bulk_create(
+        Attempt(
+            session=session,
+            position=position,
+            player=who,
+            deal_id=deal_of[name_key(a.variant), a.level, a.number],
+            won=a.won,
+            rated=a.rated,
+        )
+        for position, (a, who) in enumerate(zip(attempts, players, strict=True), start=1)
+    )
+    since = {session.game_id: session.date}
+    if old is not None:
+        since[old[0]] = min(old[1], since.get(old[0], old[1]))
+    _recompute_deals(since)
+    return deal_selectors.session_changes(session)
+
+
+@transaction.atomic
+def delete_sessions(sessions: Iterable[DealSession]) -> None:
+    """Delete sessions with their attempts and recompute their games from the earliest of them."""
+    since: dict[int, date] = {}
+    for session in sessions:
+        since[session.game_id] = min(session.date, since.get(session.game_id, session.date))
+    DealSession.objects.filter(pk__in=[s.pk for s in sessions]).delete()
+    if since:
+        _recompute_deals(since)
+
+
+@dataclass
+class ImportedAttempt:
+    line: int  # where the secretary finds it in their file
+    player: str
+    variant: str
+    level: int
+    number: int
+    won: bool
+    rated: bool = True
+
+
+@dataclass
+class ImportedSession:
+    date: date
+    game: str
+    attempts: list[ImportedAttempt] = field(default_factory=list)
+
+
+@dataclass
+class ImportedSeed:
+    line: int
+    game: str
+    variant: str
+    level: int
+    number: int
+    plays: int
+    wins: int
+
+
+@dataclass
+class DealImportSummary:
+    sessions: int = 0
+    attempts: int = 0
+    deals_seeded: int = 0
+    deals_created: int = 0
+    players_created: list[str] = field(default_factory=list)
+    games_created: list[str] = field(default_factory=list)
+
+
+def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) -> dict[str, Game]:
+    """The games named in a file ((name, line) in file order), by name key; unknown ones are created
+    as games played against deals, spelled as they first appear; a game of matchdays is refused."""
+    games = {name_key(g.name): g for g in Game.objects.all()}
+    first: dict[str, tuple[str, int]] = {}
+    for name, line in named:
+        first.setdefault(name_key(name), (name, line))
+    for name, line in first.values():
+        game = games.get(name_key(name))
+        if game is None:
+            game = Game(name=name, slug=services.free_game_slug(name), against_deals=True)
+            services.save_game(game)
+            games[name_key(name)] = game
+            summary.games_created.append(name)
+        elif not game.against_deals:
+            raise ValidationError(f"Line {line}: {game} is not played against deals: its results are matchdays.")
+    return games
+
+
+def _lines_of(imported: Sequence[ImportedSession]) -> list[tuple[str, int]]:
+    """Each session's game with the line where it appears, in file order."""
+    return sorted(((s.game, s.attempts[0].line) for s in imported), key=lambda pair: pair[1])
+
+
+@transaction.atomic
+def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = False) -> DealImportSummary:
+    """Add a file's sessions (one per date and game, checked by the parser) in bulk, creating unknown
+    players, games (played against deals), variants, levels and deals, and recompute each game from
+    its earliest session in the file. Sessions that exist are refused unless `replace`, which
+    replaces their attempts."""
+    summary = DealImportSummary()
+    games = _deal_games(_lines_of(imported), summary)
+    by_key = {(games[name_key(s.game)].pk, s.date): s for s in imported}
+    existing = {
+        (s.game_id, s.date): s
+        for s in DealSession.objects.filter(game__in={g for g, _ in by_key}, date__in={d for _, d in by_key})
+        if (s.game_id, s.date) in by_key
+    }
+    if existing and not replace:
+        keys = sorted(existing)
+        lines = ", ".join(f"{by_key[k].date} {by_key[k].game} (line {by_key[k].attempts[0].line})" for k in keys[:5])
+        more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
+        raise ValidationError(f"These sessions already exist: {lines}{more}; use --replace to replace their attempts.")
+    players = {p.short_name_key: p for p in Player.objects.all()}
+    new_players = {}
+    for session in imported:
+        for attempt in session.attempts:
+            key = name_key(attempt.player)
+            if key not in players and key not in new_players:
+                new_players[key] = Player(name=attempt.player, short_name=attempt.player, short_name_key=key)
+    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
+    summary.players_created = [p.short_name for p in new_players.values()]
+    Attempt.objects.filter(session__in=list(existing.values())).delete()
+    sessions = [existing.get(key) or DealSession(game_id=key[0], date=key[1]) for key in by_key]
+    DealSession.objects.bulk_create([s for s in sessions if s.pk is None])
+    rows = []
+    for game_id in {g for g, _ in by_key}:
+        mine = [(s, by_key[s.game_id, s.date]) for s in sessions if s.game_id == game_id]
+        wanted = {(a.variant, a.level, a.number) for _, given in mine for a in given.attempts}
+        deal_of, created = _deals_of(games[name_key(mine[0][1].game)], wanted)
+        summary.deals_created += created
+        rows.extend(
+            (
+                s.pk,
+                position,
+                players[name_key(a.player)].pk,
+                deal_of[name_key(a.variant), a.level, a.number],
+                a.won,
+                a.rated,
+            )
+            for s, given in mine
+            for position, a in enumerate(given.attempts, start=1)
+        )
+    insert_rows(Attempt, ("session_id", "position", "player_id", "deal_id", "won", "rated"), rows)
+    if connection.vendor == "postgresql" and len(rows) > 10_000:
+        with connection.cursor() as cursor:  # statistics for the recompute's plans, as for matchdays
+            cursor.execute("ANALYZE league_attempt, league_dealsession, league_deal")
+    since: dict[int, date] = {}
+    for game_id, day in by_key:
+        since[game_id] = min(day, since.get(game_id, day))
+    _recompute_deals(since)
+    summary.sessions, summary.attempts = len(sessions), len(rows)
+    return summary
+
+
+@transaction.atomic
+def seed_deals(seeds: Sequence[ImportedSeed]) -> DealImportSummary:
+    """Set deals' prior records (plays and wins), creating the games, variants, levels and deals that
+    first appear, and recompute each game from its seeds on: seeds set where its deals start."""
+    for seed in seeds:
+        problem = variant_problem(seed.variant) or seed_problem(seed.plays, seed.wins)
+        if problem:
+            raise ValidationError(f"Line {seed.line}: {problem}.")
+    summary = DealImportSummary(deals_seeded=len(seeds))
+    games = _deal_games([(s.game, s.line) for s in seeds], summary)
+    touched = {}
+    for game in {games[name_key(s.game)].pk: games[name_key(s.game)] for s in seeds}.values():
+        mine = [s for s in seeds if games[name_key(s.game)].pk == game.pk]
+        deal_of, created = _deals_of(game, {(s.variant, s.level, s.number) for s in mine})
+        summary.deals_created += created
+        records = {deal_of[name_key(s.variant), s.level, s.number]: s for s in mine}
+        DealSeed.objects.filter(deal_id__in=records).delete()
+        DealSeed.objects.bulk_create(
+            [DealSeed(deal_id=pk, plays=s.plays, wins=s.wins) for pk, s in records.items()], batch_size=BATCH_SIZE
+        )
+        touched[game.pk] = None
+    _recompute_deals(touched)
+    return summary

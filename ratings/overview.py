@@ -1,0 +1,150 @@
+"""Reads for the overview pages: the home page's leaderboard and latest matchdays, and the players
+directory. Like every read in `selectors`, each costs a fixed number of queries and none reads a
+table's history: they read standings (one row per player per table) and the rows of a few matchdays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.paginator import Page
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+
+from league.models import Matchday, Player, Result
+
+from .models import RatingEntry, RatingTable, Standing
+from .selectors import StandingRow, provisional, ranked
+
+
+def count_above(table: RatingTable, ratings: list[float]) -> list[int]:
+    """For each of `ratings`, how many of the table's players are rated higher now. One query,
+    one pass over the table's standings, however many ratings are asked about."""
+    counts = Standing.objects.filter(table=table).aggregate(
+        everyone=Count("pk"), **{f"above_{i}": Count("pk", filter=Q(rating__gt=r)) for i, r in enumerate(ratings)}
+    )
+    return [counts[f"above_{i}"] for i in range(len(ratings))]
+
+
+@dataclass
+class LeaderRow(StandingRow):
+    movement: int | None = None  # places gained (+) or lost (−) at the table's latest matchday; None: new
+
+
+def leaderboard(table: RatingTable, size: int, provisional_below: int = 0) -> list[LeaderRow]:
+    """The table's best `size` players now, each with the places they moved at the table's latest
+    matchday. Three queries, none over the history: the top of the standings, the rating rows of
+    the latest matchday (its players are the only ones whose rating changed), and one count."""
+    top = list(table.standings.ranked().select_related("player")[:size])
+    rows = ranked(
+        [
+            LeaderRow(
+                0, s.player, s.rating, s.played, s.matchday_date, s.delta, provisional(table, s, provisional_below)
+            )
+            for s in top
+        ]
+    )
+    newest = table.entries.order_by("-matchday_date", "-matchday_number").values("matchday_id")[:1]
+    played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
+    moved = {
+        player_id: (before, after, played == 1)
+        for player_id, before, after, played in table.entries.filter(matchday_id=Subquery(newest))
+        .annotate(played_now=Subquery(played_now))
+        .values_list("player_id", "rating_before", "rating_after", "played_now")
+    }
+    # Before the latest matchday, everyone else had the rating they have now.
+    previous = [moved[r.player.pk][0] if r.player.pk in moved else r.rating for r in rows]
+    above_now = count_above(table, previous)
+    for row, before, above in zip(rows, previous, above_now, strict=True):
+        if row.player.pk in moved and moved[row.player.pk][2]:
+            continue  # their first matchday: they had no place before it
+        # Those above `before` now, less those whose rating changed, plus those who were above it.
+        above -= sum(1 for _, after, _ in moved.values() if after > before)
+        above += sum(1 for b, _, new in moved.values() if not new and b > before)
+        row.movement = (above + 1) - row.rank
+    return rows
+
+
+@dataclass
+class LatestResult:
+    player: Player
+    placing: str  # the club's notation, "4(3)"
+    delta: float | None  # None: the matchday counts in no rating table (yet)
+    rating_after: float | None
+
+
+@dataclass
+class LatestMatchday:
+    matchday: Matchday
+    table: RatingTable | None  # the table whose changes are shown: overall, or the game's own
+    results: list[LatestResult]
+
+
+def latest_matchdays(tables: list[RatingTable], at_least: int, at_most: int) -> list[LatestMatchday]:
+    """The newest matchdays, newest first: the last `at_least`, and any others of the newest one's
+    date, up to `at_most`; each player's placing and change in the overall table (in the game's
+    own table for an unofficial game). Three queries."""
+    recent = list(Matchday.objects.order_by("-date", "-number").select_related("game")[:at_most])
+    shown = [m for i, m in enumerate(recent) if i < at_least or m.date == recent[0].date]
+    overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
+    own = {t.game_id: t for t in tables if t.scope == RatingTable.Scope.GAME}
+    shown_in = {m.pk: overall if m.game.official else own.get(m.game_id) for m in shown}
+    changes = {
+        (matchday_id, player_id): (delta, after)
+        for matchday_id, table_id, player_id, delta, after in RatingEntry.objects.filter(
+            matchday__in=shown, table__in=[t for t in shown_in.values() if t]
+        ).values_list("matchday_id", "table_id", "player_id", "delta", "rating_after")
+        if shown_in[matchday_id] and shown_in[matchday_id].pk == table_id
+    }
+    results: dict[int, list[LatestResult]] = {m.pk: [] for m in shown}
+    for r in (
+        Result.objects.filter(matchday__in=shown)
+        .select_related("player")
+        .order_by("placing", F("rated_placing").asc(nulls_first=True), "player__short_name")
+    ):
+        delta, after = changes.get((r.matchday_id, r.player_id), (None, None))
+        results[r.matchday_id].append(LatestResult(r.player, r.display_placing, delta, after))
+    return [LatestMatchday(m, shown_in[m.pk], results[m.pk]) for m in shown]
+
+
+DIRECTORY_ORDER = {
+    "name": ("name", "short_name"),
+    "rating": (F("rating").desc(nulls_last=True), "name", "short_name"),
+    "last-played": (F("last_played").desc(nulls_last=True), "name", "short_name"),
+}
+
+
+def player_directory(search: str, order: str) -> QuerySet:
+    """Every player whose full or short name contains `search` (any case), in `order` (a key of
+    `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's) and last matchday, from
+    their standings: one row per player per table, never their history."""
+    players = Player.objects.all()
+    if search:
+        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search))
+    return players.annotate(
+        rating=Max("standings__rating", filter=Q(standings__table__scope=RatingTable.Scope.OVERALL)),
+        matchdays=Sum("standings__played", filter=Q(standings__table__scope=RatingTable.Scope.GAME)),
+        last_played=Max("standings__matchday_date"),
+    ).order_by(*DIRECTORY_ORDER[order])
+
+
+@dataclass
+class DirectoryRow:
+    player: Player
+    rating: float | None
+    rank: int | None
+    matchdays: int
+    last_played: date | None
+
+
+def directory_rows(page: Page) -> list[DirectoryRow]:
+    """Rows for `page`, a page of `player_directory`, each ranked in the overall table (one query)."""
+    players = list(page.object_list)
+    overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
+    rated = [p for p in players if p.rating is not None]
+    ranks = {}
+    if overall is not None:
+        ranks = {
+            p.pk: 1 + above for p, above in zip(rated, count_above(overall, [p.rating for p in rated]), strict=True)
+        }
+    return [DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.last_played) for p in players]

@@ -1,0 +1,134 @@
+"""The secretary's results page: type a game night's results, preview every change, save."""
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from league.models import Game, Matchday, Player, Result
+from ratings.models import RatingEntry
+
+URL = reverse("league:enter")
+
+
+def post(client, lines, *, action="preview", day="2025-11-20", rounds="3", extra=None):
+    data = {"date": day, "game": str(Game.objects.get(name="Hearts").pk), "rounds": rounds, "winner_score": ""}
+    data.update({f"line-{n}": text for n, text in enumerate(lines, start=1)})
+    data.update(extra or {})
+    data["action"] = action
+    return client.post(URL, data)
+
+
+def test_only_staff_may_enter_results(client, club):
+    response = client.get(URL)
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_the_form_starts_from_today_and_the_last_game_with_the_players_to_choose_from(admin_client, club):
+    html = admin_client.get(URL).content.decode()
+    assert f'value="{timezone.localdate():%Y-%m-%d}"' in html
+    hearts = Game.objects.get(name="Hearts")
+    assert f'<option value="{hearts.pk}" selected>Hearts</option>' in html
+    assert '<datalist id="players">' in html and '<option value="GL">' in html
+    assert 'list="players"' in html and "autofocus" in html
+
+
+def test_the_preview_shows_every_change_and_saving_stores_exactly_that(admin_client, club):
+    lines = ["GL", "K = I", "J", "R left early"]
+    html = post(admin_client, lines).content.decode()
+    assert "Matchday 7: check, then save" in html
+    assert "Overall rating" in html and "Hearts rating" in html
+    assert Matchday.objects.count() == 6  # nothing saved by a preview
+    preview = RatingEntry.objects.none()
+    response = post(admin_client, lines, action="save")
+    assert response.status_code == 302 and response["Location"] == "/matchdays/7/"
+    results = {r.player.short_name: r for r in Result.objects.filter(matchday__number=7).select_related("player")}
+    assert {n: (r.placing, r.rated_placing, r.left_early) for n, r in results.items()} == {
+        "GL": (1, None, False),
+        "K": (2, None, False),
+        "I": (2, None, False),
+        "J": (4, None, False),
+        "R": (5, None, True),  # last anyway: rated 5th, as they finished
+    }
+    for entry in RatingEntry.objects.filter(matchday__number=7, table__slug="overall").select_related("player"):
+        change = f"{entry.rating_before:.0f}</td>"
+        assert change in html, entry.player.short_name
+    assert not preview
+
+
+def test_a_player_who_left_early_while_tied_is_rated_after_everyone_who_stayed(admin_client, club):
+    post(admin_client, ["GL", "K = I left early", "J"], action="save")
+    stored = {
+        r.player.short_name: (r.placing, r.rated_placing, r.display_placing)
+        for r in Result.objects.filter(matchday__number=7).select_related("player")
+    }
+    # Placings 1, 2, 2, 4; I left early: J moves up to 3rd, I is rated 4th.
+    assert stored == {"GL": (1, None, "1"), "K": (2, None, "2"), "I": (2, 4, "4(2)"), "J": (4, 3, "3(4)")}
+
+
+def test_explicit_placings_and_the_clubs_notation_are_understood(admin_client, club):
+    response = post(admin_client, ["GL 1", "K 2", "I 2", "R 3(4)", "J 4"], action="save")
+    assert response.status_code == 200
+    assert "The rated placings do not rank the players: R should be rated 4." in response.content.decode()
+    response = post(admin_client, ["GL 1", "K 2", "I 2", "R 5(4)", "J 4"], action="save")
+    assert response.status_code == 302
+    r = Result.objects.get(matchday__number=7, player__short_name="R")
+    assert (r.placing, r.rated_placing) == (4, 5)
+
+
+def test_a_misspelt_name_gets_the_closest_player_and_a_new_one_is_added_only_when_ticked(admin_client, club):
+    html = post(admin_client, ["GL", "Kk", "Zed"]).content.decode()
+    assert "Kk is not a player yet. Did you mean K?" in html
+    assert "Zed is not a player yet." in html
+    assert 'name="new-1-add"' in html
+    assert not Player.objects.filter(short_name__in=["Kk", "Zed"]).exists()
+    extra = {"new-0-short": "Kk", "new-1-short": "Zed", "new-1-add": "on", "new-1-name": "Zed Zimmer"}
+    html = post(admin_client, ["GL", "K", "Zed"], extra=extra).content.decode()
+    assert "check, then save" in html and 'name="new-0-add" value="on"' in html and 'value="Zed Zimmer"' in html
+    response = post(admin_client, ["GL", "K", "Zed"], action="save", extra=extra)
+    assert response.status_code == 302
+    assert Player.objects.get(short_name="Zed").name == "Zed Zimmer"
+
+
+def test_names_match_full_names_and_any_case(admin_client, club):
+    Player.objects.filter(short_name="GL").update(name="Gerda Lund")
+    response = post(admin_client, ["gerda lund", "k"], action="save")
+    assert response.status_code == 302
+    assert set(Result.objects.filter(matchday__number=7).values_list("player__short_name", flat=True)) == {"GL", "K"}
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (["GL 1", "K"], "Give every line a placing, or none"),
+        (["GL", "GL"], "GL is entered twice"),
+        (["GL"], "at least two players"),
+        (["GL 1", "K 4(2)", "I 3 left early"], "rated placing 4 for K is outside 1..3"),
+        (["GL", "K = I left early rated 2"], "I left early, which already rates them after everyone who stayed"),
+    ],
+)
+def test_mistakes_are_named_and_nothing_is_saved(admin_client, club, lines, message):
+    html = post(admin_client, lines, action="save").content.decode()
+    assert message in html
+    assert Matchday.objects.count() == 6
+
+
+def test_a_date_after_today_is_refused_and_the_format_is_shown(admin_client, club):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    html = post(admin_client, ["GL", "K"], action="save", day=f"{tomorrow:%Y-%m-%d}").content.decode()
+    assert "is after today" in html
+    html = post(admin_client, ["GL", "K"], action="save", day="17.11.2025").content.decode()
+    assert "Enter the date as YYYY-MM-DD, e.g. 2025-11-17." in html
+    assert Matchday.objects.count() == 6
+
+
+def test_a_back_dated_matchday_says_how_many_later_ones_are_recomputed(admin_client, club):
+    html = post(admin_client, ["GL", "K"], day="2025-11-07").content.decode()
+    assert "played before 4 matchdays already entered: saving recomputes them as well" in html
+
+
+def test_more_lines_keeps_what_was_typed(admin_client, club):
+    html = post(admin_client, ["GL", "K"], action="more").content.decode()
+    assert 'name="line-20"' in html and 'value="GL"' in html
+    assert "not a player" not in html

@@ -1,0 +1,23 @@
+"""The admin as a club secretary sees it: the league's name in the header, and the league's own
+entries (matchdays first) above the login lockouts and user groups a secretary seldom needs."""
+
+from django.conf import settings
+from django.contrib import admin
+
+APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
+MODEL_ORDER = {"Matchday": 0, "Player": 1, "Game": 2, "DealSession": 3, "Category": 4, "Page": 5}
+
+
+def configure(site: admin.AdminSite) -> None:
+    site.site_header = f"{settings.LEAGUE_NAME}: administration"
+    site.site_title = f"{settings.LEAGUE_NAME} admin"
+    site.index_title = "Results, players and rating tables"
+    original = site.get_app_list
+
+    def get_app_list(request, app_label=None):
+        apps = original(request, app_label)
+        for app in apps:
+            app["models"].sort(key=lambda m: (MODEL_ORDER.get(m["object_name"], len(MODEL_ORDER)), m["name"]))
+        return sorted(apps, key=lambda a: (APP_ORDER.get(a["app_label"], len(APP_ORDER)), a["name"]))
+
+    site.get_app_list = get_app_list

@@ -1,0 +1,110 @@
+"""The results import in the admin: upload a CSV file, see what it would create and change, then
+import it. The preview is the import itself run inside a transaction that is rolled back, so it
+refuses exactly what the import would refuse and counts exactly what it would create; the file waits
+in the secretary's session (by its digest) until they confirm."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+
+from ratings.services import ImportSummary
+from web.importing import ImportFailed, import_results
+
+MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
+SESSION_KEY = "admin_results_import"
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(
+        label="CSV file",
+        help_text="Columns: matchday, date (YYYY-MM-DD), game, rounds, player, placing, rated_placing, and "
+        "optionally left_early (1 or empty). One line per player per matchday.",
+    )
+    replace = forms.BooleanField(
+        required=False, label="Replace the results of matchdays that already exist (by number)"
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(
+                f"The file is {upload.size:,} bytes; the admin takes files up to {MAX_UPLOAD:,}. "
+                "Import larger files with manage.py import_results."
+            )
+        return upload.read()
+
+
+class _RolledBack(Exception):
+    def __init__(self, summary: ImportSummary):
+        self.summary = summary
+
+
+def dry_run(data: bytes, replace: bool) -> ImportSummary:
+    """What importing `data` would do, with nothing kept; ImportFailed as the import raises it."""
+    try:
+        with transaction.atomic():
+            raise _RolledBack(import_results(data, replace=replace))
+    except _RolledBack as done:
+        return done.summary
+
+
+def import_view(model_admin, request):
+    if not (model_admin.has_add_permission(request) and model_admin.has_change_permission(request)):
+        raise PermissionDenied
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": "Import results",
+    }
+    if request.method == "POST" and "confirm" in request.POST:
+        pending = request.session.get(SESSION_KEY)
+        if not pending or pending["digest"] != request.POST["confirm"]:
+            messages.error(request, "That preview has expired; upload the file again.")
+            return redirect("admin:league_matchday_import")
+        data = base64.b64decode(pending["data"])
+        try:
+            summary = import_results(data, replace=pending["replace"])
+        except ImportFailed as failed:  # the league changed since the preview
+            del request.session[SESSION_KEY]
+            return TemplateResponse(
+                request, "admin/league/matchday/import.html", {**context, "form": UploadForm(), "errors": failed.errors}
+            )
+        del request.session[SESSION_KEY]
+        messages.success(request, f"Imported: {describe(summary)}")
+        return redirect("admin:league_matchday_changelist")
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data, replace = form.cleaned_data["file"], form.cleaned_data["replace"]
+        try:
+            summary = dry_run(data, replace)
+        except ImportFailed as failed:
+            return TemplateResponse(
+                request, "admin/league/matchday/import.html", {**context, "form": form, "errors": failed.errors}
+            )
+        digest = hashlib.sha256(data).hexdigest()
+        request.session[SESSION_KEY] = {
+            "digest": digest,
+            "data": base64.b64encode(data).decode(),
+            "replace": replace,
+        }
+        preview = {"summary": summary, "text": describe(summary), "digest": digest, "replace": replace}
+        return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "preview": preview})
+    return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "form": form})
+
+
+def describe(summary: ImportSummary) -> str:
+    matchdays = "1 matchday" if summary.matchdays == 1 else f"{summary.matchdays} matchdays"
+    parts = [f"{matchdays} with {summary.results} results"]
+    if summary.players_created:
+        parts.append(f"new players {', '.join(summary.players_created)}")
+    if summary.games_created:
+        parts.append(f"new games {', '.join(summary.games_created)}")
+    return "; ".join(parts) + "."

@@ -1,0 +1,183 @@
+"""django-tables2 tables of games played against deals: standings, the variant × level grid of average
+deal ratings, power rankings and attempts. Rendered by web.render like the site's other tables
+(tests/test_render_deals.py holds the two renderings equal); cells come from data already loaded.
+
+Ratings move by fractions of a point here (K = 8), so they are shown to two decimals, as the seed does.
+"""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.utils.html import format_html
+
+from ratings.deal_selectors import AttemptRow, LevelGrid
+from web.tables import DateColumn, PlayerNameColumn, SiteTable, StandingsTable
+
+NUM = {"td": {"class": "num"}}
+
+
+def two(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def signed(value: float) -> str:
+    """A change to two decimals: +0.43, −7.57 (a real minus sign) or ±0.00."""
+    text = f"{abs(value):.2f}"
+    if text == "0.00":
+        return "\u00b10.00"
+    return f"+{text}" if value > 0 else f"\u2212{text}"
+
+
+def deal_label(deal) -> str:
+    return f"deal {deal.number} ({deal.level.variant} level {deal.level.level})"
+
+
+def deal_link(deal):
+    return format_html('<a href="{}">{}</a>', deal.get_absolute_url(), deal_label(deal))
+
+
+def explain_attempt(row: AttemptRow, link: bool = False) -> str:
+    """One line a member can check: "won deal 11982 (8x4 level 5, rated 1000): expected 0.95, +0.43";
+    with `link`, HTML in which the deal links to its page."""
+    result = "won" if row.won else "lost"
+    level = row.deal.level
+    what = f"deal {row.deal.number}"
+    if row.rated is None:
+        rest = f" ({level.variant} level {level.level}): {row.not_rated}"
+    else:
+        r = row.rated
+        rest = (
+            f" ({level.variant} level {level.level}, rated {r.deal_before:.0f}): "
+            f"expected {r.expected:.2f}, {signed(r.delta)}"
+        )
+    if link:
+        return format_html('{} <a href="{}">{}</a>{}', result, row.deal.get_absolute_url(), what, rest)
+    return f"{result} {what}{rest}"
+
+
+class DealStandingsTable(StandingsTable):
+    played = tables.Column("Attempts", attrs=NUM)
+
+    class Meta(StandingsTable.Meta):
+        pass
+
+    def render_rating(self, value):
+        return two(value)
+
+    def render_last_change(self, value):
+        return signed(value)
+
+
+class LevelCell(tables.Column):
+    """One level's average deal rating in a variant's row; hovering it tells what it stands on."""
+
+    def __init__(self, level: int):
+        super().__init__(verbose_name=str(level), empty_values=(), orderable=False, attrs=NUM)
+        self.level = level
+
+    def render(self, record):
+        row = record[1].get(self.level)
+        if row is None:
+            return ""
+        tip = f"{row.deals} deal{'s' if row.deals != 1 else ''}, {row.attempts} rated attempts"
+        return format_html('<span class="played" title="{}">{}</span>', tip, f"{row.average:.0f}")
+
+    def value(self, record):
+        row = record[1].get(self.level)
+        return "" if row is None else round(row.average, 3)
+
+
+def level_grid_table(grid: LevelGrid) -> LevelGridTable:
+    """Average deal rating per variant (rows) and level (columns), as in the seed's table."""
+    columns = [(f"level_{level}", LevelCell(level)) for level in grid.levels]
+    return LevelGridTable(grid.rows, extra_columns=columns)
+
+
+class LevelGridTable(tables.Table):
+    variant = tables.Column("Variant", accessor="0", attrs={"td": {"class": "sticky"}, "th": {"class": "sticky"}})
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "grid"}
+        empty_text = "No deals rated yet."
+
+
+class PowerRankingsTable(tables.Table):
+    rank = tables.Column("#", attrs=NUM)
+    variant = tables.Column("Variant")
+    level = tables.Column("Level", attrs=NUM)
+    win_rate = tables.Column("Win %", attrs=NUM)
+    average = tables.Column("Average deal rating", attrs=NUM)
+    power = tables.Column("Power ranking", attrs=NUM)
+
+    class Meta:
+        orderable = False
+        empty_text = "No rated attempts yet."
+
+    def render_win_rate(self, value):
+        return f"{value:.2%}"
+
+    def render_average(self, value):
+        return f"{value:.3f}"
+
+    def render_power(self, value):
+        return f"{value:.3f}"
+
+
+class AttemptTable(SiteTable):
+    """Attempts with every number of their rating; pages leave out the columns they need not show.
+    Their dates carry the year: sessions are few and far between, unlike a club's weekly matchdays."""
+
+    date = DateColumn()
+    position = tables.Column("#", attrs=NUM)
+    player = PlayerNameColumn()
+    deal = tables.Column("Deal")
+    result = tables.Column("Result", empty_values=())
+    explanation = tables.Column("What happened", empty_values=())
+    player_before = tables.Column("Before", accessor="rated__player_before", attrs=NUM)
+    deal_before = tables.Column("Deal before", accessor="rated__deal_before", attrs=NUM)
+    expected = tables.Column("Expected", accessor="rated__expected", attrs=NUM)
+    delta = tables.Column("Change", accessor="rated__delta", attrs=NUM)
+    player_after = tables.Column("After", accessor="rated__player_after", attrs=NUM)
+    deal_after = tables.Column("Deal after", accessor="rated__deal_after", attrs=NUM)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "explained"}
+        empty_text = "No attempts yet."
+
+    def __init__(self, data, names=None, **kwargs):
+        super().__init__(data, names, with_year=True, **kwargs)
+
+    def render_deal(self, value):
+        return deal_link(value)
+
+    def value_deal(self, value):
+        return deal_label(value)
+
+    def render_result(self, record):
+        return ("won" if record.won else "lost") + ("" if record.rated else " (not rated)")
+
+    def render_explanation(self, record):
+        return explain_attempt(record, link=True)
+
+    def value_explanation(self, record):
+        return explain_attempt(record)
+
+    def render_player_before(self, value):
+        return two(value)
+
+    def render_deal_before(self, value):
+        return two(value)
+
+    def render_expected(self, value):
+        return two(value)
+
+    def render_delta(self, value):
+        return signed(value)
+
+    def render_player_after(self, value):
+        return two(value)
+
+    def render_deal_after(self, value):
+        return two(value)

@@ -1,0 +1,196 @@
+"""CSV imports of games played against deals: attempts, and deals' prior records (seeds). All or
+nothing, with errors that name the line, like the results import (web.importing).
+
+Attempts, one row per attempt, in the order they were played (header required, columns in any
+order, `rated` optional: 1/0, blank or absent is 1):
+
+    date,game,variant,level,deal,player,won,rated
+    2025-11-03,Solitaire,8x4,5,11982,GL,W,1
+
+`won` is 1/0, W/L or yes/no. The rows of one date and game make one session, rated in the file's
+line order. Seeds, one row per deal:
+
+    game,variant,level,deal,plays,wins
+
+This module reads and checks the files; `ratings.deal_services` writes them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+
+from django.core.exceptions import ValidationError
+
+from league.models import Game, Player
+from league.validation import name_key, parse_rated, parse_won, seed_problem, variant_problem
+from ratings import deal_services
+from ratings.deal_services import (
+    LARGEST_DEAL,
+    LARGEST_LEVEL,
+    DealImportSummary,
+    ImportedAttempt,
+    ImportedSeed,
+    ImportedSession,
+)
+from web.importing import ImportFailed, _capped, _check_utf8, _lines
+
+ATTEMPT_COLUMNS = ["date", "game", "variant", "level", "deal", "player", "won"]
+ATTEMPT_OPTIONAL = ["rated"]
+SEED_COLUMNS = ["game", "variant", "level", "deal", "plays", "wins"]
+LONGEST = {
+    "player": Player._meta.get_field("short_name").max_length,
+    "game": Game._meta.get_field("name").max_length,
+}
+LARGEST = {"level": LARGEST_LEVEL, "deal": LARGEST_DEAL, "plays": LARGEST_DEAL, "wins": LARGEST_DEAL}
+
+
+def _rows(data: bytes, required: list[str], optional: list[str]):
+    """The file's header and its non-blank rows as (line, {column: value}); ImportFailed for a bad
+    header. Rows with the wrong number of values come back as (line, message)."""
+    _check_utf8(data)
+    reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""))
+    lines = _lines(reader)
+    _, header = next(lines, (1, None))
+    expected = ",".join(required + optional)
+    if header is None or not any(cell.strip() for cell in header):
+        raise ImportFailed([f"The file is empty; the first line must be the header: {expected}"])
+    header = [cell.strip().lower() for cell in header]
+    missing = [c for c in required if c not in header]
+    unknown = [c for c in header if c not in required + optional]
+    twice = sorted({c for c in header if header.count(c) > 1})
+    if missing or unknown or twice:
+        parts = [
+            f"{label} {', '.join(repr(c) if quote else c for c in columns)}"
+            for label, columns, quote in (
+                ("missing", missing, False),
+                ("unknown", unknown, True),
+                ("given twice", twice, True),
+            )
+            if columns
+        ]
+        raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {expected}"])
+    for line, cells in lines:
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(header):
+            yield line, f"{len(cells)} values, but the header has {len(header)} columns"
+        else:
+            yield line, {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
+
+
+def _whole(values: dict, column: str, minimum: int = 0) -> int:
+    text = values[column]
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
+    if not minimum <= value <= LARGEST[column]:
+        raise ValueError(f"{column} must be between {minimum} and {LARGEST[column]}, not {value}")
+    return value
+
+
+def _text(values: dict, *columns: str) -> None:
+    for column in columns:
+        if values[column] == "":
+            raise ValueError(f"{column} is empty")
+        if column in LONGEST and len(values[column]) > LONGEST[column]:
+            raise ValueError(f"{column} {values[column]!r} is longer than {LONGEST[column]} characters")
+    problem = variant_problem(values["variant"])
+    if problem:
+        raise ValueError(problem)
+
+
+def _attempt(line: int, values: dict) -> tuple[date, str, ImportedAttempt]:
+    _text(values, "date", "game", "variant", "level", "deal", "player", "won")
+    try:
+        day = date.fromisoformat(values["date"])
+    except ValueError:
+        raise ValueError(f"date {values['date']!r} is not a date like 2025-11-03") from None
+    attempt = ImportedAttempt(
+        line,
+        values["player"],
+        values["variant"],
+        _whole(values, "level"),
+        _whole(values, "deal"),
+        parse_won(values["won"]),
+        parse_rated(values.get("rated", "")),
+    )
+    return day, values["game"], attempt
+
+
+def parse_attempts(data: bytes) -> list[ImportedSession]:
+    """Read and check a whole file of attempts; its sessions (one per date and game) in play order,
+    or ImportFailed listing every problem found."""
+    errors, sessions = [], {}
+    for line, values in _rows(data, ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL):
+        try:
+            if isinstance(values, str):
+                raise ValueError(values)
+            day, game, attempt = _attempt(line, values)
+        except ValueError as exc:
+            errors.append(f"Line {line}: {exc}.")
+            continue
+        sessions.setdefault((day, name_key(game)), ImportedSession(day, game)).attempts.append(attempt)
+    if not sessions and not errors:
+        errors.append("The file has a header but no attempts.")
+    if errors:
+        raise ImportFailed(_capped(errors))
+    return sorted(sessions.values(), key=lambda s: s.date)
+
+
+def parse_seeds(data: bytes) -> list[ImportedSeed]:
+    """Read and check a whole file of deal seeds, or ImportFailed listing every problem found."""
+    errors, seeds, first_line = [], [], {}
+    for line, values in _rows(data, SEED_COLUMNS, []):
+        try:
+            if isinstance(values, str):
+                raise ValueError(values)
+            _text(values, *SEED_COLUMNS)
+            seed = ImportedSeed(
+                line,
+                values["game"],
+                values["variant"],
+                _whole(values, "level"),
+                _whole(values, "deal"),
+                _whole(values, "plays"),
+                _whole(values, "wins"),
+            )
+            problem = seed_problem(seed.plays, seed.wins)
+            if problem:
+                raise ValueError(problem)
+        except ValueError as exc:
+            errors.append(f"Line {line}: {exc}.")
+            continue
+        key = (name_key(seed.game), name_key(seed.variant), seed.level, seed.number)
+        if key in first_line:
+            errors.append(
+                f"Line {line}: deal {seed.number} of {seed.variant} level {seed.level} is seeded twice "
+                f"(also on line {first_line[key]})."
+            )
+        first_line.setdefault(key, line)
+        seeds.append(seed)
+    if not seeds and not errors:
+        errors.append("The file has a header but no deals.")
+    if errors:
+        raise ImportFailed(_capped(errors))
+    return seeds
+
+
+def import_attempts(data: bytes, *, replace: bool = False) -> DealImportSummary:
+    """Import a CSV file of attempts and recompute the games it touches; nothing changes on error."""
+    sessions = parse_attempts(data)
+    try:
+        return deal_services.import_attempts(sessions, replace=replace)
+    except ValidationError as error:
+        raise ImportFailed(error.messages) from None
+
+
+def import_seeds(data: bytes) -> DealImportSummary:
+    """Import a CSV file of deal seeds and recompute the games it touches; nothing changes on error."""
+    seeds = parse_seeds(data)
+    try:
+        return deal_services.seed_deals(seeds)
+    except ValidationError as error:
+        raise ImportFailed(error.messages) from None

@@ -1,0 +1,51 @@
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from web.importing import ImportFailed
+from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
+
+
+def read(file: Path) -> bytes:
+    if str(file) == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return file.read_bytes()
+    except OSError as exc:
+        raise CommandError(f"Cannot read {file}: {exc.strerror}") from None
+
+
+class Command(BaseCommand):
+    help = (
+        "Import attempts at deals (solitaire sessions) from a CSV file with the columns "
+        + ",".join(ATTEMPT_COLUMNS)
+        + " and optionally "
+        + ",".join(ATTEMPT_OPTIONAL)
+        + ". The rows of one date and game make a session. All or nothing: on any problem nothing is imported."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="CSV file (UTF-8), or - for standard input")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="Replace the attempts of sessions that already exist instead of refusing.",
+        )
+
+    def handle(self, file: Path, replace: bool, **options):
+        try:
+            summary = import_attempts(read(file), replace=replace)
+        except ImportFailed as exc:
+            raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
+        sessions = "session" if summary.sessions == 1 else "sessions"
+        self.stdout.write(
+            f"Imported {summary.sessions} {sessions} with {summary.attempts} attempts "
+            f"({summary.deals_created} new deals)."
+        )
+        if summary.players_created:
+            shown = ", ".join(summary.players_created[:20])
+            more = len(summary.players_created) - 20
+            self.stdout.write(f"New players: {shown}" + (f" and {more} more" if more > 0 else ""))
+        if summary.games_created:
+            self.stdout.write("New games (played against deals): " + ", ".join(summary.games_created))

@@ -1,0 +1,28 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from web.importing import ImportFailed
+from web.importing_deals import SEED_COLUMNS, import_seeds
+from web.management.commands.import_attempts import read
+
+
+class Command(BaseCommand):
+    help = (
+        "Seed deals from their prior records, a CSV file with the columns "
+        + ",".join(SEED_COLUMNS)
+        + ": each deal's first rating comes from its plays and wins. Recomputes the games from the start. "
+        "All or nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="CSV file (UTF-8), or - for standard input")
+
+    def handle(self, file: Path, **options):
+        try:
+            summary = import_seeds(read(file))
+        except ImportFailed as exc:
+            raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
+        self.stdout.write(f"Seeded {summary.deals_seeded} deals ({summary.deals_created} new).")
+        if summary.games_created:
+            self.stdout.write("New games (played against deals): " + ", ".join(summary.games_created))
