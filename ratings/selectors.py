@@ -40,8 +40,7 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
 
     def joined(player):
         starts = [
-            tuple(getattr(player, f"{name}_{t}") for name in ("matchday_date", "matchday_number", "pk"))
-            for t in tables
+            tuple(getattr(player, f"{name}_{t}") for name in ("matchday_date", "matchday_number", "pk")) for t in tables
         ]
         return min((s for s in starts if s[0] is not None), default=(date.max, 0, 0)), player.short_name
 
