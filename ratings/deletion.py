@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from league.models import Matchday
 
-from .models import RatingEntry, RatingTable, Standing, from_position
+from .models import RatingTable, Standing
 
 
 @dataclass(frozen=True)
@@ -28,14 +28,8 @@ def recomputed_by_deleting(matchdays: Sequence[Matchday]) -> tuple[Matchday | No
     tables = RatingTable.objects.filter(entries__matchday__in=ids).distinct().order_by("pk")
     recomputes = []
     for table in tables:
-        later = (
-            RatingEntry.objects.filter(table=table)
-            .filter(from_position(*first.position))
-            .exclude(matchday__in=ids)
-            .values("matchday")
-            .distinct()
-            .count()
-        )
+        # Every matchday a table counts has its rows there: counted off the matchdays' own index.
+        later = Matchday.objects.filter(table.counted()).from_position(*first.position).exclude(pk__in=ids).count()
         recomputes.append(Recompute(table, later))
     return first, recomputes
 

@@ -44,7 +44,8 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0) -> li
             for s in top
         ]
     )
-    newest = table.entries.order_by("-matchday_date", "-matchday_number").values("matchday_id")[:1]
+    # Read off the matchdays' own (date, number) index: rating rows are indexed by matchday first.
+    newest = Matchday.objects.filter(table.counted()).order_by("-date", "-number").values("pk")[:1]
     played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
     moved = {
         player_id: (before, after, played == 1)

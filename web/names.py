@@ -10,8 +10,8 @@ where there is no hover, the first tap shows the tooltip and a second follows th
 from __future__ import annotations
 
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from web.formatting import format_rating
 
@@ -24,33 +24,32 @@ class PlayerNames:
     def __init__(self, ratings: dict):
         self.ratings = ratings
         self.count = 0
-        self.parts: dict[int, tuple[str, str]] = {}
+        self.parts: dict[int, tuple[str, str, str]] = {}
 
-    def _parts(self, player) -> tuple[str, str]:
+    def _parts(self, player) -> tuple[str, str, str]:
+        """The player's link, short name and tooltip, escaped once per page (a grid's header names
+        every player of its page, and the home page shows several grids)."""
         if player.pk not in self.parts:
-            # One element per tooltip (lines are kept by CSS `white-space: pre-line`): a grid's
-            # header names every player of its page, and the home page shows several grids.
+            # One element per tooltip (lines are kept by CSS `white-space: pre-line`).
             rows = self.ratings.get(player.pk, [])
             lines = [
                 f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
             ] or ["No rated matchdays yet"]
-            self.parts[player.pk] = (reverse("league:player", args=[player.pk]), "\n".join([player.name, *lines]))
+            self.parts[player.pk] = (
+                escape(reverse("league:player", args=[player.pk])),
+                escape(player.short_name),
+                escape("\n".join([player.name, *lines])),
+            )
         return self.parts[player.pk]
 
     def html(self, player) -> SafeString:
         self.count += 1
         # A dot never appears in a slug, so no table's anchor on the page can take this id.
         tip_id = f"tip.{player.pk}.{self.count}"
-        url, tip = self._parts(player)
-        return format_html(
-            '<span class="name" tabindex="-1"><a class="player" href="{}" data-player="{}" aria-describedby="{}">{}</a>'
-            '<span class="tip" role="tooltip" id="{}">{}</span></span>',
-            url,
-            player.short_name,
-            tip_id,
-            player.short_name,
-            tip_id,
-            tip,
+        url, name, tip = self._parts(player)  # escaped
+        return mark_safe(  # noqa: S308 - every part escaped in _parts, the id made of numbers
+            f'<span class="name" tabindex="-1"><a class="player" href="{url}" data-player="{name}" '
+            f'aria-describedby="{tip_id}">{name}</a><span class="tip" role="tooltip" id="{tip_id}">{tip}</span></span>'
         )
 
 
