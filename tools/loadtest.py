@@ -11,6 +11,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import socket
 import sqlite3
 import statistics
@@ -115,9 +116,8 @@ class Site:
             "game": f"/games/{game}/",
             "player": f"/players/{player}/",
             "matchday": f"/matchdays/{matchday}/",
+            "players": "/players/",
         }
-        if "players" in _routes():
-            pages["players"] = "/players/"
         return pages
 
     @contextmanager
@@ -156,20 +156,15 @@ class Site:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            start_new_session=True,  # so that the import running when the block ends stops too
         )
         try:
             yield
         finally:
-            importer.terminate()
+            os.killpg(importer.pid, signal.SIGTERM)
             output, _ = importer.communicate(timeout=60)
             self.imports_done = output.count("Imported ")
             self.import_failures = output.count("Nothing was imported")
-
-
-def _routes() -> set[str]:
-    from django.urls import get_resolver
-
-    return {name for name in get_resolver().reverse_dict if isinstance(name, str)}
 
 
 def _capture(url: str, pages: dict[str, str]) -> dict[str, dict]:

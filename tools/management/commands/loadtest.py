@@ -31,7 +31,7 @@ class Command(BaseCommand):
             raise CommandError(
                 "Refusing an unbounded run: connections <= 64, threads <= 4, seconds <= 120, runs <= 10."
             )
-        opts = {"seconds": seconds, "connections": connections, "threads": threads, "runs": runs}
+        opts = {"seconds": seconds, "connections": connections, "threads": threads, "runs": runs, "workers": workers}
 
         os.environ["WEB_CONCURRENCY"] = str(workers)
         results = loadtest.run(matchdays, players, opts, log=self.stderr.write)

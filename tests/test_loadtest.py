@@ -1,0 +1,49 @@
+"""The load benchmark runs end to end: a throwaway production site under gunicorn, each public page
+warm, cold and during imports, against the same bytes served from memory. A tiny run: what it
+checks is that every figure is measured and printed, not the figures themselves (the README's
+come from full runs on a quiet machine)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.browser.conftest import ROOT
+
+PAGES = ("home", "standings", "game", "player", "matchday", "players")
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None and not os.environ.get("CI"), reason="wrk is not installed")
+def test_the_load_benchmark_measures_every_page_warm_cold_and_during_imports():
+    args = ["--matchdays", "30", "--players", "8", "--seconds", "1", "--runs", "1", "--workers", "2"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", *args],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines()]
+    for mode in ("warm", "cold", "during"):
+        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
+        assert measured == set(PAGES), (mode, result.stdout)
+    warm = [row for row in rows if row and row[0] == "warm"]
+    for row in warm:  # req/s of both sides, and no error in a warm run
+        assert float(row[3].replace(",", "")) > 0 and float(row[4].replace(",", "")) > 0 and row[-1] == "0", row
+    assert re.search(r"imports completed during the last runs: \d+, failed: 0", result.stdout)
+
+
+def test_the_load_benchmark_refuses_an_unbounded_run():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", "--connections", "1000"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "Refusing an unbounded run" in result.stderr or "wrk not found" in result.stderr
