@@ -32,8 +32,11 @@ print(json.dumps(pages))
 
 def demo_site(database_url):
     """manage.py and a page reader for a site with the club's demo data in `database_url`."""
+    # Without REDIS_URL: each page reader is a fresh process with its own empty page cache, so the
+    # pages are read from the database as it is. A shared Redis would rightly go on serving the
+    # pages of a database deleted behind the site's back (no write renewed the revision).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "LEAGUE_PRODUCTION": "",
         "DEBUG": "0",

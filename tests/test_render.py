@@ -137,3 +137,37 @@ def test_the_fast_renderer_writes_what_django_tables2_writes(club, case):
     theirs = tree(build().as_html(request))
     assert len(ours) > 10
     assert ours == theirs
+
+
+class _Record:
+    """A record as the tables get them: attributes, related objects, a method, a missing relation."""
+
+    def __init__(self, **values):
+        self.__dict__.update(values)
+
+    def shout(self):
+        return self.name.upper()
+
+
+@pytest.mark.parametrize(
+    "accessor",
+    ["name", "matchday__date", "matchday__game__name", "missing", "matchday__missing", "nothing__name", "shout",
+     "scores__ahead", "name__upper"],
+)  # fmt: skip
+@pytest.mark.parametrize("as_dict", [False, True])
+def test_the_fast_accessor_resolves_what_django_tables2_resolves(accessor, as_dict):
+    from datetime import date
+
+    from django_tables2.utils import A
+
+    from web.render import _Resolver
+
+    game = _Record(name="Hearts")
+    values = {
+        "name": "Ann",
+        "matchday": _Record(date=date(2025, 11, 3), game=game),
+        "nothing": None,
+        "scores": {"ahead": 3},
+    }
+    record = dict(values) if as_dict else _Record(**values)
+    assert _Resolver(A(accessor))(record) == A(accessor).resolve(record, quiet=True)

@@ -12,6 +12,8 @@ taking `record`, `value` and/or `table`, static attributes. `linkify` and templa
 
 from __future__ import annotations
 
+import functools
+import html
 import inspect
 
 from django.utils.html import conditional_escape
@@ -22,38 +24,78 @@ from django_tables2.columns.templatecolumn import TemplateColumn
 from django_tables2.utils import A, AttributeDict
 
 
-def _cell_plan(table, bound):
+class _Resolver:
+    """What `Accessor.resolve(record, quiet=True)` returns, without its cost on the common record: it
+    tries `record[bit]` first, which for a model instance or a dataclass raises and catches a
+    TypeError at every step. Here plain attributes are followed directly; anything else (a mapping,
+    a callable, a missing attribute) is left to django-tables2."""
+
+    def __init__(self, accessor: A):
+        self.accessor, self.bits = accessor, accessor.bits
+
+    def __call__(self, record):
+        value = record
+        for bit in self.bits:
+            if hasattr(value, "__getitem__"):
+                return self.accessor.resolve(record, quiet=True)
+            value = getattr(value, bit, _MISSING)
+            if value is _MISSING or callable(value):
+                return self.accessor.resolve(record, quiet=True)
+            if value is None:
+                break
+        return value
+
+
+_MISSING = object()
+
+
+@functools.lru_cache(maxsize=1024)
+def _parameters(function) -> frozenset[str]:
+    return frozenset(inspect.signature(function).parameters)
+
+
+def _escaped(content) -> str:
+    """`conditional_escape(content)`, as a plain string and without its lazy-string check per cell."""
+    if hasattr(content, "__html__"):
+        return content.__html__()
+    return html.escape(str(content))
+
+
+def _cell_plan(table, bound, td_attrs: dict):
     column = bound.column
     if isinstance(column, TemplateColumn | BaseLinkColumn) or getattr(column, "link", None):
         raise TypeError(f"{type(table).__name__}.{bound.name}: render it with a render_ method instead")
     render = getattr(table, f"render_{bound.name}", None)
     if render is None and type(column).render is not Column.render:
         render = column.render
-    wanted = set(inspect.signature(render).parameters) & {"record", "value", "table"} if render else set()
+    # Bound to this table or column; its function's signature is the same for every instance.
+    wanted = _parameters(getattr(render, "__func__", render)) & {"record", "value", "table"} if render else set()
     # A column that renders every record from the record alone needs no value (resolving a missing
     # attribute costs an exception per cell).
     needs_value = render is None or "value" in wanted or bool(column.empty_values)
     return (
-        A(bound.accessor) if needs_value else None,
+        _Resolver(A(bound.accessor)) if needs_value else None,
         render,
         "record" in wanted,
         "value" in wanted,
         "table" in wanted,
         column.empty_values,
         bound.default,
-        AttributeDict(bound.attrs["td"]).as_html(),
+        AttributeDict(td_attrs).as_html(),
     )
 
 
 def table_html(table) -> SafeString:
-    columns = list(table.columns)
-    head = "".join(f"<th {AttributeDict(c.attrs['th']).as_html()}>{conditional_escape(c.header)}</th>" for c in columns)
-    plans = [_cell_plan(table, c) for c in columns]
+    columns, head, plans = list(table.columns), [], []
+    for bound in columns:
+        attrs = bound.attrs  # worked out afresh at every access: once per column here
+        head.append(f"<th {AttributeDict(attrs['th']).as_html()}>{conditional_escape(bound.header)}</th>")
+        plans.append(_cell_plan(table, bound, attrs["td"]))
     rows = []
     for record in table.data:
         cells = []
         for accessor, render, with_record, with_value, with_table, empty_values, default, td in plans:
-            value = accessor.resolve(record, quiet=True) if accessor else None
+            value = accessor(record) if accessor else None
             if accessor and value in empty_values:
                 content = default
             elif render is None:
@@ -67,11 +109,11 @@ def table_html(table) -> SafeString:
                 if with_table:
                     kwargs["table"] = table
                 content = render(**kwargs)
-            cells.append(f"<td {td}>{conditional_escape(content)}</td>")
+            cells.append(f"<td {td}>{_escaped(content)}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
     if not rows and table.empty_text:
         rows.append(f'<tr><td colspan="{len(columns)}">{conditional_escape(table.empty_text)}</td></tr>')
-    return mark_safe(  # noqa: S308 - every header and cell above went through conditional_escape
+    return mark_safe(  # noqa: S308 - every header and cell above was escaped
         f'<div class="table-scroll" tabindex="0"><table {AttributeDict(table.attrs).as_html()}>'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )

@@ -10,11 +10,13 @@ template per cell.
 
 from __future__ import annotations
 
+import functools
+
 import django_tables2 as tables
 from django.conf import settings
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from ratings.methods import Method
 from ratings.selectors import Grid
@@ -111,8 +113,19 @@ class DateColumn(tables.Column):
         return value.isoformat() if value else None
 
 
+@functools.lru_cache(maxsize=16)
+def _matchday_path(script_prefix: str, urlconf: str) -> tuple[str, str]:
+    """The matchday page's path around its number, reversed once rather than once per row."""
+    head, _, tail = reverse("league:matchday", args=[MARK], urlconf=urlconf).partition(str(MARK))
+    return head, tail
+
+
+MARK = 987654321
+
+
 def matchday_link(number: int):
-    return format_html('<a href="{}">{}</a>', reverse("league:matchday", args=[number]), number)
+    head, tail = _matchday_path(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    return SafeString(f'<a href="{head}{int(number)}{tail}">{int(number)}</a>')
 
 
 class MatchdayColumn(tables.Column):
@@ -141,8 +154,9 @@ class PlayerColumn(tables.Column):
         self.ratings = ratings
 
     def render(self, record):
-        # The busiest cell of the site (a home page has thousands): written without format_html,
-        # as everything in it is made of numbers and fixed words (a placing is "4(3)").
+        # The busiest cell of the site (a home page has thousands): written without format_html or
+        # mark_safe's lazy-string check, as everything in it is made of numbers and fixed words
+        # (a placing is "4(3)").
         value = record.cells.get(self.player_id)
         if value is None:
             return "-"
@@ -150,9 +164,9 @@ class PlayerColumn(tables.Column):
         note = record.notes.get(self.player_id)
         if note:  # the player played this matchday: say how the change came about
             line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-            return mark_safe(f'<span class="played" title="{line}">{text}</span>')  # noqa: S308 - numbers only
+            return SafeString(f'<span class="played" title="{line}">{text}</span>')  # numbers only
         if self.ratings:
-            return mark_safe(f'<span class="carried">{text}</span>')  # noqa: S308 - a number
+            return SafeString(f'<span class="carried">{text}</span>')  # a number
         return text
 
     def value(self, record):
