@@ -19,6 +19,7 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from django.apps import apps
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -64,9 +65,9 @@ def _sqlite_path() -> str | None:
 
 
 def _from_database() -> Current:
-    from league.models import Revision
-
-    row = Revision.objects.filter(pk=1).values_list("token", "changed_at").first()
+    # From the app registry, not an import: the model imports this module to bump the token.
+    revisions = apps.get_model("league", "Revision").objects
+    row = revisions.filter(pk=1).values_list("token", "changed_at").first()
     return _current(row)
 
 
