@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import ROOT, _free_port, serving
+from tests.browser.conftest import GUNICORN, ROOT, _free_port, production_env, serving
 
 WORKERS = 3
 
@@ -21,35 +21,19 @@ def fetch(url: str) -> str:
 @pytest.fixture(params=["locmem", "redis"])
 def site(request, tmp_path):
     folder, port = tmp_path, _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "LEAGUE_PRODUCTION": "1",
-        "DEBUG": "",
-        "SECRET_KEY": "a-production-key-of-fifty-characters-0123456789xyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "STATIC_ROOT": str(folder / "static"),
-        "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": str(WORKERS),
-        "ACCESS_LOG": "",
-    }
-    env.pop("REDIS_URL", None)
+    environment = {"ACCESS_LOG": ""}
     if request.param == "redis":
         if not os.environ.get("REDIS_URL"):
             if os.environ.get("CI"):
                 pytest.fail("REDIS_URL is not set: in CI the caching tests must run against Redis too")
             pytest.skip("REDIS_URL is not set: no Redis server to test against")
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
+        environment["REDIS_URL"] = os.environ["REDIS_URL"]
         import redis
 
-        redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+        redis.Redis.from_url(environment["REDIS_URL"]).flushdb()
+    env = production_env(folder, port, WORKERS, drop=("REDIS_URL",), **environment)
     manage = [sys.executable, str(ROOT / "manage.py")]
-    for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"], ["load_demo"]):
-        subprocess.run([*manage, *command], env=env, check=True, cwd=ROOT, capture_output=True)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
-    with serving(gunicorn, env, folder / "gunicorn.log", port) as url:
+    with serving(GUNICORN, env, folder / "gunicorn.log", port) as url:
         yield url, env, manage, folder
 
 

@@ -49,6 +49,30 @@ def _site_env(folder: Path) -> dict:
 
 
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
+GUNICORN = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+
+
+def production_env(folder: Path, port: int, workers: int, *commands: list[str], drop=(), **env: str) -> dict:
+    """The environment of a site with production settings in `folder`, served by gunicorn's
+    `workers` on `port` over plain HTTP on loopback (no redirect to HTTPS), without the variables
+    in `drop`; migrated, with its static files collected and the demo data loaded, then `commands` run."""
+    env = {
+        **{name: value for name, value in os.environ.items() if name not in drop},
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "LEAGUE_PRODUCTION": "1",
+        "DEBUG": "",
+        "SECRET_KEY": "a-production-key-of-fifty-characters-0123456789xyz",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "STATIC_ROOT": str(folder / "static"),
+        "BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": str(workers),
+        **env,
+    }
+    for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"], ["load_demo"], *commands):
+        subprocess.run([*MANAGE, *command], env=env, check=True, cwd=ROOT, capture_output=True)
+    return env
 
 
 @contextmanager

@@ -5,15 +5,12 @@ not one violation in the console; static files are served hashed, compressed and
 """
 
 import gzip
-import os
 import re
-import subprocess
-import sys
 import urllib.request
 
 import pytest
 
-from .conftest import ROOT, _free_port, screenshot, serving
+from .conftest import GUNICORN, _free_port, production_env, screenshot, serving
 from .test_league_pages import WIDTHS, _check
 
 PASSWORD = "secretary-pass-1"
@@ -24,32 +21,10 @@ def production_site(tmp_path_factory):
     """A gunicorn server with production settings on a free loopback port, with the demo data."""
     folder = tmp_path_factory.mktemp("production")
     port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "LEAGUE_PRODUCTION": "1",
-        "DEBUG": "",
-        "SECRET_KEY": "a-production-key-of-fifty-characters-0123456789xyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        # Plain HTTP on loopback: no redirect to HTTPS, cookies without the Secure flag.
-        "SECURE_SSL_REDIRECT": "0",
-        "SECURE_COOKIES": "0",
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "STATIC_ROOT": str(folder / "static"),
-        "BIND": f"127.0.0.1:{port}",
-        "WEB_CONCURRENCY": "2",
-        "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
-    }
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    for command in (
-        ["migrate", "--no-input", "-v0"],
-        ["collectstatic", "--no-input", "-v0"],
-        ["load_demo"],
-        ["createsuperuser", "--no-input", "--username", "admin", "--email", "admin@club.example"],
-    ):
-        subprocess.run([*manage, *command], env=env, check=True, cwd=ROOT, capture_output=True)
-    gunicorn = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
-    with serving(gunicorn, env, folder / "gunicorn.log", port) as url:
+    createsuperuser = ["createsuperuser", "--no-input", "--username", "admin", "--email", "admin@club.example"]
+    # Cookies without the Secure flag: the browser logs in over plain HTTP.
+    env = production_env(folder, port, 2, createsuperuser, SECURE_COOKIES="0", DJANGO_SUPERUSER_PASSWORD=PASSWORD)
+    with serving(GUNICORN, env, folder / "gunicorn.log", port) as url:
         yield url
 
 
