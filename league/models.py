@@ -350,11 +350,6 @@ class Revision(models.Model):
         return f"Revision {self.number} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
 
     @classmethod
-    def current(cls) -> Revision:
-        revision = cls.objects.filter(pk=1).first()
-        return revision or cls(pk=1, number=0, changed_at=timezone.now().replace(microsecond=0))
-
-    @classmethod
     def bump(cls) -> None:
         """Mark that the league changed (called by every service that writes, and by a restore)."""
         now, token = timezone.now(), revision.new_token()
