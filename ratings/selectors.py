@@ -29,22 +29,37 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     tables = (
         [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
     )
-    firsts = {}
-    for t in tables:
-        first = RatingEntry.objects.filter(table_id=t, player=OuterRef("pk")).order_by(
-            "matchday_date", "matchday_number", "pk"
-        )
-        for name in ("matchday_date", "matchday_number", "pk"):
-            firsts[f"{name}_{t}"] = Subquery(first.values(name)[:1])
-    found = Player.objects.filter(pk__in=[getattr(p, "pk", p) for p in players]).annotate(**firsts)
+    ids = [getattr(p, "pk", p) for p in players]
+    if not ids:
+        return []
+    found = Player.objects.raw(_firsts_sql(len(tables), len(ids)), [t for t in tables for _ in _FIRST] + ids)
 
     def joined(player):
-        starts = [
-            tuple(getattr(player, f"{name}_{t}") for name in ("matchday_date", "matchday_number", "pk")) for t in tables
-        ]
-        return min((s for s in starts if s[0] is not None), default=(date.max, 0, 0)), player.short_name
+        starts = []
+        for n in range(len(tables)):
+            day, number, pk = (getattr(player, f"first_{n}_{name}") for name in _FIRST)
+            if day is not None:
+                starts.append((date.fromisoformat(day) if isinstance(day, str) else day, number, pk))
+        return min(starts, default=(date.max, 0, 0)), player.short_name
 
     return sorted(found, key=joined)
+
+
+_FIRST = ("matchday_date", "matchday_number", "id")
+
+
+def _firsts_sql(tables: int, players: int) -> str:
+    """The players, each with the date, number and id of their first rating row in each of `tables`
+    tables. Written out: the ORM's version of these subqueries cost more to compile than to run (a
+    tenth of a cold home page went on them; SQLite returns the date as text)."""
+    entries, people = RatingEntry._meta.db_table, Player._meta.db_table
+    firsts = ", ".join(
+        f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"
+        f" ORDER BY e.matchday_date, e.matchday_number, e.id LIMIT 1) AS first_{n}_{name}"
+        for n in range(tables)
+        for name in _FIRST
+    )
+    return f"SELECT p.*, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"
 
 
 @dataclass(frozen=True)
