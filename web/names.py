@@ -9,11 +9,11 @@ where there is no hover, the first tap shows the tooltip and a second follows th
 
 from __future__ import annotations
 
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from web.formatting import format_rating
+from web.paths import number_path
 
 
 class PlayerNames:
@@ -36,7 +36,7 @@ class PlayerNames:
                 f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
             ] or ["No rated matchdays yet"]
             self.parts[player.pk] = (
-                escape(reverse("league:player", args=[player.pk])),
+                escape(number_path("league:player", player.pk)),
                 escape(player.short_name),
                 escape("\n".join([player.name, *lines])),
             )

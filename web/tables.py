@@ -10,11 +10,8 @@ template per cell.
 
 from __future__ import annotations
 
-import functools
-
 import django_tables2 as tables
 from django.conf import settings
-from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -22,6 +19,7 @@ from ratings.methods import Method
 from ratings.selectors import Grid
 from web.formatting import explain_change, format_change, format_rating, plain_number, table_date
 from web.names import PlayerNames
+from web.paths import number_path
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -113,19 +111,8 @@ class DateColumn(tables.Column):
         return value.isoformat() if value else None
 
 
-@functools.lru_cache(maxsize=16)
-def _matchday_path(script_prefix: str, urlconf: str) -> tuple[str, str]:
-    """The matchday page's path around its number, reversed once rather than once per row."""
-    head, _, tail = reverse("league:matchday", args=[MARK], urlconf=urlconf).partition(str(MARK))
-    return head, tail
-
-
-MARK = 987654321
-
-
 def matchday_link(number: int):
-    head, tail = _matchday_path(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
-    return SafeString(f'<a href="{head}{int(number)}{tail}">{int(number)}</a>')
+    return SafeString(f'<a href="{number_path("league:matchday", number)}">{int(number)}</a>')
 
 
 class MatchdayColumn(tables.Column):

@@ -1,0 +1,24 @@
+"""Paths of the pages a table links to on every row, reversed once per URL pattern rather than once
+per row: Django's `reverse` costs about 0.15 ms a call (a home page names a few hundred players)."""
+
+from __future__ import annotations
+
+import functools
+
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
+
+MARK = 987654321  # a number no page's path holds, replaced by the real one
+
+
+@functools.lru_cache(maxsize=64)
+def _around(name: str, script_prefix: str, urlconf: str) -> tuple[str, str]:
+    head, _, tail = reverse(name, args=[MARK], urlconf=urlconf).partition(str(MARK))
+    return head, tail
+
+
+def number_path(name: str, number: int) -> str:
+    """`reverse(name, args=[number])` for a URL pattern taking one whole number (a player's id, a
+    matchday's number)."""
+    head, tail = _around(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    return f"{head}{int(number)}{tail}"
