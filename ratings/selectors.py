@@ -53,13 +53,14 @@ def _firsts_sql(tables: int, players: int) -> str:
     tables. Written out: the ORM's version of these subqueries cost more to compile than to run (a
     tenth of a cold home page went on them; SQLite returns the date as text)."""
     entries, people = RatingEntry._meta.db_table, Player._meta.db_table
+    # Only the models' table names, column names and numbers are written in; values are parameters.
     firsts = ", ".join(
-        f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"
+        f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"  # noqa: S608
         f" ORDER BY e.matchday_date, e.matchday_number, e.id LIMIT 1) AS first_{n}_{name}"
         for n in range(tables)
         for name in _FIRST
     )
-    return f"SELECT p.*, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"
+    return f"SELECT p.*, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,14 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")  # fmt: skip
+
+
 def month_day(day: date) -> str:
-    """ "November 3", as the club writes dates."""
-    return f"{day:%B} {day.day}"
+    """ "November 3", as the club writes dates (in English whatever the server's locale, and without
+    strftime, which costs more than the rest of a grid's date cell)."""
+    return f"{MONTHS[day.month - 1]} {day.day}"
 
 
 def long_date(day: date) -> str:

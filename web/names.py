@@ -9,7 +9,8 @@ where there is no hover, the first tap shows the tooltip and a second follows th
 
 from __future__ import annotations
 
-from django.utils.html import escape
+from html import escape  # Django's escape is this, behind a lazy-string check per call
+
 from django.utils.safestring import SafeString, mark_safe
 
 from web.formatting import format_rating
