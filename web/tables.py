@@ -10,6 +10,8 @@ template per cell.
 
 from __future__ import annotations
 
+import html
+
 import django_tables2 as tables
 from django.conf import settings
 from django.utils.html import format_html
@@ -141,8 +143,11 @@ class PlayerColumn(tables.Column):
         self.ratings = ratings
 
     def render(self, record):
-        # The busiest cell of the site (a home page has thousands): written without format_html or
-        # mark_safe's lazy-string check, as everything in it is made of numbers and fixed words
+        return SafeString(self.cell_html(record))
+
+    def cell_html(self, record) -> str:
+        # The busiest cell of the site (a game's page has thousands): written without format_html
+        # or mark_safe's lazy-string check, as everything in it is made of numbers and fixed words
         # (a placing is "4(3)").
         value = record.cells.get(self.player_id)
         if value is None:
@@ -151,14 +156,10 @@ class PlayerColumn(tables.Column):
         note = record.notes.get(self.player_id)
         if note:  # the player played this matchday: say how the change came about
             line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-            return SafeString(f'<span class="played" title="{line}">{text}</span>')  # numbers only
+            return f'<span class="played" title="{line}">{text}</span>'  # numbers only
         if self.ratings:
-            return SafeString(f'<span class="carried">{text}</span>')  # a number
-        return text
-
-    def value(self, record):
-        value = record.cells.get(self.player_id)
-        return plain_number(value) if self.ratings else value
+            return f'<span class="carried">{text}</span>'  # a number
+        return html.escape(text)
 
 
 class MatchdayGridTable(SiteTable):
