@@ -8,11 +8,12 @@ hover, naming the table, the matchday, its date with the year, and the rating.
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 from datetime import date
 
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from web.formatting import format_rating
@@ -52,7 +53,7 @@ def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: st
 
     Built with f-strings, not `format_html`: a long history has hundreds of points, and every value
     here but the title is a number or one of this module's constants, so only the title is escaped."""
-    inner = f"<title>{escape(title)}</title>" if title else ""
+    inner = f"<title>{html.escape(title)}</title>" if title else ""
     css = "point" if title else "sample"
     if shape == "circle":
         return SafeString(f'<circle class="{css}" cx="{cx}" cy="{cy}" r="{size}" fill="{colour}">{inner}</circle>')
