@@ -161,6 +161,10 @@ class PlayerColumn(tables.Column):
             return f'<span class="carried">{text}</span>'  # a number
         return html.escape(text)
 
+    def value(self, record):
+        value = record.cells.get(self.player_id)
+        return plain_number(value) if self.ratings else value
+
 
 class MatchdayGridTable(SiteTable):
     matchday = MatchdayColumn(attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}})
