@@ -9,6 +9,7 @@ import django_tables2
 import pytest
 from django.core.paginator import Paginator
 from django.test import RequestFactory
+from django.utils.safestring import mark_safe
 
 from league.models import Matchday, Player, Result
 from league.selectors import head_to_head_counts, head_to_head_records
@@ -171,3 +172,40 @@ def test_the_fast_accessor_resolves_what_django_tables2_resolves(accessor, as_di
     }
     record = dict(values) if as_dict else _Record(**values)
     assert _Resolver(A(accessor))(record) == A(accessor).resolve(record, quiet=True)
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        {"class": "num"},
+        {"class": "grid", "id": "hearts"},
+        {"title": 'say "hi" & <go>', "data-x": 3},
+        {"title": mark_safe("<b>already safe</b>")},
+        {"title": "<b>already safe</b>"},  # the same text, not safe: written apart
+        {"class": None, "hidden": False, "th": {"class": "x"}, "td": {"class": "y"}},
+        {"class": lambda: "from a callable"},
+        {"data-list": ["not", "hashable"]},
+    ],
+)
+def test_table_attributes_are_written_as_django_tables2_writes_them(attrs):
+    from django_tables2.utils import AttributeDict
+
+    from web.render import _attributes
+
+    assert _attributes(attrs) == AttributeDict(attrs).as_html()
+    assert _attributes(attrs) == AttributeDict(attrs).as_html()  # the second time from the cache
+
+
+@pytest.mark.parametrize("name,number", [("league:player", 7), ("league:matchday", 123456), ("league:player", 0)])
+def test_number_paths_are_the_paths_django_reverses(name, number):
+    from django.urls import reverse, set_script_prefix
+
+    from web.paths import number_path
+
+    assert number_path(name, number) == reverse(name, args=[number])
+    set_script_prefix("/club/")  # a site served under a prefix gets its own paths
+    try:
+        assert number_path(name, number) == reverse(name, args=[number])
+        assert number_path(name, number).startswith("/club/")
+    finally:
+        set_script_prefix("/")
