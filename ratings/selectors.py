@@ -11,7 +11,8 @@ from datetime import date
 from itertools import groupby
 
 from django.core.paginator import Page
-from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery, Value
+from django.db import connection
+from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
 
@@ -32,23 +33,30 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     ids = [getattr(p, "pk", p) for p in players]
     if not ids:
         return []
-    found = Player.objects.raw(_firsts_sql(len(tables), len(ids)), [t for t in tables for _ in _FIRST] + ids)
+    concrete = Player._meta.concrete_fields
+    fields = [f.attname for f in concrete]
+    with connection.cursor() as cursor:
+        sql = _firsts_sql([f.column for f in concrete], len(tables), len(ids))
+        cursor.execute(sql, [t for t in tables for _ in _FIRST] + ids)
+        rows = cursor.fetchall()
+    width, by_name = len(fields), fields.index("short_name")
 
-    def joined(player):
+    def joined(row):
         starts = []
-        for n in range(len(tables)):
-            day, number, pk = (getattr(player, f"first_{n}_{name}") for name in _FIRST)
+        for n in range(width, len(row), len(_FIRST)):
+            day, number, pk = row[n : n + len(_FIRST)]
             if day is not None:
                 starts.append((date.fromisoformat(day) if isinstance(day, str) else day, number, pk))
-        return min(starts, default=(date.max, 0, 0)), player.short_name
+        return min(starts, default=(date.max, 0, 0)), row[by_name]
 
-    return sorted(found, key=joined)
+    # Plain rows, then players: a raw queryset's per-row work cost more than the query itself.
+    return [Player.from_db(connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
 
 
 _FIRST = ("matchday_date", "matchday_number", "id")
 
 
-def _firsts_sql(tables: int, players: int) -> str:
+def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
     """The players, each with the date, number and id of their first rating row in each of `tables`
     tables. Written out: the ORM's version of these subqueries cost more to compile than to run (a
     tenth of a cold home page went on them; SQLite returns the date as text)."""
@@ -60,7 +68,8 @@ def _firsts_sql(tables: int, players: int) -> str:
         for n in range(tables)
         for name in _FIRST
     )
-    return f"SELECT p.*, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
+    chosen = ", ".join(f"p.{name}" for name in columns)
+    return f"SELECT {chosen}, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
 
 
 @dataclass(frozen=True)
@@ -97,22 +106,41 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     others): per game, its first and last date and, if `counted`, its number of matchdays, each
     read off the index of matchdays by (game, date, number) without visiting the matchdays (the
     count steps through the game's part of the index: a page that needs no count should not ask)."""
-    of_game = Matchday.objects.filter(game=OuterRef("pk")).order_by()
-    count = of_game.values("game").annotate(n=Count("pk")).values("n") if counted else Value(0)
-    per_game = (Game.objects.all() if games is None else Game.objects.filter(pk__in=games)).annotate(
-        n=Subquery(count) if counted else count,
-        first=Subquery(of_game.order_by("date").values("date")[:1]),
-        last=Subquery(of_game.order_by("-date").values("date")[:1]),
-    )
+    concrete = Game._meta.concrete_fields
+    fields = [f.attname for f in concrete]
+    sql = _spans_sql([f.column for f in concrete], counted, None if games is None else len(games))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, games or [])
+        rows = cursor.fetchall()
     by_table = {t.pk: Span() for t in tables}
     everything = Span()
-    for game in per_game:
-        span = Span(game.n or 0, game.first, game.last)
+    width = len(fields)
+    for row in rows:
+        game, (n, first, last) = Game.from_db(connection.alias, fields, row[:width]), row[width:]
+        span = Span(n, _day(first), _day(last))
         everything += span
         for table in tables:
             if table.counts(game):
                 by_table[table.pk] += span
     return Spans(by_table, everything)
+
+
+def _day(value) -> date | None:
+    return date.fromisoformat(value) if isinstance(value, str) else value  # SQLite gives text
+
+
+def _spans_sql(columns: list[str], counted: bool, games: int | None) -> str:
+    """Written out: the ORM's three correlated subqueries cost more to compile than to run (a tenth
+    of a cold home page). Only the models' table and column names are written in."""
+    matchdays, of_game = Matchday._meta.db_table, "m.game_id = g.id"
+    count = f"(SELECT COUNT(*) FROM {matchdays} m WHERE {of_game})" if counted else "0"  # noqa: S608
+    first, last = (
+        f"(SELECT m.date FROM {matchdays} m WHERE {of_game} ORDER BY m.date {order} LIMIT 1)"  # noqa: S608
+        for order in ("ASC", "DESC")
+    )
+    chosen = ", ".join(f"g.{name}" for name in columns)
+    where = "" if games is None else f" WHERE g.id IN ({', '.join(['%s'] * games)})"
+    return f"SELECT {chosen}, {count}, {first}, {last} FROM {Game._meta.db_table} g{where}"  # noqa: S608
 
 
 def all_dates() -> Span:
@@ -326,8 +354,10 @@ def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple
 
 
 def player_entries(player: Player, table: RatingTable) -> QuerySet:
-    """`player`'s matchdays in `table`, newest first, with what it takes to explain each change."""
-    return entries_with_field_size().filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
+    """`player`'s matchdays in `table`, newest first, with what it takes to explain each change (the
+    table and the player are the caller's: not read again with every row)."""
+    entries = entries_with_field_size().select_related(None).select_related("matchday__game")
+    return entries.filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
 
 
 def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:
