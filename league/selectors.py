@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from league.models import Game, Player, Result
+from django.db import connection
+
+from league.models import Game, Matchday, Player, Result
 
 
 @dataclass
@@ -28,28 +29,31 @@ HeadToHeadCount = tuple[int, Game, list[int]]
 
 def head_to_head_counts(player: Player) -> list[HeadToHeadCount]:
     """How `player` finished against every other player, per game, by real placing (penalties
-    aside): by game name, then most met first. Two queries: the results of the matchdays they
-    played as plain tuples, then the games. Pages turn a page of these into records with
-    `head_to_head_records`, so only the opponents shown are read."""
-    rows = (
-        Result.objects.filter(matchday__results__player=player)
-        .order_by("matchday_id")
-        .values_list("matchday_id", "matchday__game_id", "player_id", "placing")
-    )
-    by_matchday: dict[int, list[tuple]] = defaultdict(list)
-    for matchday_id, game_id, player_id, placing in rows:
-        by_matchday[matchday_id].append((game_id, player_id, placing))
-    counts: dict[tuple[int, int], list[int]] = {}  # (opponent, game) -> [ahead, behind, tied]
-    for day in by_matchday.values():
-        mine = next(placing for _, player_id, placing in day if player_id == player.pk)
-        for game_id, other, placing in day:
-            if other == player.pk:
-                continue
-            record = counts.setdefault((other, game_id), [0, 0, 0])
-            record[0 if mine < placing else 1 if mine > placing else 2] += 1
+    aside): by game name, then most met first. Two queries: the counts, summed by the database
+    over the results of the matchdays they played (one row per opponent and game, not one per
+    result: a busy player's thousands of results cost more to bring into Python than to count),
+    then the games. Pages turn a page of these into records with `head_to_head_records`, so only
+    the opponents shown are read."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HEAD_TO_HEAD_SQL, [player.pk])
+        counts = {(other, game_id): [ahead, behind, tied] for other, game_id, ahead, behind, tied in cursor.fetchall()}
     games = Game.objects.in_bulk({game for _, game in counts})
     ordered = sorted(counts.items(), key=lambda item: (games[item[0][1]].name, -sum(item[1]), item[0][0]))
     return [(other, games[game], record) for (other, game), record in ordered]
+
+
+# Only the models' own table names are written in; the player is a parameter.
+_HEAD_TO_HEAD_SQL = f"""
+SELECT other.player_id, matchday.game_id,
+       SUM(CASE WHEN mine.placing < other.placing THEN 1 ELSE 0 END),
+       SUM(CASE WHEN mine.placing > other.placing THEN 1 ELSE 0 END),
+       SUM(CASE WHEN mine.placing = other.placing THEN 1 ELSE 0 END)
+FROM {Result._meta.db_table} mine
+JOIN {Result._meta.db_table} other ON other.matchday_id = mine.matchday_id AND other.player_id <> mine.player_id
+JOIN {Matchday._meta.db_table} matchday ON matchday.id = mine.matchday_id
+WHERE mine.player_id = %s
+GROUP BY other.player_id, matchday.game_id
+"""  # noqa: S608
 
 
 def head_to_head_records(counts: Sequence[HeadToHeadCount]) -> list[HeadToHead]:
