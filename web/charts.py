@@ -121,10 +121,13 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         ((" minor" if i % 2 else "", x(d), HEIGHT - BOTTOM + 18, _x_label(d, years)) for i, d in enumerate(x_ticks)),
     )
     size = 4 if len(points) <= 100 else 2.5
+    xs = {day: x(day) for day in dates}  # the tables' lines share their days
     lines = []
     for i, s in enumerate(series):
         colour, dash, width, shape = _style(i)
-        markers = SafeString("".join(marker(shape, x(p.day), y(p.rating), size, colour, p.caption) for p in s.points))
+        at = [(xs[p.day], y(p.rating)) for p in s.points]
+        marks = (marker(shape, *xy, size, colour, p.caption) for p, xy in zip(s.points, at, strict=True))
+        markers = SafeString("".join(marks))
         lines.append(
             format_html(
                 '<g class="series" data-series="{}">'
@@ -133,7 +136,7 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
                 colour,
                 width,
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
-                " ".join(f"{x(p.day)},{y(p.rating)}" for p in s.points),
+                " ".join(f"{px},{py}" for px, py in at),
                 markers,
             )
         )

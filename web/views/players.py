@@ -44,6 +44,7 @@ def directory(request):
 
 
 def _chart(player: Player, summary: list[dict], history: dict):
+    dates = {day: long_date(day) for points in history.values() for day, _, _ in points}  # shared by the tables
     return charts.rating_chart(
         [
             charts.Series(
@@ -52,7 +53,7 @@ def _chart(player: Player, summary: list[dict], history: dict):
                     charts.Point(
                         day,
                         rating,
-                        f"{row['table'].name}, matchday {number}, {long_date(day)}: {format_rating(rating)}",
+                        f"{row['table'].name}, matchday {number}, {dates[day]}: {format_rating(rating)}",
                     )
                     for day, number, rating in history.get(row["table"].pk, [])
                 ],
@@ -76,7 +77,8 @@ def player(request, pk):
         if table.against_deals:  # attempts at deals, explained in a section of their own
             sections.append(deals.player_section(section, player, table))
             continue
-        page = paginate(selectors.player_entries(player, table), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+        entries, played = selectors.player_entries(player, table), row["standing"].played  # a row per matchday
+        page = paginate(entries, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
         entries = list(page.object_list)[::-1]  # pages run newest first, each in play order
         days = [day for day, _, _ in history.get(table.pk, [])]
         with_year = bool(days) and selectors.Span(len(days), days[0], days[-1]).needs_year(today)
