@@ -1,0 +1,84 @@
+"""The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order)
+agree with the same figures worked out in Python from the models, on a random league with ties,
+two games, a category and a player who never played."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from league.models import Category, Game, Matchday, Player, Result
+from league.selectors import head_to_head_counts
+from ratings import selectors
+from ratings.models import RatingTable
+
+PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
+
+
+@pytest.fixture
+def league(make_matchday, hearts):
+    rng = random.Random(7)
+    category = Category.objects.create(name="Party games", slug="party")
+    games = [hearts, Game.objects.create(name="Sedma", slug="sedma", official=False, category=category)]
+    Player.objects.create(name="Never played", short_name="NP")
+    day = date(2024, 12, 20)
+    for number in range(1, 31):
+        day += timedelta(days=rng.choice([0, 1, 3]))
+        players = rng.sample(PEOPLE, rng.randint(2, 5))
+        scores = {p: rng.randint(1, 3) for p in players}  # equal scores: a tie
+        placings = {p: 1 + sum(other > scores[p] for other in scores.values()) for p in players}
+        make_matchday(number, day.isoformat(), placings, game=rng.choice(games))
+    return games
+
+
+def test_head_to_head_counts_agree_with_a_count_in_python(league):
+    ties = 0
+    for player in Player.objects.all():
+        expected: dict[tuple[int, int], list[int]] = {}
+        for mine in Result.objects.filter(player=player).select_related("matchday"):
+            for other in Result.objects.filter(matchday=mine.matchday).exclude(player=player):
+                record = expected.setdefault((other.player_id, mine.matchday.game_id), [0, 0, 0])
+                record[0 if mine.placing < other.placing else 1 if mine.placing > other.placing else 2] += 1
+        counts = head_to_head_counts(player)
+        ties += sum(record[2] for record in expected.values())
+        assert {(other, game.pk): record for other, game, record in counts} == expected
+        order = [(game.name, -sum(record), other) for other, game, record in counts]
+        assert order == sorted(order)
+    assert ties  # the league has ties, and players who met in both games
+    assert any(
+        len({g for (o, g) in {(o, g.pk) for o, g, _ in head_to_head_counts(p)}}) == 2 for p in Player.objects.all()
+    )
+
+
+def test_spans_agree_with_the_matchdays_of_each_table(league):
+    tables = list(RatingTable.objects.in_page_order())
+    assert len(tables) >= 4  # overall, two games, the category
+    for counted in (True, False):
+        spans = selectors.spans(tables, counted=counted)
+        for table in tables:
+            matchdays = Matchday.objects.filter(table.counted()).order_by("date")
+            days = list(matchdays.values_list("date", flat=True))
+            assert spans.of(table) == selectors.Span(len(days) if counted else 0, days[0], days[-1])
+        every = list(Matchday.objects.order_by("date").values_list("date", flat=True))
+        assert spans.everything == selectors.Span(len(every) if counted else 0, every[0], every[-1])
+    sedma = league[1]
+    only = selectors.spans(tables, games=[sedma.pk])
+    assert only.everything.matchdays == Matchday.objects.filter(game=sedma).count()
+
+
+def test_players_come_in_the_order_they_joined(league):
+    def first(player, tables):
+        entries = [e for t in tables for e in t.entries.filter(player=player)]
+        return min((e.matchday_date, e.matchday_number, e.pk) for e in entries)
+
+    players = list(Player.objects.exclude(short_name="NP"))
+    games = list(RatingTable.objects.filter(scope="game"))
+    for table in [*RatingTable.objects.all(), None]:
+        tables = games if table is None else [table]
+        mine = [p for p in players if any(t.entries.filter(player=p).exists() for t in tables)]
+        expected = sorted(mine, key=lambda p, tables=tables: (first(p, tables), p.short_name))
+        ordered = selectors.in_join_order(mine, table)
+        assert [p.short_name for p in ordered] == [p.short_name for p in expected]
+        assert [p.name for p in ordered] == [p.name for p in expected]  # whole players, not just ids
