@@ -47,9 +47,7 @@ def test_head_to_head_counts_agree_with_a_count_in_python(league):
         order = [(game.name, -sum(record), other) for other, game, record in counts]
         assert order == sorted(order)
     assert ties  # the league has ties, and players who met in both games
-    assert any(
-        len({g for (o, g) in {(o, g.pk) for o, g, _ in head_to_head_counts(p)}}) == 2 for p in Player.objects.all()
-    )
+    assert any(len({game.pk for _, game, _ in head_to_head_counts(p)}) == 2 for p in Player.objects.all())
 
 
 def test_spans_agree_with_the_matchdays_of_each_table(league):
