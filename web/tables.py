@@ -128,6 +128,23 @@ class MatchdayColumn(tables.Column):
         return value
 
 
+def grid_cell(record, player_id: int, ratings: bool) -> str:
+    """One player's cell of a grid row, as escaped HTML. The busiest cell of the site (a game's page
+    has thousands): written without format_html or mark_safe's lazy-string check, as everything in
+    it is made of numbers and fixed words (a placing is "4(3)")."""
+    value = record.cells.get(player_id)
+    if value is None:
+        return "-"
+    text = format_rating(value) if ratings else value
+    note = record.notes.get(player_id)
+    if note:  # the player played this matchday: say how the change came about
+        line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
+        return f'<span class="played" title="{line}">{text}</span>'  # numbers only
+    if ratings:
+        return f'<span class="carried">{text}</span>'  # a number
+    return html.escape(text)
+
+
 class PlayerColumn(tables.Column):
     """One player's cell in a matchday grid; `-` where the row has nothing for them. A rating earned
     at that matchday is marked as played and explains itself on hover; one carried over is not."""
@@ -146,20 +163,7 @@ class PlayerColumn(tables.Column):
         return SafeString(self.cell_html(record))
 
     def cell_html(self, record) -> str:
-        # The busiest cell of the site (a game's page has thousands): written without format_html
-        # or mark_safe's lazy-string check, as everything in it is made of numbers and fixed words
-        # (a placing is "4(3)").
-        value = record.cells.get(self.player_id)
-        if value is None:
-            return "-"
-        text = format_rating(value) if self.ratings else value
-        note = record.notes.get(self.player_id)
-        if note:  # the player played this matchday: say how the change came about
-            line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-            return f'<span class="played" title="{line}">{text}</span>'  # numbers only
-        if self.ratings:
-            return f'<span class="carried">{text}</span>'  # a number
-        return html.escape(text)
+        return grid_cell(record, self.player_id, self.ratings)
 
     def value(self, record):
         value = record.cells.get(self.player_id)

@@ -69,6 +69,7 @@ class Section:
         self.heading_id = f"{key}-heading"
         self.param = f"{key}-page"
         self.build: Callable | None = None
+        self.write: Callable | None = None
         self.pager = None
         self.title = ""
         self.rating_table = None
@@ -79,16 +80,29 @@ class Section:
         return self.request.GET.get(self.param)
 
     def show(
-        self, build: Callable, page=None, *, title: str, newest_first: bool = False, rating_table=None, players=()
+        self,
+        build: Callable,
+        page=None,
+        *,
+        title: str,
+        newest_first: bool = False,
+        rating_table=None,
+        players=(),
+        html: Callable | None = None,
     ) -> Section:
         """Show `build(names)`, a table (of `page` when paged), under `title` (which names its pager);
-        the section is about `rating_table`, and its table names `players` (a grid's columns)."""
+        the section is about `rating_table`, and its table names `players` (a grid's columns).
+        `html(names)`, when given, writes the same table's HTML without building it (downloads
+        still build it)."""
         self.build, self.title, self.rating_table, self.players = build, title, rating_table, list(players)
+        self.write = html
         self.exports.downloads.append(self.key)
         self.pager = pager(self.request, self, page, newest_first=newest_first)
         return self
 
     def html(self):
+        if self.write is not None:
+            return self.write(self.exports.names)
         return table_html(self.build(self.exports.names))
 
     def _download(self, export_format: str) -> str:

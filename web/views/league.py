@@ -14,6 +14,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result
 from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
+from web.grid_html import grid_html
 from web.paging import paginate
 from web.render import table_html
 from web.tables import (
@@ -39,6 +40,7 @@ def rating_section(section: Section, table: RatingTable, span: selectors.Span, p
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
         page,
+        html=lambda names: grid_html(grid, names, show_game=show_game, ratings=True, with_year=with_year),
         title=f"{table.name} rating",
         newest_first=True,
         rating_table=table,
@@ -54,6 +56,7 @@ def results_section(section: Section, matchdays, span: selectors.Span, per_page:
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
         page,
+        html=lambda names: grid_html(grid, names, show_game=show_game, ratings=False, with_year=with_year),
         title="Results",
         newest_first=True,
         players=grid.players,
