@@ -16,8 +16,10 @@ from league.selectors import head_to_head_counts, head_to_head_records
 from ratings import overview, selectors
 from ratings.methods import METHODS
 from ratings.models import RatingTable
+from ratings.player_reads import entry_pages
 from tests.conftest import grid_page
 from web import tables
+from web.grid_html import grid_html
 from web.names import PlayerNames
 from web.render import table_html
 
@@ -60,7 +62,7 @@ def _cases():
     results_page = Paginator(selectors.results_matchdays(Matchday.objects.all()), 25).page(1)
     standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
     entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
-    history = list(selectors.player_entries(r, overall))
+    history = entry_pages(r, {overall.pk: range(r.standings.get(table=overall).played)})[overall.pk]
     counts = head_to_head_counts(r)
     rating_tables = list(RatingTable.objects.in_page_order())
     latest = overview.latest_matchdays(rating_tables, 3, 6)
@@ -209,3 +211,22 @@ def test_number_paths_are_the_paths_django_reverses(name, number):
         assert number_path(name, number).startswith("/club/")
     finally:
         set_script_prefix("/")
+
+
+@pytest.mark.parametrize("show_game", [True, False])
+@pytest.mark.parametrize("with_year", [True, False])
+@pytest.mark.parametrize("kind", ["ratings", "results", "empty"])
+def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byte(club, kind, show_game, with_year):
+    Player.objects.filter(short_name="GL").update(name='G <"&> L', short_name='G<"&>L')  # escaped alike
+    overall = RatingTable.objects.get(slug="overall")
+    if kind == "ratings":
+        grid = grid_page(overall)
+    elif kind == "results":
+        grid = selectors.results_grid(Paginator(selectors.results_matchdays(Matchday.objects.all()), 4).page(2))
+    else:
+        grid = selectors.Grid([], [])
+    ratings = kind != "results"
+    shown = dict(show_game=show_game, ratings=ratings, with_year=with_year)
+    ours = grid_html(grid, names(), **shown)
+    assert ours == table_html(tables.grid_table(grid, names(), **shown))
+    assert (len(grid.rows), len(grid.players)) != (0, 0) or kind == "empty"

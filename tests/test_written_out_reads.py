@@ -1,6 +1,6 @@
-"""The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order)
-agree with the same figures worked out in Python from the models, on a random league with ties,
-two games, a category and a player who never played."""
+"""The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order,
+a player's pages of rows) agree with the same figures worked out in Python or read through the ORM,
+on a random league with ties, two games, a category and a player who never played."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from league.models import Category, Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts
 from ratings import selectors
 from ratings.models import RatingTable
+from ratings.player_reads import entry_pages
 
 PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
 
@@ -80,3 +81,26 @@ def test_players_come_in_the_order_they_joined(league):
         ordered = selectors.in_join_order(mine, table)
         assert [p.short_name for p in ordered] == [p.short_name for p in expected]
         assert [p.name for p in ordered] == [p.name for p in expected]  # whole players, not just ids
+
+
+def test_a_players_pages_of_rows_agree_with_the_orms_reading(league):
+    tables = list(RatingTable.objects.all())
+    for player in Player.objects.exclude(short_name="NP"):
+        histories = {t.pk: list(selectors.player_entries(player, t)) for t in tables}
+        for size in (1, 3, 50):
+            for number in (1, 2, 3):
+                pages = {t: range((number - 1) * size, min(number * size, len(h))) for t, h in histories.items()}
+                found = entry_pages(player, pages)
+                assert set(found) == set(histories)
+                for table_id, rows in found.items():
+                    expected = histories[table_id][(number - 1) * size : number * size]
+                    assert [e.pk for e in rows] == [e.pk for e in expected]
+                    for ours, theirs in zip(rows, expected, strict=True):
+                        assert ours.players == theirs.players == theirs.matchday.results.count()
+                        assert ours.matchday.date == theirs.matchday.date and ours.state == theirs.state
+                        assert (ours.matchday.number, ours.matchday.rounds, ours.matchday.game.name) == (
+                            theirs.matchday.number,
+                            theirs.matchday.rounds,
+                            theirs.matchday.game.name,
+                        )
+                        assert ours.player == player and ours.rating_after == theirs.rating_after

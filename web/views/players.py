@@ -11,6 +11,7 @@ from django.utils import timezone
 from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings import overview, selectors
+from ratings.player_reads import entry_pages
 from web import charts
 from web.formatting import format_rating, long_date
 from web.paging import paginate
@@ -71,15 +72,24 @@ def player(request, pk):
     head_to_head = exports.section("head-to-head")
     summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     history, today = selectors.rating_history(player, [row["table"].pk for row in summary]), timezone.localdate()
+    # Every table's page of rows first, then all of them in one query.
+    pages, positions = {}, {}
+    for row in summary:
+        table = row["table"]
+        if not table.against_deals:
+            section = exports.section(table.slug)
+            played = row["standing"].played  # a row per matchday
+            page = paginate(range(played), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
+            pages[table.pk], positions[table.pk] = (section, page), page.object_list  # a range of positions
+    found = entry_pages(player, positions)
     sections = []
     for row in summary:
-        table, section = row["table"], exports.section(row["table"].slug)
+        table = row["table"]
         if table.against_deals:  # attempts at deals, explained in a section of their own
-            sections.append(deals.player_section(section, player, table))
+            sections.append(deals.player_section(exports.section(table.slug), player, table))
             continue
-        entries, played = selectors.player_entries(player, table), row["standing"].played  # a row per matchday
-        page = paginate(entries, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
-        entries = list(page.object_list)[::-1]  # pages run newest first, each in play order
+        section, page = pages[table.pk]
+        page.object_list = entries = found[table.pk][::-1]  # pages run newest first, each in play order
         days = [day for day, _, _ in history.get(table.pk, [])]
         with_year = bool(days) and selectors.Span(len(days), days[0], days[-1]).needs_year(today)
         build = lambda names, e=entries, m=table.rating_method, y=with_year: PlayerEntryTable(  # noqa: E731
