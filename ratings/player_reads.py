@@ -1,17 +1,21 @@
-"""A player's page's rating rows, all its tables' pages in one written-out query.
+"""The reads of a player's page, written out in SQL: their standings, the points of their chart and
+all their tables' pages of rows in one query.
 
-The page shows one page of rows per table; read one table at a time through the ORM (a correlated
-count of the matchday's players, three joins) the four queries' compilation cost more than running
-them: about 16 ms of the busiest player's page at 100,000 matchdays, against 4 ms now.
+Read through the ORM (correlated counts, joins, a query per table) these queries cost more to
+compile than to run: the page shows little of a long history, and its cold render is measured at
+100,000 matchdays (see README, Performance).
 """
 
 from __future__ import annotations
+
+from datetime import date
 
 from django.db import connection
 
 from league.models import Game, Matchday, Player, Result
 
-from .models import RatingEntry
+from .models import RatingEntry, RatingTable, Standing
+from .selectors import provisional, table_order
 
 # Only the models' own table names are written in; tables, player and the page's rows are parameters.
 _PAGE = f"""
@@ -54,3 +58,55 @@ def entry_pages(player: Player, pages: dict[int, range]) -> dict[int, list[Ratin
     for rows in found.values():  # each page's order: a union keeps none
         rows.sort(key=lambda e: (e.matchday_date, e.matchday_number), reverse=True)
     return found
+
+
+_STANDING = Standing._meta.db_table
+_STANDINGS = f"""
+SELECT s.*,
+       (SELECT COUNT(*) FROM {_STANDING} b WHERE b.table_id = s.table_id AND b.rating > s.rating) AS above,
+       (SELECT COUNT(*) FROM {_STANDING} f WHERE f.table_id = s.table_id) AS field_size
+FROM {_STANDING} s WHERE s.player_id = %s
+"""  # noqa: S608
+
+
+def player_standings(player: Player, tables: list[RatingTable], provisional_below: int = 0) -> list[dict]:
+    """The player's rating, rank and field size in every table they have played in, overall first.
+    `tables` are every rating table with its game, which the page reads once (the names' tooltips
+    need them too). One query, each rank and field size counted off the (table, rating) index."""
+    by_id = {table.pk: table for table in tables}
+    rows = []
+    for standing in Standing.objects.raw(_STANDINGS, [player.pk]):
+        table = standing.table = by_id[standing.table_id]
+        rows.append(
+            {
+                "table": table,
+                "rank": 1 + standing.above,
+                "of": standing.field_size,
+                "standing": standing,
+                "provisional": provisional(table, standing, provisional_below),
+            }
+        )
+    return sorted(rows, key=lambda row: table_order(row["table"]))
+
+
+def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple[date, int, float]]]:
+    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays in each of
+    `table_ids`, in play order: the points of the rating chart, read as plain tuples in one query
+    (through the (table, player, date, number) index, one range per table)."""
+    history: dict[int, list[tuple[date, int, float]]] = {}
+    if not table_ids:
+        return history
+    marks = ", ".join(["%s"] * len(table_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT table_id, matchday_date, matchday_number, rating_after FROM {RatingEntry._meta.db_table}"  # noqa: S608
+            f" WHERE player_id = %s AND table_id IN ({marks}) ORDER BY table_id, matchday_date, matchday_number",
+            [player.pk, *table_ids],
+        )
+        for table_id, day, number, rating in cursor.fetchall():
+            history.setdefault(table_id, []).append((_day(day), number, rating))
+    return history
+
+
+def _day(value) -> date:
+    return date.fromisoformat(value) if isinstance(value, str) else value  # SQLite may give text

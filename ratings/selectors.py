@@ -12,7 +12,7 @@ from itertools import groupby
 
 from django.core.paginator import Page
 from django.db import connection
-from django.db.models import Count, F, Func, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
 
@@ -287,32 +287,6 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     return ranked(rows, first_rank)
 
 
-def player_standings(player: Player, provisional_below: int = 0) -> list[dict]:
-    """The player's rating, rank and field size in every table they have played in, overall first."""
-    better = Standing.objects.filter(table=OuterRef("table"), rating__gt=OuterRef("rating"))
-    field_size = Standing.objects.filter(table=OuterRef("table"))
-    count = {"n": Func(F("pk"), function="COUNT")}
-    mine = (
-        Standing.objects.filter(player=player)
-        .select_related("table", "table__game")
-        .annotate(
-            above=Subquery(better.values("table").annotate(**count).values("n")),
-            of=Subquery(field_size.values("table").annotate(**count).values("n")),
-        )
-    )
-    rows = [
-        {
-            "table": s.table,
-            "rank": 1 + (s.above or 0),
-            "of": s.of,
-            "standing": s,
-            "provisional": provisional(s.table, s, provisional_below),
-        }
-        for s in mine
-    ]
-    return sorted(rows, key=lambda row: table_order(row["table"]))
-
-
 def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:
     """Player id -> (table, current rating) for every table each of the players has played in, the
     overall table first. Feeds the rating tooltip on player names. One query, the players'
@@ -336,21 +310,6 @@ def entries_with_field_size():
     return RatingEntry.objects.annotate(players=Subquery(field_size)).select_related(
         "matchday__game", "table", "player"
     )
-
-
-def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple[date, int, float]]]:
-    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays in each of
-    `table_ids`, in play order: the points of the rating chart, read as plain tuples in one query
-    (through the (table, player, ...) index, one range per table)."""
-    history: dict[int, list[tuple[date, int, float]]] = {}
-    rows = (
-        RatingEntry.objects.filter(table_id__in=table_ids, player=player)
-        .order_by("table_id", "matchday_date", "matchday_number")
-        .values_list("table_id", "matchday_date", "matchday_number", "rating_after")
-    )
-    for table_id, day, number, rating in rows:
-        history.setdefault(table_id, []).append((day, number, rating))
-    return history
 
 
 def player_entries(player: Player, table: RatingTable) -> QuerySet:

@@ -1,6 +1,7 @@
 """The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order,
-a player's pages of rows) agree with the same figures worked out in Python or read through the ORM,
-on a random league with ties, two games, a category and a player who never played."""
+a player's standings, chart points and pages of rows) agree with the same figures worked out in
+Python or read through the ORM, on a random league with ties, two games, a category and a player
+who never played."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 from league.models import Category, Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts
 from ratings import selectors
-from ratings.models import RatingTable
-from ratings.player_reads import entry_pages
+from ratings.models import RatingEntry, RatingTable, Standing
+from ratings.player_reads import entry_pages, player_standings, rating_history
 
 PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
 
@@ -104,3 +105,28 @@ def test_a_players_pages_of_rows_agree_with_the_orms_reading(league):
                             theirs.matchday.game.name,
                         )
                         assert ours.player == player and ours.rating_after == theirs.rating_after
+
+
+def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league):
+    tables = list(RatingTable.objects.select_related("game"))
+    for player in Player.objects.all():
+        rows = player_standings(player, tables, provisional_below=3)
+        mine = Standing.objects.filter(player=player)
+        assert [row["table"].pk for row in rows] == [
+            s.table_id for s in sorted(mine.select_related("table"), key=lambda s: selectors.table_order(s.table))
+        ]
+        for row in rows:
+            standing, table = row["standing"], row["table"]
+            assert standing.table is table and standing.player_id == player.pk
+            assert row["rank"] == 1 + Standing.objects.filter(table=table, rating__gt=standing.rating).count()
+            assert row["of"] == Standing.objects.filter(table=table).count()
+            assert row["provisional"] == (standing.played < 3)
+        history = rating_history(player, [row["table"].pk for row in rows])
+        for table in tables:
+            entries = RatingEntry.objects.filter(table=table, player=player).order_by(
+                "matchday_date", "matchday_number"
+            )
+            expected = [(e.matchday_date, e.matchday_number, e.rating_after) for e in entries]
+            assert history.get(table.pk, []) == expected
+            assert all(isinstance(day, date) for day, _, _ in history.get(table.pk, []))
+    assert rating_history(Player.objects.get(short_name="NP"), []) == {}

@@ -11,7 +11,8 @@ from django.utils import timezone
 from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings import overview, selectors
-from ratings.player_reads import entry_pages
+from ratings.models import RatingTable
+from ratings.player_reads import entry_pages, player_standings, rating_history
 from web import charts
 from web.formatting import format_rating, long_date
 from web.paging import paginate
@@ -70,8 +71,9 @@ def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     exports = Exports(request, reserved=("history", "history-heading"))
     head_to_head = exports.section("head-to-head")
-    summary = selectors.player_standings(player, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
-    history, today = selectors.rating_history(player, [row["table"].pk for row in summary]), timezone.localdate()
+    tables = list(RatingTable.objects.select_related("game"))
+    summary = player_standings(player, tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    history, today = rating_history(player, [row["table"].pk for row in summary]), timezone.localdate()
     # Every table's page of rows first, then all of them in one query.
     pages, positions = {}, {}
     for row in summary:
@@ -99,7 +101,7 @@ def player(request, pk):
     counts = paginate(head_to_head_counts(player), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
     head_to_head.show(lambda names: HeadToHeadTable(opponents, names), counts, title="Head to head")
-    exports.names = player_names([player, *(r.opponent for r in opponents)])
+    exports.names = player_names([player, *(r.opponent for r in opponents)], tables)
     ctx = {
         "player": player,
         "summary": summary,
