@@ -53,23 +53,28 @@ def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: st
 
     Built with f-strings, not `format_html`: a long history has hundreds of points, and every value
     here but the title is a number or one of this module's constants, so only the title is escaped."""
+    return SafeString(_marker(shape, cx, cy, size, colour, title))
+
+
+def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: str) -> str:
     inner = f"<title>{html.escape(title)}</title>" if title else ""
     css = "point" if title else "sample"
     if shape == "circle":
-        return SafeString(f'<circle class="{css}" cx="{cx}" cy="{cy}" r="{size}" fill="{colour}">{inner}</circle>')
+        return f'<circle class="{css}" cx="{cx}" cy="{cy}" r="{size}" fill="{colour}">{inner}</circle>'
     if shape == "square":
         s = round(size * 0.9, 1)
-        return SafeString(
+        return (
             f'<rect class="{css}" x="{round(cx - s, 1)}" y="{round(cy - s, 1)}" width="{2 * s}" height="{2 * s}"'
             f' fill="{colour}">{inner}</rect>'
         )
     s = size * 1.25
     if shape == "triangle":
-        corners = [(cx, cy - s), (cx + s, cy + s * 0.8), (cx - s, cy + s * 0.8)]
+        low = round(cy + s * 0.8, 1)
+        points = f"{cx},{round(cy - s, 1)} {round(cx + s, 1)},{low} {round(cx - s, 1)},{low}"
     else:  # diamond
-        corners = [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)]
-    points = " ".join(f"{round(px, 1)},{round(py, 1)}" for px, py in corners)
-    return SafeString(f'<polygon class="{css}" points="{points}" fill="{colour}">{inner}</polygon>')
+        left, right = round(cx - s, 1), round(cx + s, 1)
+        points = f"{cx},{round(cy - s, 1)} {right},{cy} {cx},{round(cy + s, 1)} {left},{cy}"
+    return f'<polygon class="{css}" points="{points}" fill="{colour}">{inner}</polygon>'
 
 
 def _style(i: int) -> tuple[str, str, float, str]:
@@ -126,7 +131,7 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     for i, s in enumerate(series):
         colour, dash, width, shape = _style(i)
         at = [(xs[p.day], y(p.rating)) for p in s.points]
-        marks = (marker(shape, *xy, size, colour, p.caption) for p, xy in zip(s.points, at, strict=True))
+        marks = (_marker(shape, *xy, size, colour, p.caption) for p, xy in zip(s.points, at, strict=True))
         markers = SafeString("".join(marks))
         lines.append(
             format_html(

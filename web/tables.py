@@ -66,7 +66,7 @@ def change_html(value):
     if value is None:
         return ""
     kind = "up" if value > 0 else "down" if value < 0 else "level"
-    return format_html('<span class="{}">{}</span>', kind, format_change(value))
+    return SafeString(f'<span class="{kind}">{format_change(value)}</span>')  # a fixed word and a number
 
 
 class FractionColumn(tables.Column):
