@@ -18,7 +18,7 @@ from ratings.methods import METHODS
 from ratings.models import RatingTable
 from ratings.player_reads import entry_pages
 from tests.conftest import grid_page
-from web import tables
+from web import player_html, tables
 from web.grid_html import grid_html
 from web.names import PlayerNames
 from web.render import table_html
@@ -230,3 +230,25 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
     ours = grid_html(grid, names(), **shown)
     assert ours == table_html(tables.grid_table(grid, names(), **shown))
     assert (len(grid.rows), len(grid.players)) != (0, 0) or kind == "empty"
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+@pytest.mark.parametrize("with_year", [True, False])
+def test_a_players_entries_written_straight_are_the_entry_table_byte_for_byte(club, method, with_year):
+    overall = RatingTable.objects.get(slug="overall")
+    r = Player.objects.get(short_name="R")
+    entries = entry_pages(r, {overall.pk: range(r.standings.get(table=overall).played)})[overall.pk]
+    entries[0].k = entries[1].opponents_mean = entries[2].delta = None  # empty values show the same dash
+    written = player_html.entries_html(entries, METHODS[method], with_year=with_year)
+    built = table_html(tables.PlayerEntryTable(entries, method=METHODS[method], with_year=with_year))
+    assert written == built and "<td" in written
+
+
+@pytest.mark.parametrize("opponents", ["all", "none"])
+def test_head_to_head_written_straight_is_the_head_to_head_table_byte_for_byte(club, opponents):
+    Player.objects.filter(short_name="GL").update(name='G <"&> L', short_name='G<"&>L')  # escaped alike
+    records = head_to_head_records(head_to_head_counts(Player.objects.get(short_name="R")))
+    records = records if opponents == "all" else []
+    written = player_html.head_to_head_html(records, names())
+    assert written == table_html(tables.HeadToHeadTable(records, names()))
+    assert ("&lt;" in written) == (opponents == "all")
