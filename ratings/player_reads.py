@@ -27,11 +27,12 @@ ORDER BY e.matchday_date DESC, e.matchday_number DESC LIMIT %s OFFSET %s
 """  # noqa: S608
 
 
-def entry_pages(player: Player, pages: dict[int, range]) -> dict[int, list[RatingEntry]]:
+def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game]) -> dict[int, list[RatingEntry]]:
     """For each table id, the rows at `pages[table id]` (positions newest first, as the page's pager
     counts them) of `player`'s history in that table, newest first. Each row comes with its matchday
-    and the matchday's game (`entry.matchday.game`) and `players`, the number of players at the
-    matchday. Two queries, whatever the number of tables: the rows, then their games."""
+    and the matchday's game (`entry.matchday.game`, from `games`, every game by id, which the page
+    has read with its tables) and `players`, the number of players at the matchday. One query,
+    whatever the number of tables."""
     wanted = [(table_id, rows) for table_id, rows in pages.items() if len(rows)]
     found: dict[int, list[RatingEntry]] = {table_id: [] for table_id in pages}
     if not wanted:
@@ -39,7 +40,9 @@ def entry_pages(player: Player, pages: dict[int, range]) -> dict[int, list[Ratin
     sql = " UNION ALL ".join(f"SELECT * FROM ({_PAGE}) page_{n}" for n in range(len(wanted)))  # noqa: S608
     params = [value for table_id, rows in wanted for value in (table_id, player.pk, len(rows), rows.start)]
     entries = list(RatingEntry.objects.raw(sql, params))
-    games = Game.objects.in_bulk({e.md_game_id for e in entries})
+    missing = {e.md_game_id for e in entries} - games.keys()
+    if missing:  # a game without a table of its own (tables are made on the next recompute)
+        games = {**games, **Game.objects.in_bulk(missing)}
     fields = [f.attname for f in Matchday._meta.concrete_fields]
     for e in entries:
         known = {

@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.test import RequestFactory
 from django.utils.safestring import mark_safe
 
-from league.models import Matchday, Player, Result
+from league.models import Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings import overview, selectors
 from ratings.methods import METHODS
@@ -53,6 +53,13 @@ def names():
     return PlayerNames(selectors.current_ratings(Player.objects.values_list("pk", flat=True)))
 
 
+def _history(player, table):
+    """Every row of the player's in the table, as their page reads a page of them."""
+    return entry_pages(player, {table.pk: range(player.standings.get(table=table).played)}, Game.objects.in_bulk())[
+        table.pk
+    ]
+
+
 def _cases():
     """One table of each class the site renders, built from the club's data as the pages build them."""
     overall = RatingTable.objects.get(slug="overall")
@@ -62,7 +69,7 @@ def _cases():
     results_page = Paginator(selectors.results_matchdays(Matchday.objects.all()), 25).page(1)
     standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
     entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
-    history = entry_pages(r, {overall.pk: range(r.standings.get(table=overall).played)})[overall.pk]
+    history = _history(r, overall)
     counts = head_to_head_counts(r)
     rating_tables = list(RatingTable.objects.in_page_order())
     latest = overview.latest_matchdays(rating_tables, 3, 6)
@@ -237,7 +244,7 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
 def test_a_players_entries_written_straight_are_the_entry_table_byte_for_byte(club, method, with_year):
     overall = RatingTable.objects.get(slug="overall")
     r = Player.objects.get(short_name="R")
-    entries = entry_pages(r, {overall.pk: range(r.standings.get(table=overall).played)})[overall.pk]
+    entries = _history(r, overall)
     entries[0].k = entries[1].opponents_mean = entries[2].delta = None  # empty values show the same dash
     written = player_html.entries_html(entries, METHODS[method], with_year=with_year)
     built = table_html(tables.PlayerEntryTable(entries, method=METHODS[method], with_year=with_year))

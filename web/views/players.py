@@ -84,7 +84,7 @@ def player(request, pk):
             played = row["standing"].played  # a row per matchday
             page = paginate(range(played), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
             pages[table.pk], positions[table.pk] = (section, page), page.object_list  # a range of positions
-    found = entry_pages(player, positions)
+    found = entry_pages(player, positions, {table.game_id: table.game for table in tables if table.game_id})
     sections = []
     for row in summary:
         table = row["table"]
