@@ -1,7 +1,7 @@
 """The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order,
-a player's standings, chart points and pages of rows) agree with the same figures worked out in
-Python or read through the ORM, on a random league with ties, two games, a category and a player
-who never played."""
+a player's standings, chart points and pages of rows, the navigation's games) agree with the same
+figures worked out in Python or read through the ORM, on a random league with ties, two games, a
+category and a player who never played."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from league.selectors import head_to_head_counts
 from ratings import selectors
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.player_reads import entry_pages, player_standings, rating_history
+from web.context_processors import navigation
 
 PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
 
@@ -130,3 +131,11 @@ def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league
             assert history.get(table.pk, []) == expected
             assert all(isinstance(day, date) for day, _, _ in history.get(table.pk, []))
     assert rating_history(Player.objects.get(short_name="NP"), []) == {}
+
+
+def test_the_navigation_lists_the_games_played_by_name(league):
+    Game.objects.create(name="Aardvark whist", slug="aardvark")  # never played: not listed
+    games = list(navigation(None)["nav_games"])
+    played = Game.objects.filter(pk__in=Matchday.objects.values("game")).order_by("name")
+    assert [g.name for g in games] == [g.name for g in played] == ["Hearts", "Sedma"]
+    assert games[1].official is False and games[1].category.slug == "party"
