@@ -312,13 +312,6 @@ def entries_with_field_size():
     )
 
 
-def player_entries(player: Player, table: RatingTable) -> QuerySet:
-    """`player`'s matchdays in `table`, newest first, with what it takes to explain each change (the
-    table and the player are the caller's: not read again with every row)."""
-    entries = entries_with_field_size().select_related(None).select_related("matchday__game")
-    return entries.filter(player=player, table=table).order_by("-matchday_date", "-matchday_number")
-
-
 def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:
     """The rating entries of one matchday, grouped by table, best change first."""
     entries = entries_with_field_size().filter(matchday=matchday).order_by("-delta", "player__short_name")

@@ -12,6 +12,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
@@ -116,7 +117,7 @@ def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
 
 def measure(csv_path: str, runs: int) -> dict:
     data = open(csv_path, "rb").read()
-    figures: dict = {}
+    figures: dict = {"debug": settings.DEBUG}
     figures["import"] = timed(lambda: import_results(data), runs, before=empty_database)
     figures["matchdays"] = Matchday.objects.count()
     figures["results"] = Result.objects.count()

@@ -16,9 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 from ratings.selectors import Grid
 from web.formatting import table_date
 from web.names import PlayerNames
-from web.tables import grid_cell, matchday_link
+from web.tables import MatchdayGridTable, grid_cell, matchday_link
 
-EMPTY = "No matchdays yet."  # MatchdayGridTable.Meta.empty_text
+EMPTY = html.escape(MatchdayGridTable._meta.empty_text)
 
 
 def grid_html(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> SafeString:

@@ -18,16 +18,16 @@ from ratings.methods import Method
 from ratings.models import RatingEntry
 from web.formatting import format_rating, table_date
 from web.names import PlayerNames
-from web.tables import PIECES, change_html, matchday_link
+from web.tables import PIECES, HeadToHeadTable, PlayerEntryTable, change_html, matchday_link
 
-EMPTY = "—"  # django-tables2's default for an empty value
+EMPTY = PlayerEntryTable._meta.default  # what django-tables2 shows for an empty value
 PIECE_HEADS = {
     "opponents_mean": '<th class="num" title="Mean rating of the other players">M</th>',
     "expected": '<th class="num">Expected</th>',
     "score": '<th class="num">Score</th>',
     "k": '<th class="num">K</th>',
 }
-NO_OPPONENTS = "No opponents yet."  # HeadToHeadTable.Meta.empty_text
+NO_OPPONENTS = html.escape(HeadToHeadTable._meta.empty_text)
 
 
 def _number(value, write) -> str:
