@@ -108,10 +108,12 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     count steps through the game's part of the index: a page that needs no count should not ask)."""
     concrete = Game._meta.concrete_fields
     fields = [f.attname for f in concrete]
-    sql = _spans_sql([f.column for f in concrete], counted, None if games is None else len(games))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, games or [])
-        rows = cursor.fetchall()
+    rows = []
+    if games is None or games:  # no games asked about: nothing to read ("IN ()" is no SQL)
+        sql = _spans_sql([f.column for f in concrete], counted, None if games is None else len(games))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, games or [])
+            rows = cursor.fetchall()
     by_table = {t.pk: Span() for t in tables}
     everything = Span()
     width = len(fields)

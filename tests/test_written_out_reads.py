@@ -67,6 +67,8 @@ def test_spans_agree_with_the_matchdays_of_each_table(league):
     sedma = league[1]
     only = selectors.spans(tables, games=[sedma.pk])
     assert only.everything.matchdays == Matchday.objects.filter(game=sedma).count()
+    nothing = selectors.Spans({t.pk: selectors.Span() for t in tables}, selectors.Span())
+    assert selectors.spans(tables, games=[]) == nothing
 
 
 def test_players_come_in_the_order_they_joined(league):
