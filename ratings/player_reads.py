@@ -15,7 +15,7 @@ from django.db import connection
 from league.models import Game, Matchday, Player, Result
 
 from .models import RatingEntry, RatingTable, Standing
-from .selectors import provisional, table_order
+from .selectors import provisional, read_date, table_order
 
 # Only the models' own table names are written in; tables, player and the page's rows are parameters.
 _PAGE = f"""
@@ -107,9 +107,5 @@ def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple
             [player.pk, *table_ids],
         )
         for table_id, day, number, rating in cursor.fetchall():
-            history.setdefault(table_id, []).append((_day(day), number, rating))
+            history.setdefault(table_id, []).append((read_date(day), number, rating))
     return history
-
-
-def _day(value) -> date:
-    return date.fromisoformat(value) if isinstance(value, str) else value  # SQLite may give text

@@ -46,7 +46,7 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
         for n in range(width, len(row), len(_FIRST)):
             day, number, pk = row[n : n + len(_FIRST)]
             if day is not None:
-                starts.append((date.fromisoformat(day) if isinstance(day, str) else day, number, pk))
+                starts.append((read_date(day), number, pk))
         return min(starts, default=(date.max, 0, 0)), row[by_name]
 
     # Plain rows, then players: a raw queryset's per-row work cost more than the query itself.
@@ -119,7 +119,7 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     width = len(fields)
     for row in rows:
         game, (n, first, last) = Game.from_db(connection.alias, fields, row[:width]), row[width:]
-        span = Span(n, _day(first), _day(last))
+        span = Span(n, read_date(first), read_date(last))
         everything += span
         for table in tables:
             if table.counts(game):
@@ -127,8 +127,9 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     return Spans(by_table, everything)
 
 
-def _day(value) -> date | None:
-    return date.fromisoformat(value) if isinstance(value, str) else value  # SQLite gives text
+def read_date(value) -> date | None:
+    """A date read by written-out SQL: SQLite gives text where a column's type is lost (a subquery)."""
+    return date.fromisoformat(value) if isinstance(value, str) else value
 
 
 def _spans_sql(columns: list[str], counted: bool, games: int | None) -> str:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import html
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from ratings.selectors import Grid
 from web.formatting import table_date
 from web.names import PlayerNames
+from web.render import table_markup
 from web.tables import MatchdayGridTable, grid_cell, matchday_link
-
-EMPTY = html.escape(MatchdayGridTable._meta.empty_text)
 
 
 def grid_html(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> SafeString:
@@ -40,9 +39,4 @@ def grid_html(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool,
         cells.append(f'<td class="num wide">{int(matchday.rounds)}</td>')
         cells.extend(f'<td class="num">{grid_cell(record, pk, ratings)}</td>' for pk in ids)
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    if not rows:
-        rows.append(f'<tr><td colspan="{len(head)}">{EMPTY}</td></tr>')
-    return mark_safe(  # noqa: S308 - names come escaped from PlayerNames, every other text is escaped here
-        '<div class="table-scroll" tabindex="0"><table class="grid">'
-        f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return table_markup('class="grid"', head, rows, MatchdayGridTable._meta.empty_text)

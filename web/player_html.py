@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import html
 
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from league.selectors import HeadToHead
 from ratings.methods import Method
 from ratings.models import RatingEntry
 from web.formatting import format_rating, table_date
 from web.names import PlayerNames
+from web.render import table_markup
 from web.tables import PIECES, HeadToHeadTable, PlayerEntryTable, change_html, matchday_link
 
 EMPTY = PlayerEntryTable._meta.default  # what django-tables2 shows for an empty value
@@ -27,7 +28,6 @@ PIECE_HEADS = {
     "score": '<th class="num">Score</th>',
     "k": '<th class="num">K</th>',
 }
-NO_OPPONENTS = html.escape(HeadToHeadTable._meta.empty_text)
 
 
 def _number(value, write) -> str:
@@ -43,13 +43,6 @@ def _mean(value: float) -> str:
 
 
 PIECE_CELLS = {"opponents_mean": _mean, "expected": _fraction, "score": _fraction, "k": format_rating}
-
-
-def _table(attrs: str, head: list[str], rows: list[str]) -> SafeString:
-    return mark_safe(  # noqa: S308 - names come escaped from PlayerNames, every other text is escaped here
-        f'<div class="table-scroll" tabindex="0"><table {attrs}>'
-        f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-    )
 
 
 def entries_html(entries: list[RatingEntry], method: Method, *, with_year: bool) -> SafeString:
@@ -73,7 +66,7 @@ def entries_html(entries: list[RatingEntry], method: Method, *, with_year: bool)
         cells.append(f'<td class="num">{_number(e.delta, change_html)}</td>')
         cells.append(f'<td class="num">{_number(e.rating_after, format_rating)}</td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return _table('class="explained"', head, rows)
+    return table_markup('class="explained"', head, rows)
 
 
 def head_to_head_html(records: list[HeadToHead], names: PlayerNames) -> SafeString:
@@ -86,6 +79,4 @@ def head_to_head_html(records: list[HeadToHead], names: PlayerNames) -> SafeStri
         + "</tr>"
         for r in records
     ]
-    if not rows:
-        rows.append(f'<tr><td colspan="{len(head)}">{NO_OPPONENTS}</td></tr>')
-    return _table("", head, rows)
+    return table_markup("", head, rows, HeadToHeadTable._meta.empty_text)

@@ -138,9 +138,16 @@ def table_html(table) -> SafeString:
                 content = render(**kwargs)
             cells.append(f"<td {td}>{_escaped(content)}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    if not rows and table.empty_text:
-        rows.append(f'<tr><td colspan="{len(columns)}">{conditional_escape(table.empty_text)}</td></tr>')
-    return mark_safe(  # noqa: S308 - every header and cell above was escaped
-        f'<div class="table-scroll" tabindex="0"><table {_attributes(table.attrs)}>'
+    return table_markup(_attributes(table.attrs), head, rows, table.empty_text)
+
+
+def table_markup(attrs: str, head: list[str], rows: list[str], empty_text: str | None = None) -> SafeString:
+    """The markup around a table's header and row cells (each already escaped), with `empty_text`
+    in a row of its own when there are no rows; also used by the tables written straight from their
+    rows (`web.grid_html`, `web.player_html`)."""
+    if not rows and empty_text:
+        rows = [f'<tr><td colspan="{len(head)}">{conditional_escape(empty_text)}</td></tr>']
+    return mark_safe(  # noqa: S308 - every header and cell given was escaped
+        f'<div class="table-scroll" tabindex="0"><table {attrs}>'
         f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
