@@ -156,6 +156,10 @@ else:
         }
     }
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
+# With the local-memory cache, pages one worker renders are shared with the others on this machine
+# through a folder (web/shared_pages.py): by default beside a SQLite database file ("<file>-pages");
+# "off" turns it off. With Redis the cache itself is shared.
+PAGE_CACHE_SHARED_DIR = os.environ.get("PAGE_CACHE_SHARED_DIR", "")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 from django.db.models import Count, Sum
@@ -24,6 +23,7 @@ from ratings import services
 from ratings.models import RatingEntry, RatingTable
 from tools import baselines
 from tools.generate import UNOFFICIAL_GAME
+from web import page_cache
 from web.importing import import_results
 
 
@@ -110,7 +110,7 @@ def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
             status = client.get(url).status_code
         # Cold: rendered in the request, with nothing in the page cache (the comparison keeps its
         # figures per revision too, so a first visit pays).
-        seconds = timed(lambda url=url: client.get(url), runs, before=cache.clear)
+        seconds = timed(lambda url=url: client.get(url), runs, before=page_cache.clear)
         figures[name] = {"url": url, "status": status, "queries": len(queries), "seconds": seconds}
     return figures
 

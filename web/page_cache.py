@@ -31,6 +31,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import parse_http_date_safe
 
 from league import revision
+from web.shared_pages import SharedPages, shared_pages
 
 # The parameters a view reads, canonical, from the request's query (never empty) and a function
 # giving the league's shape; None: this request is not to be cached (e.g. a page number that is
@@ -73,6 +74,14 @@ def shape(token: str) -> Shape:
         _shapes.clear()  # only the current revision's shape is worth keeping
         _shapes[token] = found
     return found
+
+
+def clear() -> None:
+    """Forget every stored page: this worker's cache and the pages shared with the others."""
+    cache.clear()
+    shared = shared_pages()
+    if shared is not None:
+        shared.clear()
 
 
 def request_revision(request: HttpRequest) -> revision.Current:
@@ -135,10 +144,27 @@ class PageCacheMiddleware:
         entry = cache.get(key)
         if entry is not None:
             return self.replay(request, entry)
+        shared = shared_pages()
+        if shared is None:
+            return self.render(request, key)
+        token = request_revision(request).token
+        found = shared.get(token, key)
+        if found is None:
+            with shared.turn(token, key):  # one worker renders, the others wait for its page
+                found = shared.get(token, key)
+                if found is None:
+                    return self.render(request, key, shared, token)
+        entry = Entry(*found)
+        cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
+        return self.replay(request, entry)
+
+    def render(self, request: HttpRequest, key: str, shared: SharedPages | None = None, token: str = ""):
         response = self.get_response(request)
         if self.storable(response):
-            headers = tuple((k, v) for k, v in response.items())
-            cache.set(key, Entry(response.status_code, headers, response.content), settings.PAGE_CACHE_SECONDS)
+            entry = Entry(response.status_code, tuple((k, v) for k, v in response.items()), response.content)
+            cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
+            if shared is not None:
+                shared.put(token, key, entry.status, entry.headers, entry.content)
         return response
 
     @staticmethod
