@@ -7,6 +7,7 @@ through Django's test client in another interpreter.
 import json
 import os
 import pty
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -118,8 +119,8 @@ def test_a_backup_restored_into_a_wiped_database_gives_the_same_pages_byte_for_b
     assert result.returncode == 0, result.stderr
     assert "Backed up the sqlite database" in result.stdout
 
-    for path in site.database.parent.glob("db.sqlite3*"):  # the database, its -wal and -shm
-        path.unlink()
+    for path in site.database.parent.glob("db.sqlite3*"):  # the database, its -wal and -shm, the shared pages
+        shutil.rmtree(path) if path.is_dir() else path.unlink()
     assert site.pages()["/"][0] == 500  # nothing left: no tables
 
     result = site("restore_database", "--no-input", str(tmp_path / "backup.sqlite3"))

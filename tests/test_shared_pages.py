@@ -147,3 +147,21 @@ def test_the_folder_is_beside_a_sqlite_file_and_off_for_redis_or_when_asked(sett
     settings.PAGE_CACHE_SHARED_DIR = "/srv/pages"
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://x"}}
     assert shared_pages.folder() is None
+
+
+def test_a_new_day_or_deploy_starts_a_new_generation_and_the_old_pages_go(shared, client, club, monkeypatch):
+    import datetime
+
+    from web import page_cache as middleware
+
+    client.get("/")
+    (today,) = token_folders(shared)
+    tomorrow = middleware.timezone.localdate() + datetime.timedelta(days=1)
+    monkeypatch.setattr(middleware.timezone, "localdate", lambda: tomorrow)
+    client.get("/")
+    (next_day,) = token_folders(shared)
+    assert next_day != today and next_day.endswith(f"{tomorrow:%Y%m%d}")
+    monkeypatch.setattr(middleware, "CODE_VERSION", "0123456789abcdef")
+    client.get("/")
+    (deployed,) = token_folders(shared)
+    assert deployed.startswith("0123456789abcdef-")

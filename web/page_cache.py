@@ -147,24 +147,25 @@ class PageCacheMiddleware:
         shared = shared_pages()
         if shared is None:
             return self.render(request, key)
-        token = request_revision(request).token
-        found = shared.get(token, key)
+        # The folder's generation changes with anything the keys hold but the path: the old pages go.
+        generation = f"{CODE_VERSION}-{request_revision(request).token or 'none'}-{timezone.localdate():%Y%m%d}"
+        found = shared.get(generation, key)
         if found is None:
-            with shared.turn(token, key):  # one worker renders, the others wait for its page
-                found = shared.get(token, key)
+            with shared.turn(generation, key):  # one worker renders, the others wait for its page
+                found = shared.get(generation, key)
                 if found is None:
-                    return self.render(request, key, shared, token)
+                    return self.render(request, key, shared, generation)
         entry = Entry(*found)
         cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
         return self.replay(request, entry)
 
-    def render(self, request: HttpRequest, key: str, shared: SharedPages | None = None, token: str = ""):
+    def render(self, request: HttpRequest, key: str, shared: SharedPages | None = None, generation: str = ""):
         response = self.get_response(request)
         if self.storable(response):
             entry = Entry(response.status_code, tuple((k, v) for k, v in response.items()), response.content)
             cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
             if shared is not None:
-                shared.put(token, key, entry.status, entry.headers, entry.content)
+                shared.put(generation, key, entry.status, entry.headers, entry.content)
         return response
 
     @staticmethod

@@ -7,10 +7,13 @@ meanwhile. Here the first worker to miss a page takes a lock on it and renders i
 for that lock (without using the processor) and read the page it wrote, so a page is rendered once
 per revision per machine, not once per worker.
 
-A page is a file named by its cache key in a folder named by the league's revision token, so a
-write makes every old page unreachable at once, as in the cache itself; the folders of older tokens
-are removed when a new one is made. Files hold the status, headers and body (no pickle: nothing read
-back from the folder is run). With Redis the cache itself is shared and this folder is not used.
+A page is a file named by its cache key in a folder named by its generation: the code's version,
+the league's revision token and the date, the parts of the key that change for every page at once.
+A write (or a deploy, or midnight) makes every old page unreachable at once, as in the cache itself,
+and the first worker to make the new generation's folder removes the older ones, so the folder
+never holds more than one generation's pages. Files hold the status, headers and body (no pickle:
+nothing read back from the folder is run). With Redis the cache itself is shared and this folder is
+not used.
 """
 
 from __future__ import annotations
@@ -62,22 +65,22 @@ class SharedPages:
     def __init__(self, root: Path):
         self.root = root
 
-    def _page(self, token: str, key: str) -> Path:
-        return self.root / _safe(token or "none") / _safe(key)
+    def _page(self, generation: str, key: str) -> Path:
+        return self.root / _safe(generation or "none") / _safe(key)
 
-    def get(self, token: str, key: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
+    def get(self, generation: str, key: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
         """The status, headers and body stored for this page, or None."""
         try:
-            data = self._page(token, key).read_bytes()
+            data = self._page(generation, key).read_bytes()
             head, _, body = data.partition(b"\n")
             meta = json.loads(head)
             return int(meta["status"]), tuple((str(k), str(v)) for k, v in meta["headers"]), body
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, token: str, key: str, status: int, headers, body: bytes) -> None:
+    def put(self, generation: str, key: str, status: int, headers, body: bytes) -> None:
         """Store a page (written whole under a temporary name, then renamed: a reader never sees half)."""
-        path = self._page(token, key)
+        path = self._page(generation, key)
         try:
             self._made(path.parent)
             head = json.dumps({"status": status, "headers": list(headers)}).encode()
@@ -88,24 +91,24 @@ class SharedPages:
         except OSError:
             pass  # a full or read-only disk: the page was served, only not shared
 
-    def _made(self, token_folder: Path) -> None:
-        """Make the token's folder; the first worker to make it removes the older tokens' folders."""
-        if token_folder.is_dir():
+    def _made(self, generation_folder: Path) -> None:
+        """Make the generation's folder; the first worker to make it removes the older generations' folders."""
+        if generation_folder.is_dir():
             return
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
         try:
-            token_folder.mkdir(mode=0o700)
+            generation_folder.mkdir(mode=0o700)
         except FileExistsError:
             return
         for name in os.listdir(self.root):
-            if name != token_folder.name:
+            if name != generation_folder.name:
                 shutil.rmtree(self.root / name, ignore_errors=True)
 
     @contextmanager
-    def turn(self, token: str, key: str) -> Iterator[None]:
+    def turn(self, generation: str, key: str) -> Iterator[None]:
         """Hold this page's lock while the block runs; wait up to WAIT_SECONDS for a worker that holds
         it (then run the block anyway: a lost lock only costs a second render)."""
-        lock = self._page(token, key).with_suffix(".lock")
+        lock = self._page(generation, key).with_suffix(".lock")
         handle = None
         try:
             self._made(lock.parent)
