@@ -18,9 +18,11 @@ whole stack as before, and is never stored.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from importlib import metadata
+from pathlib import Path, PurePath
 
 from django.conf import settings
 from django.core.cache import cache
@@ -40,7 +42,9 @@ Params = Callable[[QueryDict, Callable[[], "Shape"]], dict[str, str] | None]
 
 
 def _code_version() -> str:
-    """A digest of the code and templates as deployed: their names, sizes and modification times."""
+    """A digest of what a page is made with as deployed: the code and templates (names, sizes and
+    modification times), the settings (a page's title, page sizes, time zone...; the pages shared
+    through a folder outlive a restart) and the versions of the packages that render pages."""
     digest = hashlib.sha256()
     base = Path(settings.BASE_DIR)
     for folder in ("config", "league", "ratings", "web", "templates", "static"):
@@ -48,7 +52,26 @@ def _code_version() -> str:
             if path.is_file() and path.suffix in (".py", ".html", ".css", ".js", ".txt"):
                 stat = path.stat()
                 digest.update(f"{path.relative_to(base)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    for name in sorted(n for n in dir(settings) if n.isupper() and n != "SECRET_KEY"):
+        digest.update(f"{name}={_plain(getattr(settings, name))}".encode())
+    for package in ("django", "django-tables2"):
+        digest.update(f"{package}={metadata.version(package)}".encode())
     return digest.hexdigest()[:16]
+
+
+def _plain(value) -> str:
+    """A setting written the same way in every worker: objects (lazy ones change their repr once
+    used, functions have addresses) by their type's name, sets sorted."""
+
+    def other(thing):
+        if isinstance(thing, (set, frozenset)):
+            return sorted(map(str, thing))
+        return str(thing) if isinstance(thing, PurePath) else type(thing).__qualname__
+
+    try:
+        return json.dumps(value, sort_keys=True, default=other)
+    except (TypeError, ValueError):
+        return type(value).__qualname__
 
 
 CODE_VERSION = _code_version()
@@ -147,8 +170,7 @@ class PageCacheMiddleware:
         shared = shared_pages()
         if shared is None:
             return self.render(request, key)
-        # The folder's generation changes with anything the keys hold but the path: the old pages go.
-        generation = f"{CODE_VERSION}-{request_revision(request).token or 'none'}-{timezone.localdate():%Y%m%d}"
+        generation = request.page_cache_generation
         found = shared.get(generation, key)
         if found is None:
             with shared.turn(generation, key):  # one worker renders, the others wait for its page
@@ -193,7 +215,10 @@ class PageCacheMiddleware:
         query._mutable = False
         request.GET = query
         query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
-        parts = (CODE_VERSION, token, timezone.localdate().isoformat(), request.path_info, query)
+        today = timezone.localdate()
+        # What changes for every page at once: the shared folder keeps the pages of one generation.
+        request.page_cache_generation = f"{CODE_VERSION}-{token or 'none'}-{today:%Y%m%d}"
+        parts = (CODE_VERSION, token, today.isoformat(), request.path_info, query)
         return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
     @staticmethod

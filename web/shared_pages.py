@@ -4,16 +4,19 @@ Each worker keeps its pages in its own memory, so after every write each worker 
 again, all of them at the same moment: measured in the load test while imports ran, five renders of
 the home page at once after each import, 450-690 ms each on two cores, and no request answered
 meanwhile. Here the first worker to miss a page takes a lock on it and renders it; the others wait
-for that lock (without using the processor) and read the page it wrote, so a page is rendered once
-per revision per machine, not once per worker.
+for that lock (asking for it every few milliseconds, not rendering) and read the page it wrote, so a
+page is rendered once per revision per machine, not once per worker.
 
 A page is a file named by its cache key in a folder named by its generation: the code's version,
 the league's revision token and the date, the parts of the key that change for every page at once.
-A write (or a deploy, or midnight) makes every old page unreachable at once, as in the cache itself,
-and the first worker to make the new generation's folder removes the older ones, so the folder
-never holds more than one generation's pages. Files hold the status, headers and body (no pickle:
-nothing read back from the folder is run). With Redis the cache itself is shared and this folder is
-not used.
+A write (or a deploy, a change of settings, midnight) makes every old page unreachable at once, as in
+the cache itself. The first worker to make a new generation's folder removes the generations' folders
+untouched for a minute: not the ones still in use, since a request that read the revision just before
+a write lands still renders and stores its page under the old generation (removing those would
+break the locks of the workers waiting in them). Only folders named like a generation are removed;
+the folder must be this user's own and writable by nobody else, or it is not used. Files hold the
+status, headers, length and body (no pickle: nothing read back from the folder is run). With Redis
+the cache itself is shared and this folder is not used.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -35,6 +39,10 @@ from django.db import connection
 # How long a worker waits for another one rendering the same page before rendering it itself.
 WAIT_SECONDS = 10.0
 _POLL_SECONDS = 0.003
+# A generation's folder untouched for this long is no longer in use by any request.
+IDLE_SECONDS = 60.0
+_GENERATION = re.compile(r"[0-9a-f]{16}-([0-9a-f]+|none)-[0-9]{8}")
+_checked: dict[Path, bool] = {}
 
 
 def folder() -> Path | None:
@@ -45,13 +53,29 @@ def folder() -> Path | None:
     if chosen == "off" or "locmem" not in settings.CACHES["default"]["BACKEND"].lower():
         return None
     if chosen:
-        return Path(chosen)
-    if connection.vendor != "sqlite":
+        root = Path(chosen)
+    elif connection.vendor != "sqlite":
         return None
-    name = str(connection.settings_dict["NAME"])
-    if name == ":memory:" or "mode=memory" in name:
-        return None
-    return Path(name + "-pages")
+    else:
+        name = str(connection.settings_dict["NAME"])
+        if name == ":memory:" or "mode=memory" in name:
+            return None
+        root = Path(name + "-pages")
+    return root if _own(root) else None
+
+
+def _own(root: Path) -> bool:
+    """The folder is ours alone (or not made yet): another user who could write in it could have
+    their files served as pages. Checked once per worker."""
+    if root not in _checked:
+        try:
+            stat = root.stat()
+            _checked[root] = stat.st_uid == os.getuid() and not stat.st_mode & 0o022
+        except FileNotFoundError:
+            return True  # made by the first page stored, for this user only
+        except OSError:
+            _checked[root] = False
+    return _checked[root]
 
 
 def _safe(text: str) -> str:
@@ -69,30 +93,34 @@ class SharedPages:
         return self.root / _safe(generation or "none") / _safe(key)
 
     def get(self, generation: str, key: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
-        """The status, headers and body stored for this page, or None."""
+        """The status, headers and body stored for this page, or None (also for a file cut short)."""
         try:
             data = self._page(generation, key).read_bytes()
             head, _, body = data.partition(b"\n")
             meta = json.loads(head)
+            if int(meta["length"]) != len(body):
+                return None
             return int(meta["status"]), tuple((str(k), str(v)) for k, v in meta["headers"]), body
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, generation: str, key: str, status: int, headers, body: bytes) -> None:
         """Store a page (written whole under a temporary name, then renamed: a reader never sees half)."""
-        path = self._page(generation, key)
         try:
-            self._made(path.parent)
-            head = json.dumps({"status": status, "headers": list(headers)}).encode()
+            path = self._page(generation, key)
+            if not path.parent.is_dir():
+                return  # an older generation's folder, gone: its pages are no longer wanted
+            head = json.dumps({"status": status, "headers": list(headers), "length": len(body)}).encode()
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(handle, "wb") as out:
                 out.write(head + b"\n" + body)
             os.replace(temporary, path)
-        except OSError:
+        except (OSError, ValueError):
             pass  # a full or read-only disk: the page was served, only not shared
 
     def _made(self, generation_folder: Path) -> None:
-        """Make the generation's folder; the first worker to make it removes the older generations' folders."""
+        """Make the generation's folder; the first worker to make it removes the folders of the
+        generations no request has used for IDLE_SECONDS."""
         if generation_folder.is_dir():
             return
         self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -100,19 +128,22 @@ class SharedPages:
             generation_folder.mkdir(mode=0o700)
         except FileExistsError:
             return
+        idle_since = time.time() - IDLE_SECONDS
         for name in os.listdir(self.root):
-            if name != generation_folder.name:
-                shutil.rmtree(self.root / name, ignore_errors=True)
+            folder = self.root / name
+            if name != generation_folder.name and _GENERATION.fullmatch(name) and _untouched(folder, idle_since):
+                shutil.rmtree(folder, ignore_errors=True)
 
     @contextmanager
     def turn(self, generation: str, key: str) -> Iterator[None]:
         """Hold this page's lock while the block runs; wait up to WAIT_SECONDS for a worker that holds
         it (then run the block anyway: a lost lock only costs a second render)."""
-        lock = self._page(generation, key).with_suffix(".lock")
         handle = None
         try:
+            lock = self._page(generation, key).with_suffix(".lock")
             self._made(lock.parent)
             handle = os.open(lock, os.O_CREAT | os.O_RDWR, 0o600)
+            os.utime(handle)  # in use: the folder is not removed while requests wait in it
             deadline = time.monotonic() + WAIT_SECONDS
             while True:
                 try:
@@ -122,7 +153,7 @@ class SharedPages:
                     if error.errno not in (errno.EAGAIN, errno.EACCES) or time.monotonic() > deadline:
                         break
                     time.sleep(_POLL_SECONDS)
-        except OSError:
+        except (OSError, ValueError):
             pass
         try:
             yield
@@ -131,7 +162,23 @@ class SharedPages:
                 os.close(handle)  # closing releases the lock
 
     def clear(self) -> None:
-        shutil.rmtree(self.root, ignore_errors=True)
+        """Remove every generation's folder (and nothing else in the folder)."""
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            return
+        for name in names:
+            if _GENERATION.fullmatch(name):
+                shutil.rmtree(self.root / name, ignore_errors=True)
+
+
+def _untouched(folder: Path, since: float) -> bool:
+    """No page in the folder was written, and no lock in it asked for, since `since`."""
+    try:
+        times = [folder.stat().st_mtime] + [entry.stat().st_mtime for entry in os.scandir(folder)]
+    except OSError:
+        return False
+    return max(times) < since
 
 
 def shared_pages() -> SharedPages | None:
