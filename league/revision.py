@@ -56,7 +56,7 @@ def publish(token: str, changed_at: datetime) -> None:
 _local = threading.local()
 
 
-def _sqlite_path() -> str | None:
+def sqlite_path() -> str | None:
     """The database file a separate connection can watch; None for an in-memory database."""
     if connection.vendor != "sqlite":
         return None
@@ -107,5 +107,5 @@ def current() -> Current:
             found = _from_database()
             cache.set(CACHE_KEY, found, timeout=SHARED_TOKEN_SECONDS)
         return found
-    path = _sqlite_path()
+    path = sqlite_path()
     return _from_sqlite(path) if path else _from_database()

@@ -34,7 +34,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection
+
+from league import revision
 
 # How long a worker waits for another one rendering the same page before rendering it itself.
 WAIT_SECONDS = 10.0
@@ -54,13 +55,10 @@ def folder() -> Path | None:
         return None
     if chosen:
         root = Path(chosen)
-    elif connection.vendor != "sqlite":
-        return None
+    elif database := revision.sqlite_path():
+        root = Path(database + "-pages")
     else:
-        name = str(connection.settings_dict["NAME"])
-        if name == ":memory:" or "mode=memory" in name:
-            return None
-        root = Path(name + "-pages")
+        return None
     return root if _own(root) else None
 
 
