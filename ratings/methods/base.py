@@ -135,7 +135,10 @@ class Param:
         return value
 
 
-@dataclass(frozen=True)
+# Seats and outcomes are made for every player of every matchday in every table a recompute
+# rebuilds, so they are plain dataclasses: a frozen one costs four times as much to make (each field
+# set through object.__setattr__), a tenth of a full recompute. Nothing changes them once made.
+@dataclass
 class Seat:
     """One player at one matchday, as a method sees them."""
 
@@ -157,7 +160,7 @@ class Facts:
     winner_score: int | None = None  # blank: a full game
 
 
-@dataclass(frozen=True)
+@dataclass
 class Outcome:
     """One player's rating change at one matchday, with every piece of the computation."""
 
