@@ -14,6 +14,7 @@ pass over the results, and writes the rows in batches:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from itertools import groupby
@@ -29,6 +30,7 @@ from . import methods
 from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
 from .models import RatingEntry, RatingTable, Standing, from_position
 
+HISTORY_INDEX = "ratings_entry_player_order"
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
 
@@ -157,13 +159,33 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
     try:
-        written = _write_entries(runs, _rate(stream, facts, counting))
+        with _history_index_built_after(since is None):
+            written = _write_entries(runs, _rate(stream, facts, counting))
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
         # after a method's refusal has rolled the caller's savepoint back (which aborts it).
         stream.close()
     _write_standings(runs)
     return written
+
+
+@contextmanager
+def _history_index_built_after(from_scratch: bool) -> Iterator[None]:
+    """A rebuild that writes every rating row from nothing builds the index of players' histories
+    once after the rows (SQLite sorts them once) rather than entry by entry: rows come in play
+    order, so each one lands at a random place in that index, and at 100,000 matchdays that index
+    no longer fits SQLite's page cache. Only on SQLite, whose schema changes are part of the
+    transaction and whose readers keep their snapshot meanwhile; on PostgreSQL, dropping an index
+    would lock every reader of rating rows out until the rebuild commits."""
+    if not from_scratch or connection.vendor != "sqlite" or RatingEntry.objects.exists():
+        yield
+        return
+    index = next(i for i in RatingEntry._meta.indexes if i.name == HISTORY_INDEX)
+    editor = connection.schema_editor(collect_sql=True)  # for its SQL only: never entered
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP INDEX IF EXISTS {connection.ops.quote_name(index.name)}")
+        yield
+        cursor.execute(str(index.create_sql(RatingEntry, editor)))
 
 
 def _clear_all(runs: list[_Run]) -> None:
@@ -242,8 +264,9 @@ def _states_before(table: RatingTable, position: Position, players: set[int]) ->
     }
 
 
-def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -> Iterator[tuple[_Run, tuple]]:
-    """Rate each matchday of the stream with every table it counts in, yielding (run, row to write)."""
+def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -> Iterator[tuple]:
+    """Rate each matchday of the stream with every table it counts in, yielding the rows to write
+    (ENTRY_COLUMNS, the table's id first)."""
     stored_state = RatingEntry._meta.get_field("state")
     for matchday_id, group in groupby(rows, key=lambda row: row[0]):
         group = list(group)
@@ -252,7 +275,7 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
             raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
         stored_day = connection.ops.adapt_datefield_value(day)
         for run in counting[game_id]:
-            states, (start_rating, start_state) = run.states, run.start
+            table_id, states, (start_rating, start_state) = run.table.pk, run.states, run.start
             seats = []
             for _, player, placing, rated, left_early, w16, w24, w4, bad in group:
                 current = states.get(player)
@@ -279,34 +302,31 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
                 states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
                 state = None if change.state is None else stored_state.get_db_prep_save(change.state, connection)
                 yield (
-                    run,
-                    (
-                        run.table.pk,
-                        matchday_id,
-                        player,
-                        row[2],
-                        row[3],
-                        stored_day,
-                        number,
-                        change.rating_before,
-                        change.rating_after,
-                        change.opponents_mean,
-                        change.expected,
-                        change.score,
-                        change.k,
-                        change.delta,
-                        state,
-                    ),
+                    table_id,
+                    matchday_id,
+                    player,
+                    row[2],
+                    row[3],
+                    stored_day,
+                    number,
+                    change.rating_before,
+                    change.rating_after,
+                    change.opponents_mean,
+                    change.expected,
+                    change.score,
+                    change.k,
+                    change.delta,
+                    state,
                 )
 
 
-def _write_entries(runs: list[_Run], rated: Iterable[tuple[_Run, tuple]]) -> int:
+def _write_entries(runs: list[_Run], rated: Iterable[tuple]) -> int:
     """Write the rated rows in batches, buffered per table so that each batch lands in one part of
     the table's indexes. Returns the number of rows written."""
     buffers: dict[int, list[tuple]] = {run.table.pk: [] for run in runs}
     written = 0
-    for run, row in rated:
-        rows = buffers[run.table.pk]
+    for row in rated:
+        rows = buffers[row[0]]  # the row's table
         rows.append(row)
         if len(rows) >= BATCH:
             insert_rows(RatingEntry, ENTRY_COLUMNS, rows)

@@ -1,0 +1,76 @@
+"""A rebuild from nothing on SQLite builds the index of players' histories after the rows; nothing
+else drops it, and a rebuild that fails leaves it as it was."""
+
+import pytest
+from django.db import connection
+
+from ratings import engine, services
+from ratings.models import RatingEntry, RatingTable
+
+pytestmark = pytest.mark.skipif(connection.vendor != "sqlite", reason="the index is rebuilt on SQLite only")
+
+
+def history_index_sql() -> str | None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = %s", [engine.HISTORY_INDEX])
+        row = cursor.fetchone()
+    return row and row[0]
+
+
+class Statements:
+    def __init__(self):
+        self.sql = []
+
+    def __call__(self, execute, sql, params, many, context):
+        self.sql.append(sql)
+        return execute(sql, params, many, context)
+
+    def dropped(self) -> bool:
+        return any(s.startswith("DROP INDEX") and engine.HISTORY_INDEX in s for s in self.sql)
+
+
+def test_a_full_rebuild_builds_the_history_index_after_its_rows(club):
+    before, rows = history_index_sql(), RatingEntry.objects.count()
+    statements = Statements()
+    with connection.execute_wrapper(statements):
+        services.rebuild_all()
+    assert statements.dropped()
+    creates = [s for s in statements.sql if s.startswith("CREATE INDEX") and engine.HISTORY_INDEX in s]
+    last_insert = max(i for i, s in enumerate(statements.sql) if s.startswith("INSERT INTO") and "ratingentry" in s)
+    assert creates and statements.sql.index(creates[0]) > last_insert
+    assert history_index_sql() == before  # the same index, built again
+    assert RatingEntry.objects.count() == rows
+    assert services.differences() == []
+    # ... and the pages' reads use it again.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "EXPLAIN QUERY PLAN SELECT rating_after FROM ratings_ratingentry"
+            " WHERE table_id = 1 AND player_id = 1 ORDER BY matchday_date, matchday_number"
+        )
+        plan = " ".join(str(row) for row in cursor.fetchall())
+    assert engine.HISTORY_INDEX in plan
+
+
+def test_a_rebuild_that_fails_leaves_the_index_and_the_rows(club, monkeypatch):
+    before, rows = history_index_sql(), sorted(RatingEntry.objects.values_list("pk", "rating_after"))
+
+    def failing(runs, rated):
+        next(iter(rated))
+        raise engine.RecomputeError("stopped halfway")
+
+    monkeypatch.setattr(engine, "_write_entries", failing)
+    with pytest.raises(engine.RecomputeError):
+        services.rebuild_all()
+    assert history_index_sql() == before
+    assert sorted(RatingEntry.objects.values_list("pk", "rating_after")) == rows
+
+
+def test_edits_and_one_tables_rebuild_keep_the_index(club, make_matchday):
+    statements = Statements()
+    with connection.execute_wrapper(statements):
+        make_matchday(7, "2025-11-20", {"I": 1, "J": 2, "K": 3})  # recomputes from matchday 7 on
+        table = RatingTable.objects.get(slug="hearts")
+        table.whole_numbers = False
+        services.save_rating_table(table)  # one table rebuilt from nothing: the others' rows remain
+    assert not statements.dropped()
+    assert services.differences() == []
