@@ -57,6 +57,8 @@ def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: st
 
 
 def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: str) -> str:
+    # `f"{v:.1f}"` writes exactly what `round(v, 1)` would (both round the float's exact value, ties
+    # to even) at a third of the cost: a busy player's chart has hundreds of points.
     inner = f"<title>{html.escape(title)}</title>" if title else ""
     css = "point" if title else "sample"
     if shape == "circle":
@@ -64,16 +66,15 @@ def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: s
     if shape == "square":
         s = round(size * 0.9, 1)
         return (
-            f'<rect class="{css}" x="{round(cx - s, 1)}" y="{round(cy - s, 1)}" width="{2 * s}" height="{2 * s}"'
+            f'<rect class="{css}" x="{cx - s:.1f}" y="{cy - s:.1f}" width="{2 * s}" height="{2 * s}"'
             f' fill="{colour}">{inner}</rect>'
         )
     s = size * 1.25
     if shape == "triangle":
-        low = round(cy + s * 0.8, 1)
-        points = f"{cx},{round(cy - s, 1)} {round(cx + s, 1)},{low} {round(cx - s, 1)},{low}"
+        low = f"{cy + s * 0.8:.1f}"
+        points = f"{cx},{cy - s:.1f} {cx + s:.1f},{low} {cx - s:.1f},{low}"
     else:  # diamond
-        left, right = round(cx - s, 1), round(cx + s, 1)
-        points = f"{cx},{round(cy - s, 1)} {right},{cy} {cx},{round(cy + s, 1)} {left},{cy}"
+        points = f"{cx},{cy - s:.1f} {cx + s:.1f},{cy} {cx},{cy + s:.1f} {cx - s:.1f},{cy}"
     return f'<polygon class="{css}" points="{points}" fill="{colour}">{inner}</polygon>'
 
 
