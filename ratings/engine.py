@@ -159,7 +159,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
     try:
-        with _history_index_built_after(since is None):
+        with _history_index_built_after():
             written = _write_entries(runs, _rate(stream, facts, counting))
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
@@ -170,14 +170,14 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
 
 
 @contextmanager
-def _history_index_built_after(from_scratch: bool) -> Iterator[None]:
-    """A rebuild that writes every rating row from nothing builds the index of players' histories
-    once after the rows (SQLite sorts them once) rather than entry by entry: rows come in play
-    order, so each one lands at a random place in that index, and at 100,000 matchdays that index
-    no longer fits SQLite's page cache. Only on SQLite, whose schema changes are part of the
-    transaction and whose readers keep their snapshot meanwhile; on PostgreSQL, dropping an index
-    would lock every reader of rating rows out until the rebuild commits."""
-    if not from_scratch or connection.vendor != "sqlite" or RatingEntry.objects.exists():
+def _history_index_built_after() -> Iterator[None]:
+    """When every rating row is written from nothing (a full rebuild, a league's first import), the
+    index of players' histories is built once after the rows (SQLite sorts them once) rather than
+    entry by entry: rows come in play order, so each one lands at a random place in that index, and
+    at 100,000 matchdays that index no longer fits SQLite's page cache. Only on SQLite, whose schema
+    changes are part of the transaction and whose readers keep their snapshot meanwhile; on
+    PostgreSQL, dropping an index would lock every reader of rating rows out until the commit."""
+    if connection.vendor != "sqlite" or RatingEntry.objects.exists():
         yield
         return
     index = next(i for i in RatingEntry._meta.indexes if i.name == HISTORY_INDEX)

@@ -1,11 +1,14 @@
-"""A rebuild from nothing on SQLite builds the index of players' histories after the rows; nothing
-else drops it, and a rebuild that fails leaves it as it was."""
+"""When every rating row is written from nothing (a full rebuild, a league's first import), SQLite
+builds the index of players' histories after the rows; a write that keeps rows never drops it, and
+a rebuild that fails leaves it as it was."""
 
 import pytest
 from django.db import connection
 
 from ratings import engine, services
 from ratings.models import RatingEntry, RatingTable
+from tests.conftest import CLUB_CSV
+from web.importing import import_results
 
 pytestmark = pytest.mark.skipif(connection.vendor != "sqlite", reason="the index is rebuilt on SQLite only")
 
@@ -72,5 +75,31 @@ def test_edits_and_one_tables_rebuild_keep_the_index(club, make_matchday):
         table = RatingTable.objects.get(slug="hearts")
         table.whole_numbers = False
         services.save_rating_table(table)  # one table rebuilt from nothing: the others' rows remain
+    assert not statements.dropped()
+    assert services.differences() == []
+
+
+def test_a_leagues_first_import_builds_the_index_after_its_rows(db):
+    before = history_index_sql()
+    statements = Statements()
+    with connection.execute_wrapper(statements):
+        import_results(CLUB_CSV.read_bytes())
+    assert statements.dropped()
+    assert history_index_sql() == before
+    assert services.differences() == []
+    statements = Statements()
+    with connection.execute_wrapper(statements):
+        import_results(CLUB_CSV.read_bytes(), replace=True)  # every row from matchday 1 on: all of them
+    assert statements.dropped()
+    statements = Statements()
+    later = "\n".join(
+        [
+            "matchday,date,game,rounds,player,placing,rated_placing",
+            "7,2025-11-20,Hearts,3,I,1,",
+            "7,2025-11-20,Hearts,3,J,2,",
+        ]
+    )
+    with connection.execute_wrapper(statements):
+        import_results(later.encode())  # the rows before matchday 7 stay
     assert not statements.dropped()
     assert services.differences() == []
