@@ -17,6 +17,7 @@ from django.db.models import Count, OuterRef, QuerySet, Subquery
 from league.models import Game, Matchday, Player, Result
 
 from .comparison import MatchdayRecord, Played
+from .grid_reads import MatchdayPages
 from .methods import Facts
 from .models import RatingEntry, RatingTable, Standing, from_position
 
@@ -177,9 +178,16 @@ class Grid:
     rows: list[GridRow]
 
 
-def grid_matchdays(table: RatingTable) -> QuerySet:
-    """The table's matchdays newest first, as a grid pages them."""
-    return table.matchdays().reverse().select_related("game")
+def grid_matchdays(table: RatingTable) -> MatchdayPages:
+    """The table's matchdays newest first, as a grid pages them (with their games)."""
+    return MatchdayPages(table)
+
+
+# Through the unique (matchday, table, player) index. Only the model's table name is written in.
+_GRID_COLUMNS = "matchday_id, player_id, rating_before, rating_after, delta, expected, k, placing, rated_placing"
+_GRID_ENTRIES = (
+    f"SELECT {_GRID_COLUMNS} FROM {RatingEntry._meta.db_table} WHERE table_id = %s AND matchday_id IN ({{}})"  # noqa: S608
+)
 
 
 def rating_grid(table: RatingTable, page: Page) -> Grid:
@@ -195,18 +203,10 @@ def rating_grid(table: RatingTable, page: Page) -> Grid:
     if not matchdays:
         return Grid([], [])
     played: dict[int, dict[int, tuple]] = {}
-    for matchday_id, player_id, *rest in table.entries.filter(matchday_id__in=[m.pk for m in matchdays]).values_list(
-        "matchday_id",
-        "player_id",
-        "rating_before",
-        "rating_after",
-        "delta",
-        "expected",
-        "k",
-        "placing",
-        "rated_placing",
-    ):
-        played.setdefault(matchday_id, {})[player_id] = rest
+    with connection.cursor() as cursor:  # written out: the ORM's compiling cost more than the query
+        cursor.execute(_GRID_ENTRIES.format(", ".join(["%s"] * len(matchdays))), [table.pk, *(m.pk for m in matchdays)])
+        for matchday_id, player_id, *rest in cursor.fetchall():
+            played.setdefault(matchday_id, {})[player_id] = rest
     brought: dict[int, float] = {}  # each player's rating before their first matchday on the page
     for matchday in matchdays:
         for player_id, (rating_before, *_) in played.get(matchday.pk, {}).items():
@@ -224,9 +224,9 @@ def rating_grid(table: RatingTable, page: Page) -> Grid:
     return Grid(in_join_order(brought, table), rows)
 
 
-def results_matchdays(matchdays: QuerySet) -> QuerySet:
-    """`matchdays` newest first, as a results grid pages them."""
-    return matchdays.order_by("-date", "-number").select_related("game")
+def results_matchdays(game: Game | None = None) -> MatchdayPages:
+    """Every matchday (or `game`'s) newest first, as a results grid pages them (with their games)."""
+    return MatchdayPages(game_id=None if game is None else game.pk)
 
 
 def results_grid(page: Page, table: RatingTable | None = None) -> Grid:

@@ -66,7 +66,7 @@ def _cases():
     matchday = Matchday.objects.get(number=5)
     r = Player.objects.get(short_name="R")
     grid = grid_page(overall)
-    results_page = Paginator(selectors.results_matchdays(Matchday.objects.all()), 25).page(1)
+    results_page = Paginator(selectors.results_matchdays(), 25).page(1)
     standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
     entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
     history = _history(r, overall)
@@ -229,7 +229,7 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
     if kind == "ratings":
         grid = grid_page(overall)
     elif kind == "results":
-        grid = selectors.results_grid(Paginator(selectors.results_matchdays(Matchday.objects.all()), 4).page(2))
+        grid = selectors.results_grid(Paginator(selectors.results_matchdays(), 4).page(2))
     else:
         grid = selectors.Grid([], [])
     ratings = kind != "results"

@@ -9,6 +9,7 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.core.paginator import Paginator
 
 from league.models import Category, Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts
@@ -142,3 +143,42 @@ def test_the_navigation_lists_the_games_played_by_name(league):
     played = Game.objects.filter(pk__in=Matchday.objects.values("game")).order_by("name")
     assert [g.name for g in games] == [g.name for g in played] == ["Hearts", "Sedma"]
     assert games[1].official is False and games[1].category.slug == "party"
+
+
+def matchday_view(matchday: Matchday) -> tuple:
+    game = matchday.game
+    return (matchday.pk, matchday.number, matchday.date, matchday.rounds, matchday.winner_score, game.pk, game.name)
+
+
+def test_the_grids_pages_of_matchdays_agree_with_the_orms_reading(league, django_assert_num_queries):
+    hearts, sedma = league
+    newest_first = Matchday.objects.order_by("-date", "-number").select_related("game")
+    cases = [(selectors.results_matchdays(), newest_first), (selectors.results_matchdays(sedma), newest_first)]
+    cases[1] = (cases[1][0], newest_first.filter(game=sedma))
+    for table in RatingTable.objects.all():
+        cases.append((selectors.grid_matchdays(table), table.matchdays().reverse().select_related("game")))
+    for pages, orm in cases:
+        expected = [matchday_view(m) for m in orm]
+        assert expected  # every table and game has matchdays in this league
+        assert pages.count() == len(pages) == len(expected)
+        for start, stop in [(0, 4), (4, 8), (28, 40), (0, None), (3, 3)]:
+            with django_assert_num_queries(1 if stop != 3 else 0):
+                page = pages[start:stop]
+            assert [matchday_view(m) for m in page] == expected[start:stop]
+            assert all(isinstance(m.date, date) for m in page)
+        assert matchday_view(pages[2]) == expected[2]
+    scopes = {table.scope for table in RatingTable.objects.all()}
+    assert scopes == {RatingTable.Scope.OVERALL, RatingTable.Scope.GAME, RatingTable.Scope.CATEGORY}
+
+
+def test_a_rating_grid_reads_the_rows_of_its_page(league):
+    for table in RatingTable.objects.all():
+        page = Paginator(selectors.grid_matchdays(table), 6).page(2)
+        grid = selectors.rating_grid(table, page)
+        for row in grid.rows:
+            entries = RatingEntry.objects.filter(table=table, matchday=row.matchday)
+            assert {e.player_id: e.rating_after for e in entries} == {p: row.cells[p] for p in row.notes}
+            for e in entries:
+                note = row.notes[e.player_id]
+                assert (note.delta, note.placing, note.expected, note.k) == (e.delta, e.placing, e.expected, e.k)
+                assert note.players == len(entries)

@@ -48,9 +48,10 @@ def rating_section(section: Section, table: RatingTable, span: selectors.Span, p
     )
 
 
-def results_section(section: Section, matchdays, span: selectors.Span, per_page: int, table=None) -> Section:
-    """The placings at `matchdays`, a page at a time, newest first, of everyone who played in it."""
-    page = paginate(selectors.results_matchdays(matchdays), section.page_number, per_page, count=span.matchdays)
+def results_section(section: Section, game: Game | None, span: selectors.Span, per_page: int, table=None) -> Section:
+    """The placings at every matchday (or `game`'s), a page at a time, newest first, of everyone who
+    played in it."""
+    page = paginate(selectors.results_matchdays(game), section.page_number, per_page, count=span.matchdays)
     grid = selectors.results_grid(page, table)
     show_game, with_year = table is None, span.needs_year(timezone.localdate())
     return section.show(
@@ -73,7 +74,7 @@ def home(request):
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
     per_page = settings.LEAGUE_HOME_GRID_PAGE_SIZE
     sections = [rating_section(exports.section(t.slug), t, spans.of(t), per_page) for t in tables]
-    results_section(results, Matchday.objects.all(), spans.everything, per_page)
+    results_section(results, None, spans.everything, per_page)
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
     leaders = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS) if overall else []
     leaders_section.show(lambda names: LeaderboardTable(leaders, names), title="Leaders")
@@ -138,7 +139,7 @@ def game(request, slug):
     standings_section, results = exports.section("standings"), exports.section("results")
     span = selectors.spans([table], games=[game.pk]).of(table)
     section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
-    results_section(results, game.matchdays.all(), span, settings.LEAGUE_GRID_PAGE_SIZE, table)
+    results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table)
     ranking_page = paginate(
         selectors.ranked_standings(table), standings_section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE
     )
