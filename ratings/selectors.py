@@ -183,10 +183,12 @@ def grid_matchdays(table: RatingTable) -> MatchdayPages:
     return MatchdayPages(table)
 
 
-# Through the unique (matchday, table, player) index. Only the model's table name is written in.
-_GRID_COLUMNS = "matchday_id, player_id, rating_before, rating_after, delta, expected, k, placing, rated_placing"
+# Through the unique (matchday, table, player) index. Only the model's table and column names are
+# written in; columns are qualified, since PostgreSQL reserves "placing" as a bare name.
+_GRID_COLUMNS = ("matchday_id", "player_id", "rating_before", "rating_after", "delta", "expected", "k", "placing")
 _GRID_ENTRIES = (
-    f"SELECT {_GRID_COLUMNS} FROM {RatingEntry._meta.db_table} WHERE table_id = %s AND matchday_id IN ({{}})"  # noqa: S608
+    f"SELECT {', '.join(f'e.{name}' for name in _GRID_COLUMNS)}, e.rated_placing"  # noqa: S608
+    f" FROM {RatingEntry._meta.db_table} e WHERE e.table_id = %s AND e.matchday_id IN ({{}})"
 )
 
 
