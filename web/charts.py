@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -28,15 +28,13 @@ WIDTHS = [5, 3.5, 2.5, 2, 2, 1.5, 1.5]
 MARKERS = ["circle", "square", "triangle", "diamond"]
 
 
-@dataclass(frozen=True)
-class Point:
+class Point(NamedTuple):  # a tuple: a long history has hundreds, and a frozen dataclass costs more
     day: date
     rating: float
     caption: str  # shown on hover, e.g. "Overall, matchday 3, November 8, 2025: 1501"
 
 
-@dataclass(frozen=True)
-class Series:
+class Series(NamedTuple):
     label: str
     points: list[Point]
 
@@ -131,9 +129,10 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     lines = []
     for i, s in enumerate(series):
         colour, dash, width, shape = _style(i)
-        at = [(xs[p.day], y(p.rating)) for p in s.points]
-        marks = (_marker(shape, *xy, size, colour, p.caption) for p, xy in zip(s.points, at, strict=True))
-        markers = SafeString("".join(marks))
+        at = [(xs[day], y(rating)) for day, rating, _ in s.points]
+        markers = "".join(
+            [_marker(shape, cx, cy, size, colour, p.caption) for p, (cx, cy) in zip(s.points, at, strict=True)]
+        )
         lines.append(
             format_html(
                 '<g class="series" data-series="{}">'
@@ -142,8 +141,8 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
                 colour,
                 width,
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
-                " ".join(f"{px},{py}" for px, py in at),
-                markers,
+                " ".join([f"{px},{py}" for px, py in at]),
+                SafeString(markers),
             )
         )
     legend = format_html_join(
