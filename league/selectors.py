@@ -27,19 +27,23 @@ class HeadToHead:
 HeadToHeadCount = tuple[int, Game, list[int]]
 
 
-def head_to_head_counts(player: Player) -> list[HeadToHeadCount]:
+def head_to_head_counts(player: Player, games: dict[int, Game] | None = None) -> list[HeadToHeadCount]:
     """How `player` finished against every other player, per game, by real placing (penalties
-    aside): by game name, then most met first. Two queries: the counts, summed by the database
-    over the results of the matchdays they played (one row per opponent and game, not one per
-    result: a busy player's thousands of results cost more to bring into Python than to count),
-    then the games. Pages turn a page of these into records with `head_to_head_records`, so only
-    the opponents shown are read."""
+    aside): by game name, then most met first. The counts are summed by the database over the
+    results of the matchdays they played (one row per opponent and game, not one per result: a
+    busy player's thousands of results cost more to bring into Python than to count); the games
+    are read too, but those in `games` (by id: a page that has read them already). Pages turn a
+    page of these into records with `head_to_head_records`, so only the opponents shown are read."""
     with connection.cursor() as cursor:
         cursor.execute(_HEAD_TO_HEAD_SQL, [player.pk])
-        counts = {(other, game_id): [ahead, behind, tied] for other, game_id, ahead, behind, tied in cursor.fetchall()}
-    games = Game.objects.in_bulk({game for _, game in counts})
-    ordered = sorted(counts.items(), key=lambda item: (games[item[0][1]].name, -sum(item[1]), item[0][0]))
-    return [(other, games[game], record) for (other, game), record in ordered]
+        rows = cursor.fetchall()
+    games = dict(games or {})
+    missing = {game_id for _, game_id, *_ in rows} - games.keys()
+    if missing:
+        games.update(Game.objects.in_bulk(missing))
+    names = {game_id: game.name for game_id, game in games.items()}
+    rows.sort(key=lambda row: (names[row[1]], -(row[2] + row[3] + row[4]), row[0]))
+    return [(other, games[game_id], [ahead, behind, tied]) for other, game_id, ahead, behind, tied in rows]
 
 
 # Only the models' own table names are written in; the player is a parameter.

@@ -52,6 +52,9 @@ def test_head_to_head_counts_agree_with_a_count_in_python(league):
         assert {(other, game.pk): record for other, game, record in counts} == expected
         order = [(game.name, -sum(record), other) for other, game, record in counts]
         assert order == sorted(order)
+        known = {game.pk: game for game in league[:1]}  # games a page has read already are not read again
+        assert [(o, g.pk, r) for o, g, r in head_to_head_counts(player, known)] == [(o, g.pk, r) for o, g, r in counts]
+        assert all(g is known[g.pk] for _, g, _ in head_to_head_counts(player, known) if g.pk in known)
     assert ties  # the league has ties, and players who met in both games
     assert any(len({game.pk for _, game, _ in head_to_head_counts(p)}) == 2 for p in Player.objects.all())
 

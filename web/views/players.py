@@ -84,7 +84,8 @@ def player(request, pk):
             played = row["standing"].played  # a row per matchday
             page = paginate(range(played), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
             pages[table.pk], positions[table.pk] = (section, page), page.object_list  # a range of positions
-    found = entry_pages(player, positions, {table.game_id: table.game for table in tables if table.game_id})
+    games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
+    found = entry_pages(player, positions, games)
     sections = []
     for row in summary:
         table = row["table"]
@@ -99,7 +100,7 @@ def player(request, pk):
         build = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable(e, method=m, with_year=y)  # noqa: E731
         write = lambda names, e=entries, m=method, y=with_year: entries_html(e, m, with_year=y)  # noqa: E731
         sections.append(section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write))
-    counts = paginate(head_to_head_counts(player), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    counts = paginate(head_to_head_counts(player, games), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
     head_to_head.show(
         lambda names: HeadToHeadTable(opponents, names),
