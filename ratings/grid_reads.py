@@ -8,6 +8,8 @@ every page to the ORM's reading of the same matchdays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import connection
 
 from league.models import Game, Matchday
@@ -17,26 +19,35 @@ from .models import RatingTable
 _MATCHDAY_FIELDS = [f.attname for f in Matchday._meta.concrete_fields]
 _GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields]
 _GAME_ID = _GAME_FIELDS.index("id")
-# Only the models' own table and column names are written in; every value is a parameter.
-_CHOSEN = ", ".join(
-    [f"m.{f.column}" for f in Matchday._meta.concrete_fields] + [f"g.{f.column}" for f in Game._meta.concrete_fields]
-)
+# Only the models' own table and column names are written in; every value is a parameter. The
+# columns are named apart (both tables have an id) for the games' union below to order by.
+_COLUMNS = [f"m.{f.column}" for f in Matchday._meta.concrete_fields] + [
+    f"g.{f.column}" for f in Game._meta.concrete_fields
+]
+_CHOSEN = ", ".join(f"{column} AS c{n}" for n, column in enumerate(_COLUMNS))
+_NEWEST_FIRST = f"c{_COLUMNS.index('m.date')} DESC, c{_COLUMNS.index('m.number')} DESC"
 _FROM = f"FROM {Matchday._meta.db_table} m JOIN {Game._meta.db_table} g ON g.id = m.game_id"
 
 
 class MatchdayPages:
     """Matchdays newest first, as a grid pages them, for a paginator to slice: each slice is one
     query that brings the matchdays' games along. `table`'s matchdays are those of
-    `RatingTable.counted`; `game_id` keeps one game's."""
+    `RatingTable.counted`, or those of `games` (ids) when given; `game_id` keeps one game's.
 
-    def __init__(self, table: RatingTable | None = None, game_id: int | None = None):
-        where, self.params = [], []
+    A table of several games reads each game's newest matchdays off the (game, date, number) index
+    and merges them: filtered by the games' columns, the database may read every matchday of the
+    games to sort them (an unofficial category's first page took 15 ms at 100,000 matchdays)."""
+
+    def __init__(self, table: RatingTable | None = None, game_id: int | None = None, games: Sequence[int] = ()):
+        where, self.params, self.games = [], [], None
         if game_id is not None:
             where.append("m.game_id = %s")
             self.params.append(game_id)
         if table is not None and table.scope == RatingTable.Scope.GAME:
             where.append("m.game_id = %s")
             self.params.append(table.game_id)
+        elif table is not None and games:
+            self.games = list(games)
         elif table is not None and table.scope == RatingTable.Scope.OVERALL:
             where.append("g.official = %s")
             self.params.append(True)
@@ -46,8 +57,11 @@ class MatchdayPages:
         self.where = f" WHERE {' AND '.join(where)}" if where else ""
 
     def count(self) -> int:
+        where, params = self.where, self.params
+        if self.games is not None:
+            where, params = f" WHERE m.game_id IN ({', '.join(['%s'] * len(self.games))})", self.games
         with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) {_FROM}{self.where}", self.params)  # noqa: S608
+            cursor.execute(f"SELECT COUNT(*) {_FROM}{where}", params)  # noqa: S608
             return cursor.fetchone()[0]
 
     def __len__(self) -> int:
@@ -59,10 +73,19 @@ class MatchdayPages:
         start, stop = index.start or 0, index.stop
         if stop is not None and stop <= start:
             return []
-        sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY m.date DESC, m.number DESC LIMIT %s OFFSET %s"  # noqa: S608
-        limit = -1 if stop is None and connection.vendor == "sqlite" else None if stop is None else stop - start
+        everything = -1 if connection.vendor == "sqlite" else None  # LIMIT's "no limit"
+        limit = everything if stop is None else stop - start
+        if self.games is None:
+            sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
+            params = [*self.params, limit, start]
+        else:  # each game's first `stop` matchdays, merged
+            each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE m.game_id = %s ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
+            games = " UNION ALL ".join(f"{each} game_{n}" for n in range(len(self.games)))
+            sql = f"SELECT * FROM ({games}) games ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
+            params = [value for game in self.games for value in (game, everything if stop is None else stop)]
+            params += [limit, start]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*self.params, limit, start])
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
         games: dict[int, Game] = {}
         width, matchdays = len(_MATCHDAY_FIELDS), []

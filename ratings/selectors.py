@@ -80,11 +80,13 @@ class Span:
     matchdays: int = 0
     first: date | None = None
     last: date | None = None
+    games: tuple[int, ...] = ()  # the ids of the games whose matchdays these are, when known
 
     def __add__(self, other: Span) -> Span:
         firsts = [d for d in (self.first, other.first) if d]
         lasts = [d for d in (self.last, other.last) if d]
-        return Span(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None))
+        games = self.games + other.games
+        return Span(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None), games)
 
     def needs_year(self, today: date) -> bool:
         """Dates show their year when the matchdays cross a new year, or when any lies ahead."""
@@ -120,7 +122,7 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     width = len(fields)
     for row in rows:
         game, (n, first, last) = Game.from_db(connection.alias, fields, row[:width]), row[width:]
-        span = Span(n, read_date(first), read_date(last))
+        span = Span(n, read_date(first), read_date(last), (game.pk,) if first is not None else ())
         everything += span
         for table in tables:
             if table.counts(game):
@@ -178,9 +180,10 @@ class Grid:
     rows: list[GridRow]
 
 
-def grid_matchdays(table: RatingTable) -> MatchdayPages:
-    """The table's matchdays newest first, as a grid pages them (with their games)."""
-    return MatchdayPages(table)
+def grid_matchdays(table: RatingTable, span: Span) -> MatchdayPages:
+    """The table's matchdays newest first, as a grid pages them (with their games); `span` is the
+    table's, from `spans`, which names the games played in it."""
+    return MatchdayPages(table, games=span.games)
 
 
 # Through the unique (matchday, table, player) index. Only the model's table and column names are

@@ -163,5 +163,6 @@ def grid_page(table, number=1, *, size=None):
 
     from ratings import selectors
 
-    paginator = Paginator(selectors.grid_matchdays(table), size or settings.LEAGUE_GRID_PAGE_SIZE)
+    span = selectors.spans([table]).of(table)
+    paginator = Paginator(selectors.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
     return selectors.rating_grid(table, paginator.page(number))

@@ -34,7 +34,7 @@ LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page:
 
 def rating_section(section: Section, table: RatingTable, span: selectors.Span, per_page: int) -> Section:
     """One table's rating grid: the page asked for (the newest first), everyone who played in it."""
-    page = paginate(selectors.grid_matchdays(table), section.page_number, per_page, count=span.matchdays)
+    page = paginate(selectors.grid_matchdays(table, span), section.page_number, per_page, count=span.matchdays)
     grid = selectors.rating_grid(table, page)
     show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
     return section.show(
