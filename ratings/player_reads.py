@@ -62,7 +62,7 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
     alias = connection.alias
     for row in rows:
         row = list(row)
-        for at in _DATES:  # SQLite gives text for the dates of a union's subqueries
+        for at in _DATES:  # dates, whether or not the backend converted them (SQLite goes by declared types)
             row[at] = read_date(row[at])
         entry = _model_from_row(RatingEntry, alias, _ENTRY_NAMES, row[:split])
         matchday = _model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-1])
