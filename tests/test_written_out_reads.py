@@ -1,8 +1,8 @@
 """The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order,
 pages of matchdays and rating rows, a player's standings, chart points and pages of rows, the
 navigation's games) agree with the same
-figures worked out in Python or read through the ORM, on a random league with ties, two games, a
-category and a player who never played."""
+figures worked out in Python or read through the ORM, on a random league with ties, three games (two
+of them official), a category and a player who never played."""
 
 from __future__ import annotations
 
