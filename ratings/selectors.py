@@ -302,6 +302,11 @@ def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict
     tables = {t.pk: t for t in (RatingTable.objects.select_related("game") if tables is None else tables)}
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
     standings = Standing.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "table_id", "rating")
+    # A page's own tables may leave some out (the home page shows no deals table): read those too,
+    # since a tooltip shows every rating the player has.
+    missing = {table_id for _, table_id, _ in standings} - tables.keys()
+    if missing:
+        tables.update((t.pk, t) for t in RatingTable.objects.select_related("game").filter(pk__in=missing))
     for player_id, table_id, rating in standings:
         ratings.setdefault(player_id, []).append((tables[table_id], rating))
     for rows in ratings.values():

@@ -1,6 +1,8 @@
 """A small fixed cast for the tests: the club's demo data and its published numbers, helpers to build
 matchdays, to post the admin's matchday form and to read tables out of pages."""
 
+import csv
+import io
 import re
 from datetime import date
 from pathlib import Path
@@ -10,6 +12,7 @@ from django.urls import reverse
 
 from league.models import Game, Matchday, Player
 from ratings import services
+from tools.generate import people
 from web.importing import import_results
 
 CLUB_CSV = Path(__file__).resolve().parent.parent / "web" / "demo" / "club-november.csv"
@@ -166,3 +169,35 @@ def grid_page(table, number=1, *, size=None):
     span = selectors.spans([table]).of(table)
     paginator = Paginator(selectors.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
     return selectors.rating_grid(table, paginator.page(number))
+
+
+MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named as people are
+
+
+@pytest.fixture
+def mixed_league(db):
+    """The league a real club keeps: the demo (the club's November, its pages, an unofficial category),
+    then seven months of official and unofficial games played by the same members, who also play
+    solitaire against deals."""
+    from django.core.management import call_command
+
+    from tools.generate import generate
+    from tools.generate_deals import generate_attempts
+    from web.importing import COLUMNS
+    from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
+
+    call_command("load_demo", stdout=io.StringIO())
+    start, end = date(2025, 12, 1), date(2026, 6, 30)
+    matchdays = generate(0, 60, seed=11, first=7, start=start, end=end, names=MIXED_MEMBERS)
+    import_results(csv_bytes(COLUMNS, matchdays))
+    attempts = generate_attempts(0, 300, seed=11, start=start, end=end, names=MIXED_MEMBERS)
+    import_attempts(csv_bytes([*ATTEMPT_COLUMNS, *ATTEMPT_OPTIONAL], attempts))
+
+
+def csv_bytes(header, rows) -> bytes:
+    """Rows as a UTF-8 CSV file with `header`, as the imports read them."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue().encode()

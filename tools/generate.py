@@ -12,6 +12,39 @@ GAMES = [("Hearts", 6), ("Spades", 3), ("Pokemon", 1)]
 UNOFFICIAL_GAME = "Pokemon"
 MATCHDAYS_PER_DAY = 8
 
+FIRST_NAMES = ["Ada", "Bruno", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Katya", "Luis"]
+LAST_NAMES = ["Novak", "Okafor", "Petersen", "Quintero", "Rossi", "Svoboda", "Tanaka", "Ueda", "Varga", "Weiss"]
+LAST_NAMES += ["Yilmaz"]  # eleven, prime to twelve: the pairs below are all different for 132 members
+
+
+def _first_and_last(index: int) -> tuple[str, str]:
+    last = (index * 5 + index // len(FIRST_NAMES)) % len(LAST_NAMES)
+    return FIRST_NAMES[index % len(FIRST_NAMES)], LAST_NAMES[last]
+
+
+def full_name(index: int) -> str:
+    """A reproducible full name for the `index`-th generated member (no two alike among the first 132)."""
+    return " ".join(_first_and_last(index))
+
+
+def people(count: int) -> list[str]:
+    """`count` short names as a club writes them ("Ada N."), all different; past 132, numbered names."""
+    named = min(count, len(FIRST_NAMES) * len(LAST_NAMES))
+    names = [f"{first} {last[0]}." for first, last in map(_first_and_last, range(named))]
+    return names + [f"P{i:05d}" for i in range(named + 1, count + 1)]
+
+
+def numbered(count: int) -> list[str]:
+    return [f"P{i:05d}" for i in range(1, count + 1)]
+
+
+def spread(i: int, count: int, start: date, end: date | None) -> date:
+    """The date of the `i`-th of `count` events from `start`: evenly over `start`..`end` when an end
+    is given, else eight a day."""
+    if end is None:
+        return start + timedelta(days=i // MATCHDAYS_PER_DAY)
+    return start + timedelta(days=i * ((end - start).days + 1) // max(count, 1))
+
 
 def first_day(matchdays: int, today: date | None = None) -> date:
     """The start that puts the last of `matchdays` on `today`: a league is never in the future."""
@@ -22,20 +55,29 @@ def last_day(matchdays: int, start: date) -> date:
     return start + timedelta(days=(matchdays - 1) // MATCHDAYS_PER_DAY)
 
 
-def generate(players: int, matchdays: int, seed: int, first: int = 1, start: date | None = None):
+def generate(
+    players: int,
+    matchdays: int,
+    seed: int,
+    first: int = 1,
+    start: date | None = None,
+    *,
+    end: date | None = None,
+    names: list[str] | None = None,
+):
     """Yield CSV rows: 3-6 players a matchday, some ties, some penalised placings, 1-10 rounds;
     matchdays numbered from `first`, eight a day from `start` (by default, so that the last is
-    today)."""
+    today) or spread evenly up to `end`; players named `names` (P00001... by default)."""
     start = start or first_day(matchdays)
     rng = random.Random(seed)
-    names = [f"P{i:05d}" for i in range(1, players + 1)]
+    names = names or numbered(players)
     games = [name for name, weight in GAMES for _ in range(weight)]
     for i in range(matchdays):
         number = first + i
-        day = (start + timedelta(days=i // MATCHDAYS_PER_DAY)).isoformat()
+        day = spread(i, matchdays, start, end).isoformat()
         game = rng.choice(games)
         rounds = rng.randint(1, 10)
-        table = rng.sample(names, rng.randint(3, min(6, players)))
+        table = rng.sample(names, rng.randint(3, min(6, len(names))))
         # Finishing order with the occasional tie: a player ties the one before with chance 1/8.
         order, level = [], 0
         for i in range(len(table)):

@@ -29,13 +29,23 @@ def _chance(skill: float, deal: float) -> float:
     return 1 / (1 + 10 ** ((deal - skill) / 400))
 
 
-def generate_attempts(players: int, attempts: int, seed: int, start: date = date(2020, 1, 1)) -> Iterator[list]:
+def generate_attempts(
+    players: int,
+    attempts: int,
+    seed: int,
+    start: date = date(2020, 1, 1),
+    *,
+    end: date | None = None,
+    names: list[str] | None = None,
+) -> Iterator[list]:
     """Yield CSV rows `date,game,variant,level,deal,player,won,rated`: one session a day of 10 to 60
-    attempts by some of the players active then; about 2% of attempts unrated."""
+    attempts by some of the players active then (spread evenly up to `end` when given); about 2% of
+    attempts unrated. Players are named `names` (S0001... by default)."""
     rng = random.Random(seed)
-    names = [f"S{i:04d}" for i in range(1, players + 1)]
+    names = names or [f"S{i:04d}" for i in range(1, players + 1)]
     skill = {name: rng.gauss(1500, 200) for name in names}
     days = max(1, attempts // 35)
+    stretch = None if end is None else max((end - start).days + 1, 1)
     joined = {name: rng.randrange(days) // 2 for name in names}  # everyone plays a stretch of the span
     left = {name: joined[name] + rng.randint(max(days // 5, 7), days) for name in names}  # some stop early
     variants = [v for v, (weight, _) in VARIANTS.items() for _ in range(weight)]
@@ -48,7 +58,8 @@ def generate_attempts(players: int, attempts: int, seed: int, start: date = date
             variant, level, number = rng.choice(variants), rng.choice(LEVELS), rng.randint(1, DEALS_PER_LEVEL)
             won = rng.random() < _chance(skill[player], difficulty(seed, variant, level, number))
             rated = rng.random() >= 0.02
-            when = (start + timedelta(days=day)).isoformat()
+            offset = day if stretch is None else min(day * stretch // days, stretch - 1)
+            when = (start + timedelta(days=offset)).isoformat()
             yield [when, GAME, variant, level, number, player, int(won), int(rated)]
             written += 1
         day += 1

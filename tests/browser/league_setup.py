@@ -10,16 +10,8 @@ from pathlib import Path
 from league import services as league_services
 from league.models import Category, Game, Player
 from ratings import services
-from tools.generate import UNOFFICIAL_GAME
+from tools.generate import UNOFFICIAL_GAME, full_name
 from web.importing import import_results
-
-FIRST = ["Ada", "Bruno", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Katya", "Luis"]
-LAST = ["Novak", "Okafor", "Petersen", "Quintero", "Rossi", "Svoboda", "Tanaka", "Ueda", "Varga", "Weiss", "Yilmaz"]
-
-
-def full_name(index: int) -> str:
-    """A reproducible full name for the generated player P{index:05d} (no two alike for 45 players)."""
-    return f"{FIRST[index % len(FIRST)]} {LAST[(index * 5 + index // len(FIRST)) % len(LAST)]}"
 
 
 def build(csv_path: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tools.generate import generate, last_day
+from tools.generate import first_day, generate, last_day, numbered, people
 from tools.generate_deals import generate_attempts, generate_seeds
 from web.importing import COLUMNS
 from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
@@ -31,6 +31,20 @@ class Command(BaseCommand):
             default=None,
             help="date of the first matchday (default: the one that puts the last matchday on today)",
         )
+        parser.add_argument(
+            "--end",
+            type=date.fromisoformat,
+            default=None,
+            help="spread the matchdays (and --attempts-out's sessions) evenly from --start to this date",
+        )
+        parser.add_argument(
+            "--people", action="store_true", help='name the members as people are named ("Ada N."), not P00001'
+        )
+        parser.add_argument(
+            "--attempts-out",
+            metavar="CSV",
+            help="also write solitaire attempts at deals (import_attempts) by the same members, over the same dates",
+        )
         solitaire = parser.add_argument_group("solitaire (a game played against deals)")
         solitaire.add_argument(
             "--solitaire", action="store_true", help="write attempts at deals (import_attempts) instead of matchdays"
@@ -44,17 +58,22 @@ class Command(BaseCommand):
             sys.exit(2)
         if options["solitaire"]:
             return self.solitaire(out, players, options["attempts"], seed, options["seeds"])
-        if start is not None and last_day(matchdays, start) > date.today():
+        end = options["end"]
+        last = end or (last_day(matchdays, start) if start is not None else None)
+        if end is not None and (start is None or end < start):
+            raise CommandError("--end needs a --start on or before it.")
+        if last is not None and last > date.today():
             raise CommandError(
-                f"Starting on {start}, the last matchday would be on {last_day(matchdays, start)}, after today; "
-                "matchdays cannot be in the future. Choose an earlier --start, or leave it out."
+                f"The last matchday would be on {last}, after today; matchdays cannot be in the future. "
+                "Choose an earlier --start or --end."
             )
+        names = people(players) if options["people"] else numbered(players)
         stream = sys.stdout if out == "-" else Path(out).open("w", newline="", encoding="utf-8")
         try:
             writer = csv.writer(stream, lineterminator="\n")
             writer.writerow(COLUMNS)
             rows = 0
-            for row in generate(players, matchdays, seed, first, start):
+            for row in generate(players, matchdays, seed, first, start, end=end, names=names):
                 writer.writerow(row)
                 rows += 1
         finally:
@@ -62,6 +81,12 @@ class Command(BaseCommand):
                 stream.close()
         if out != "-":
             self.stdout.write(f"Wrote {matchdays} matchdays ({rows} results, {players} players) to {out}.")
+        if options["attempts_out"]:
+            attempts = options["attempts"]
+            begun, finish = start or first_day(matchdays), last or date.today()
+            rows = generate_attempts(players, attempts, seed, begun, end=finish, names=names)
+            written = write_csv(options["attempts_out"], [*ATTEMPT_COLUMNS, *ATTEMPT_OPTIONAL], rows)
+            self.stdout.write(f"Wrote {written} attempts by the same members to {options['attempts_out']}.")
 
     def solitaire(self, out, players, attempts, seed, seeds):
         """A solitaire league: deals with hidden difficulty, players with hidden skill."""

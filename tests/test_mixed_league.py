@@ -1,0 +1,103 @@
+"""The mixed league (tests/conftest.py): the same members play official and unofficial games and
+solitaire. Every public page a member can reach answers 200 on it, downloads included."""
+
+import re
+from collections import Counter
+from urllib.parse import parse_qs, urlsplit
+
+from django.urls import resolve, reverse
+
+from league.models import Game, Player
+from ratings.models import Standing
+from tests.conftest import MIXED_MEMBERS
+
+# Pages reached by following links, at most this many of one kind (every player and game is also
+# visited directly below): the crawl stays a few seconds while still reaching every kind of page.
+PER_KIND = 6
+NEVER = ("/admin/", "/enter/", "/static/")
+
+
+def links(html: str, path: str) -> list[str]:
+    """The site's own links on a page (a link to "?..." is to the page itself)."""
+    found = (href.replace("&amp;", "&") for href in re.findall(r'href="([/?][^"#]*)', html))
+    return [path + href if href.startswith("?") else href for href in found if not href.startswith(NEVER)]
+
+
+def kind_of(url: str) -> str:
+    """A page's URL name; a download's also names its table and format (each is visited once)."""
+    parts = urlsplit(url)
+    kind = resolve(parts.path).view_name
+    query = parse_qs(parts.query)
+    if "export" in query:
+        return f"{kind}?export={query['export'][0]}&table={query.get('table', [''])[0]}"
+    return kind
+
+
+def crawl(client, start_urls):
+    """Every URL reached from `start_urls`, each answered: up to PER_KIND pages of each URL name,
+    and each download of each kind of page once."""
+    seen, kinds, answers = set(), Counter(), {}
+    queue = list(start_urls)
+    while queue:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        seen.add(url)
+        kind = kind_of(url)
+        limit = 1 if "?export=" in kind else PER_KIND
+        if kinds[kind] >= limit and url not in start_urls:
+            continue
+        kinds[kind] += 1
+        response = client.get(url)
+        answers[url] = response.status_code
+        if response.status_code == 200 and response["Content-Type"].startswith("text/html"):
+            queue.extend(links(response.content.decode(), urlsplit(url).path))
+    return answers, kinds
+
+
+def test_the_members_of_the_mixed_league_play_matchdays_and_solitaire(mixed_league):
+    solitaire = Game.objects.get(name="Solitaire")
+    both = Standing.objects.filter(table__game=solitaire, player__short_name__in=["GL", "K", "Ada N."])
+    assert both.count() >= 2
+    assert Game.objects.filter(official=False).exists() and Game.objects.filter(official=True).count() >= 2
+    assert set(Player.objects.values_list("short_name", flat=True)) == set(MIXED_MEMBERS)
+
+
+def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
+    start = [
+        reverse("league:home"),
+        reverse("league:standings"),
+        reverse("league:players"),
+        reverse("ratings:calculator"),
+        reverse("ratings:attempts_calculator"),
+        reverse("ratings:methods"),
+        reverse("ratings:compare"),
+        *(reverse("league:player", args=[pk]) for pk in Player.objects.values_list("pk", flat=True)),
+        *(reverse("league:game", args=[slug]) for slug in Game.objects.values_list("slug", flat=True)),
+    ]
+    answers, kinds = crawl(client, start)
+    failed = {url: status for url, status in answers.items() if status != 200}
+    assert not failed
+    reached = {kind.split("&")[0] for kind in kinds}
+    kinds_wanted = (
+        "league:matchday",
+        "league:deal",
+        "league:page",
+        "league:home?export=csv",
+        "league:player?export=json",
+    )
+    for kind in kinds_wanted:
+        assert kind in reached, f"no {kind} page was reached"
+
+
+def test_a_member_who_plays_solitaire_too_has_every_rating_in_their_tooltip(client, mixed_league):
+    html = client.get(reverse("league:home")).content.decode()
+    tip = re.search(
+        r'data-player="GL" aria-describedby="(tip\.[^"]+)">GL</a><span[^>]*id="\1">(.*?)</span>',
+        html,
+        re.S,
+    )
+    assert tip, "GL's name should carry a tooltip on the home page"
+    lines = tip.group(2).split("\n")
+    assert lines[:2] == ["GL", lines[1]] and lines[1].startswith("Overall ")
+    assert any(line.startswith("Solitaire ") for line in lines)
