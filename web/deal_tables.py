@@ -51,7 +51,7 @@ def explain_attempt(row: AttemptRow, link: bool = False) -> str:
             f"expected {r.expected:.2f}, {signed(r.delta)}"
         )
     if link:
-        return format_html('{} <a href="{}">{}</a>{}', result, row.deal.get_absolute_url(), what, rest)
+        return format_html('{} <a class="in-text" href="{}">{}</a>{}', result, row.deal.get_absolute_url(), what, rest)
     return f"{result} {what}{rest}"
 
 

@@ -117,6 +117,28 @@ def league_site(tmp_path_factory):
         yield url
 
 
+# The mixed league: the demo, then seven months of official and unofficial games by 15 members who
+# also play solitaire (generate_league --people --attempts-out), as a real club's site holds.
+MIXED_START, MIXED_END = "2025-12-01", "2026-06-30"
+
+
+@pytest.fixture(scope="session")
+def mixed_site(tmp_path_factory):
+    """The URL of a site holding the demo and a mixed league played by the same members."""
+    folder = tmp_path_factory.mktemp("mixed")
+    env = _site_env(folder)
+    results, attempts = folder / "league.csv", folder / "attempts.csv"
+    generate = ["generate_league", str(results), "--players", "15", "--matchdays", "120", "--first", "7"]
+    generate += ["--start", MIXED_START, "--end", MIXED_END, "--people", "--attempts-out", str(attempts)]
+    generate += ["--attempts", "600"]
+    steps = [["migrate", "--no-input", "-v0"], ["load_demo"], generate]
+    steps += [["import_results", str(results)], ["import_attempts", str(attempts)]]
+    for step in steps:
+        subprocess.run([*MANAGE, *step], env=env, check=True, cwd=ROOT, capture_output=True)
+    with _running_site(folder, env) as url:
+        yield url
+
+
 @contextmanager
 def serving(command: list[str], env: dict, log_path: Path, port: int):
     """Run a server process listening on 127.0.0.1:`port` until the block ends; yields its URL once

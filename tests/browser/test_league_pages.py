@@ -5,6 +5,7 @@ finds the leaders, last night's matchdays and any player."""
 
 import re
 import urllib.request
+from urllib.parse import quote
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -33,8 +34,8 @@ def public_pages(base: str, player: str, matchday: int, games: list[str]) -> lis
 
 
 def _player_url(base: str, short_name: str) -> str:
-    listing = urllib.request.urlopen(f"{base}/players/?q={short_name}").read().decode()  # noqa: S310 - our own loopback server
-    return re.search(rf'href="(/players/\d+/)" data-player="{short_name}"', listing).group(1)
+    listing = urllib.request.urlopen(f"{base}/players/?q={quote(short_name)}").read().decode()  # noqa: S310 - our own loopback server
+    return re.search(rf'href="(/players/\d+/)" data-player="{re.escape(short_name)}"', listing).group(1)
 
 
 @pytest.fixture(scope="module")
@@ -90,6 +91,16 @@ def _check(browser, base: str, paths: list[str], width: int) -> dict[str, list[s
     return problems
 
 
+@pytest.fixture(scope="module")
+def mixed_pages(mixed_site):
+    """Every kind of public page of the mixed league: a member who plays matchdays and solitaire,
+    each game (solitaire's too) and one of its deals."""
+    solitaire = urllib.request.urlopen(f"{mixed_site}/games/solitaire/").read().decode()  # noqa: S310 - our own loopback server
+    deal = re.search(r'href="(/games/solitaire/deals/[^"]+)"', solitaire).group(1)
+    games = ["hearts", "spades", "pokemon", "solitaire"]
+    return public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games) + [deal, "/calculator/attempts/"]
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_demo_clubs_pages_pass_axe_and_fit_the_screen(browser, site, demo_pages, width):
     assert _check(browser, site, demo_pages, width) == {}
@@ -98,6 +109,11 @@ def test_the_demo_clubs_pages_pass_axe_and_fit_the_screen(browser, site, demo_pa
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_large_leagues_pages_pass_axe_and_fit_the_screen(browser, league_site, league_pages, width):
     assert _check(browser, league_site, league_pages, width) == {}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_mixed_leagues_pages_pass_axe_and_fit_the_screen(browser, mixed_site, mixed_pages, width):
+    assert _check(browser, mixed_site, mixed_pages, width) == {}
 
 
 def test_a_member_sees_the_leaders_and_last_nights_matchdays_without_scrolling(browser, league_site):
