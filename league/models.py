@@ -52,8 +52,8 @@ def clean_name(instance: models.Model, field: str, what: str, longest: int) -> N
 class RangesInValidators:
     """A model whose check constraints repeat its fields' validators (league.validation's ranges).
     full_clean() runs the validators, with messages on the fields; it leaves the constraints to the
-    database, where they cost nothing, instead of evaluating each in a query of its own per row (500
-    results, six checks each: seconds in the admin)."""
+    database, where they cost nothing, instead of evaluating each in a query of its own per row (six
+    checks for each of up to 500 results)."""
 
     def get_constraints(self):
         return [

@@ -2,7 +2,7 @@
 game's, or those that count in a rating table) with their games, a page per query.
 
 Through the ORM (a filtered, ordered, sliced `select_related` queryset) a page cost more to compile
-than to run: about 1.3 ms a grid, five grids a home page. `tests/test_written_out_reads.py` holds
+than to run, and a home page reads five grids. `tests/test_written_out_reads.py` holds
 every page to the ORM's reading of the same matchdays.
 """
 
@@ -36,11 +36,10 @@ class MatchdayPages:
 
     A table of several games reads its first pages by each game's newest matchdays off the (game,
     date, number) index, merged: filtered by the games' columns, the database may read every
-    matchday of the games to sort them (an unofficial category's first page took 15 ms at 100,000
-    matchdays; merged, 0.4 ms). Past `MERGED_ROWS` the filter is cheaper again: a merge sorts every
-    game's rows up to the page (the overall table's middle page took 230 ms merged, 25 ms filtered)."""
+    matchday of the games to sort them. Past `MERGED_ROWS` the filter is cheaper again: a merge sorts
+    every game's rows up to the page (figures in docs/performance.md)."""
 
-    MERGED_ROWS = 1000  # about 3 ms of sorting per game at most
+    MERGED_ROWS = 1000  # bounds the sorting a merge does per game
 
     def __init__(self, table: RatingTable | None = None, game_id: int | None = None, games: Sequence[int] = ()):
         where, self.params = [], []

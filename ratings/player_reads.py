@@ -2,8 +2,7 @@
 all their tables' pages of rows in one query.
 
 Read through the ORM (correlated counts, joins, a query per table) these queries cost more to
-compile than to run: the page shows little of a long history, and its cold render is measured at
-100,000 matchdays (see README, Performance).
+compile than to run, and the page shows little of a long history (figures in docs/performance.md).
 """
 
 from __future__ import annotations
@@ -78,8 +77,8 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
 
 def _model_from_row(model, alias: str, names: list[str], values: list):
     """What `model.from_db(alias, names, values)` makes (a saved instance, the fields it was not given
-    deferred), without `Model.__init__`: for the busiest player's 100 rows and their matchdays, its
-    per-field descriptors and init signals took 3 of the 5 ms of this read. Only for models whose
+    deferred), without `Model.__init__`, whose per-field descriptors and init signals cost more than
+    the read itself. Only for models whose
     fields are plain values, with no receiver of `pre_init`/`post_init` (tests hold both)."""
     instance = model.__new__(model)
     instance.__dict__.update(zip(names, values, strict=True))

@@ -59,8 +59,8 @@ _FIRST = ("matchday_date", "matchday_number", "id")
 
 def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
     """The players, each with the date, number and id of their first rating row in each of `tables`
-    tables. Written out: the ORM's version of these subqueries cost more to compile than to run (a
-    tenth of a cold home page went on them; SQLite returns the date as text)."""
+    tables. Written out: the ORM's version of these subqueries cost more to compile than to run
+    (SQLite returns the date as text)."""
     entries, people = RatingEntry._meta.db_table, Player._meta.db_table
     # Only the models' table names, column names and numbers are written in; values are parameters.
     firsts = ", ".join(
@@ -136,8 +136,8 @@ def read_date(value) -> date | None:
 
 
 def _spans_sql(columns: list[str], counted: bool, games: int | None) -> str:
-    """Written out: the ORM's three correlated subqueries cost more to compile than to run (a tenth
-    of a cold home page). Only the models' table and column names are written in."""
+    """Written out: the ORM's three correlated subqueries cost more to compile than to run.
+    Only the models' table and column names are written in."""
     matchdays, of_game = Matchday._meta.db_table, "m.game_id = g.id"
     count = f"(SELECT COUNT(*) FROM {matchdays} m WHERE {of_game})" if counted else "0"  # noqa: S608
     first, last = (

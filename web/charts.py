@@ -28,7 +28,7 @@ WIDTHS = [5, 3.5, 2.5, 2, 2, 1.5, 1.5]
 MARKERS = ["circle", "square", "triangle", "diamond"]
 
 
-class Point(NamedTuple):  # a tuple: a long history has hundreds, and a frozen dataclass costs more
+class Point(NamedTuple):  # a tuple: a long history has hundreds, cheaper to make than dataclasses
     day: date
     rating: float
     caption: str  # shown on hover, e.g. "Overall, matchday 3, November 8, 2025: 1501"
@@ -56,7 +56,7 @@ def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: st
 
 def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: str) -> str:
     # `f"{v:.1f}"` writes exactly what `round(v, 1)` would (both round the float's exact value, ties
-    # to even) at a third of the cost: a busy player's chart has hundreds of points.
+    # to even), more cheaply: a busy player's chart has hundreds of points.
     inner = f"<title>{html.escape(title)}</title>" if title else ""
     css = "point" if title else "sample"
     if shape == "circle":
