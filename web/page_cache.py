@@ -116,11 +116,11 @@ def request_table_slugs(request: HttpRequest) -> frozenset[str]:
 
 
 def cache_key(code_version: str, token: str | None, today: date, path: str, params: dict[str, str]) -> str:
-    """The key of a stored page: everything its content depends on, the declared parameters' canonical
-    values (`params`) written in one order, so that one page has one key whatever the query's order."""
-    query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
-    parts = (code_version, str(token), today.isoformat(), path, query)
-    return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+    """The key of a stored page: everything its content depends on, with the declared parameters'
+    canonical values (`params`) in one order. Written as JSON, so no value (a `table` holding "&" or a
+    path holding a line break) can make one page's parts read as another's."""
+    parts = [code_version, token, today.isoformat(), path, sorted(params.items())]
+    return "page:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
