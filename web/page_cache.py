@@ -7,7 +7,8 @@ page is stored in Django's cache framework under a key made of
 - the league's revision token (league.revision: any write makes every old entry unreachable),
 - today's date (pages that hide inactive players change at midnight),
 - the path and the canonical values of the query parameters the view reads (each view declares
-  them with `cached`; parameters it does not read neither change the key nor fill the cache).
+  them beside itself with `web.page_params.cached_page`; parameters it does not read neither change
+  the key nor fill the cache).
 
 The middleware stands early in the stack: a hit skips sessions, authentication, CSRF, messages and
 the login throttle, and costs one cheap revision check and one cache read. Anyone with a session
@@ -19,14 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from importlib import metadata
 from pathlib import Path, PurePath
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
@@ -34,11 +35,6 @@ from django.utils.http import parse_http_date_safe
 
 from league import revision
 from web.shared_pages import SharedPages, shared_pages
-
-# The parameters a view reads, canonical, from the request's query (never empty) and a function
-# giving the league's shape; None: this request is not to be cached (e.g. a page number that is
-# not a number).
-Params = Callable[[QueryDict, Callable[[], "Shape"]], dict[str, str] | None]
 
 
 def _code_version() -> str:
@@ -114,39 +110,17 @@ def request_revision(request: HttpRequest) -> revision.Current:
     return request.league_revision
 
 
-def cached(view, params: Params):
-    """Mark `view` as a public page whose response may be cached, reading the parameters `params`
-    names (applied in web/urls.py, so the views themselves need not know)."""
-    view.page_cache_params = params
-    return view
+def request_table_slugs(request: HttpRequest) -> frozenset[str]:
+    """The slugs of the league's rating tables at this request's revision (a page's grids page by them)."""
+    return shape(request_revision(request).token).table_slugs
 
 
-def canonical(
-    query: QueryDict,
-    *,
-    pages: set[str] = frozenset(),
-    choices: dict[str, set[str]] | None = None,
-    exports: bool = False,
-) -> dict[str, str] | None:
-    """The values of the parameters a page reads, written one way: page numbers as plain numbers
-    (page 1 as no parameter), choices only from their set, `export` and `table` for downloads.
-    Anything else is left out; a value the page would refuse makes the request uncacheable."""
-    choices = choices or {}
-    known: dict[str, str] = {}
-    for name, values in query.lists():
-        value = values[-1].strip()
-        if name in pages:
-            if not value.isascii() or not value.isdigit() or len(value) > 7:
-                return None
-            if int(value) > 1:
-                known[name] = str(int(value))
-        elif name in choices:
-            if value not in choices[name]:
-                return None
-            known[name] = value
-        elif exports and name in ("export", "table"):
-            known[name] = value
-    return known
+def cache_key(code_version: str, token: str | None, today: date, path: str, params: dict[str, str]) -> str:
+    """The key of a stored page: everything its content depends on, with the declared parameters'
+    canonical values (`params`) in one order. Written as JSON, so no value (a `table` holding "&" or a
+    path holding a line break) can make one page's parts read as another's."""
+    parts = [code_version, token, today.isoformat(), path, sorted(params.items())]
+    return "page:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -201,25 +175,18 @@ class PageCacheMiddleware:
             match = resolve(request.path_info)
         except Resolver404:
             return None
-        params_of = getattr(match.func, "page_cache_params", None)
-        if params_of is None:
+        declared = getattr(match.func, "page_params", None)
+        if declared is None:
             return None
-        token = request_revision(request).token
-        params = params_of(request.GET, lambda: shape(token)) if request.GET else {}
+        params = declared.read(request.GET, lambda: request_table_slugs(request))
         if params is None:
             return None
-        # The view sees only what the key holds, so that a page stored for one request is the page
-        # of every request with that key: no link on it carries a parameter the key left out.
-        query = QueryDict(mutable=True)
-        query.update(params)
-        query._mutable = False
-        request.GET = query
-        query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
-        today = timezone.localdate()
+        # The view (web/page_params.py: cached_page) sees only these values, so a page stored for one
+        # request is the page of every request with its key: no link on it carries a parameter left out.
+        token, today = request_revision(request).token, timezone.localdate()
         # What changes for every page at once: the shared folder keeps the pages of one generation.
         request.page_cache_generation = f"{CODE_VERSION}-{token or 'none'}-{today:%Y%m%d}"
-        parts = (CODE_VERSION, token, today.isoformat(), request.path_info, query)
-        return "page:" + hashlib.sha256("\n".join(parts).encode()).hexdigest()
+        return cache_key(CODE_VERSION, token, today, request.path_info, params)
 
     @staticmethod
     def storable(response: HttpResponse) -> bool:

@@ -15,6 +15,7 @@ from ratings.models import RatingTable
 from web import charts
 from web.deal_tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
 from web.formatting import long_date
+from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.views.common import Exports, Section, get_or_404, player_names, public_page
 
@@ -73,6 +74,7 @@ def game_page(request, game: Game):
     return exports.response() or render(request, "deals/game.html", ctx)
 
 
+@cached_page(PageParams(sections=("attempts",), exports=True))
 @public_page
 def deal(request, slug, variant, level, number):
     deal = get_or_404(

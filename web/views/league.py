@@ -15,6 +15,7 @@ from league.models import Game, Matchday, Page, Result
 from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
 from web.grid_html import grid_html
+from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.render import table_html
 from web.tables import (
@@ -28,6 +29,7 @@ from web.tables import (
 from web.views import deals
 from web.views.common import Exports, Section, get_or_404, player_names, public_page
 
+SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
@@ -64,6 +66,7 @@ def results_section(section: Section, game: Game | None, span: selectors.Span, p
     )
 
 
+@cached_page(PageParams(sections=("results",), tables=True, exports=True))
 @public_page
 def home(request):
     exports = Exports(request, reserved=("latest", "latest-heading", "calculation"))
@@ -95,6 +98,7 @@ def home(request):
     return exports.response() or render(request, "league/home.html", ctx)
 
 
+@cached_page(PageParams(tables=True, choices=SHOW_ALL, exports=True))
 @public_page
 def standings(request):
     exports = Exports(request)
@@ -129,6 +133,15 @@ def standings(request):
     return exports.response() or render(request, "league/standings.html", ctx)
 
 
+@cached_page(
+    PageParams(
+        # a deal game's page (web/views/deals.py: game_page) has sections of its own
+        sections=("standings", "results", "power-rankings", "latest-session"),
+        tables=True,
+        choices=SHOW_ALL,
+        exports=True,
+    )
+)
 @public_page
 def game(request, slug):
     game = get_or_404(Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug)
@@ -153,6 +166,7 @@ def game(request, slug):
     return exports.response() or render(request, "league/game.html", ctx)
 
 
+@cached_page(PageParams(exports=True))
 @public_page
 def matchday(request, number):
     matchday = get_or_404(Matchday.objects.select_related("game"), f"There is no matchday {number}.", number=number)
@@ -183,6 +197,7 @@ def matchday(request, number):
     return exports.response() or render(request, "league/matchday.html", ctx)
 
 
+@cached_page()
 @public_page
 def page(request, slug):
     page = get_or_404(Page.objects, f"There is no page “{slug}”.", slug=slug)

@@ -17,6 +17,7 @@ from ratings.methods.examples import EXAMPLES
 from ratings.models import RatingTable
 from web.errors import NotFound
 from web.page_cache import request_revision
+from web.page_params import cached_page
 from web.paging import paginate
 from web.views import common
 from web.views.common import public_page
@@ -89,6 +90,7 @@ def calculator_json(request):
     return JsonResponse(answer, json_dumps_params={"allow_nan": False})
 
 
+@cached_page()
 def methods_page(request):
     tables = list(RatingTable.objects.in_page_order())
     sections = []

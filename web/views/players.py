@@ -15,6 +15,7 @@ from ratings.models import RatingTable
 from ratings.player_reads import entry_pages, player_standings, rating_history
 from web import charts
 from web.formatting import format_rating, long_date
+from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.player_html import entries_html, head_to_head_html
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
@@ -25,6 +26,8 @@ SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
 SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
 
 
+# A search is whatever anyone types: answered in the request, never stored.
+@cached_page(PageParams(sections=("players",), choices={"sort": frozenset(SORTS)}, exports=True, uncached=("q",)))
 @public_page
 def directory(request):
     search = request.GET.get("q", "").strip()[:SEARCH_LENGTH]
@@ -67,6 +70,7 @@ def _chart(player: Player, summary: list[dict], history: dict):
     )
 
 
+@cached_page(PageParams(sections=("head-to-head",), tables=True, exports=True))
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)

@@ -1,0 +1,114 @@
+"""The query parameters a cached public page reads, declared on its view with `cached_page`.
+
+A visitor's page is stored under a key holding only these parameters' canonical values
+(web/page_cache.py), so a parameter the view reads without declaring it would be ignored for every
+visitor. The declaration is therefore the only way in: the view is handed the canonical values, for
+visitors and staff alike, and tests/test_page_params.py fails when a view reads a name it left out.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.http import QueryDict
+
+from web.page_cache import request_table_slugs
+
+EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/common.py)
+
+
+def canonical(
+    query: QueryDict,
+    *,
+    pages: Iterable[str] = frozenset(),
+    choices: dict[str, set[str]] | None = None,
+    exports: bool = False,
+) -> dict[str, str] | None:
+    """The values of the parameters a page reads, written one way: page numbers as plain numbers
+    (page 1 as no parameter), choices only from their set, `export` and `table` for downloads.
+    Anything else is left out; a value the page would refuse makes the request uncacheable."""
+    pages, choices = set(pages), choices or {}
+    known: dict[str, str] = {}
+    for name, values in query.lists():
+        value = values[-1].strip()
+        if name in pages:
+            if not value.isascii() or not value.isdigit() or len(value) > 7:
+                return None
+            if int(value) > 1:
+                known[name] = str(int(value))
+        elif name in choices:
+            if value not in choices[name]:
+                return None
+            known[name] = value
+        elif exports and name in EXPORT_PARAMS:
+            known[name] = value
+    return known
+
+
+def page_param(key: str) -> str:
+    """The query parameter of a table section's page number (web/views/common.py: Section)."""
+    return f"{key}-page"
+
+
+@dataclass(frozen=True)
+class PageParams:
+    """What one page reads from its query: the page numbers of its table `sections` (and of one
+    section per rating table when `tables`), its `choices` (each a set of values), the downloads
+    when `exports`, and names whose presence (`uncached`, e.g. a search) makes the answer unstored."""
+
+    sections: tuple[str, ...] = ()
+    tables: bool = False
+    choices: dict[str, frozenset[str]] = field(default_factory=dict)
+    exports: bool = False
+    uncached: tuple[str, ...] = ()
+
+    def pages(self, table_slugs: Iterable[str]) -> set[str]:
+        keys = {*self.sections, *(table_slugs if self.tables else ())}
+        # A section whose key is taken on its page (a game named "Results") gets "-2" (web/views/common.py).
+        return {page_param(f"{key}{suffix}") for key in keys for suffix in ("", "-2")}
+
+    def names(self, table_slugs: Iterable[str]) -> set[str]:
+        """Every name the page may read, for the league whose rating tables are `table_slugs`."""
+        exports = EXPORT_PARAMS if self.exports else ()
+        return {*self.pages(table_slugs), *self.choices, *exports, *self.uncached}
+
+    def read(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
+        """The canonical values of `query`'s declared parameters; None when the request is not to be
+        cached. `table_slugs` is called only when a table's page number could be in `query`."""
+        if not query:
+            return {}
+        if any(query.get(name, "").strip() for name in self.uncached):
+            return None
+        slugs = table_slugs() if self.tables else ()
+        return canonical(query, pages=self.pages(slugs), choices=self.choices, exports=self.exports)
+
+
+def query_of(params: dict[str, str]) -> QueryDict:
+    """An immutable query holding exactly `params`."""
+    query = QueryDict(mutable=True)
+    query.update(params)
+    query._mutable = False
+    return query
+
+
+def cached_page(params: PageParams = PageParams()):
+    """Mark a view as a public page whose answer may be cached for visitors, reading `params` only.
+
+    Whoever asks, the view sees the canonical values the cache key holds, so that a visitor and staff
+    get one answer to one address; a request that is not to be cached (a search, a page number that
+    is not a number) reaches the view as it came, to be answered (or refused) there."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def page(request, *args, **kwargs):
+            values = params.read(request.GET, lambda: request_table_slugs(request))
+            if values is not None:
+                request.GET = query_of(values)
+            return view(request, *args, **kwargs)
+
+        page.page_params = params
+        return page
+
+    return decorate
