@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from league.validation import PLAYERS, RANGES, Span
+from league.validation import PLAYERS, RANGES, Span, checked_name
 
 from . import methods
 from .methods import Facts, Method, MethodError, Outcome, Param, ParamError, Seat
@@ -178,6 +178,14 @@ class Step:
 TOKEN = re.compile(r"^(?P<name>[^\s:=,]+)[:=](?P<value>\S+)$")
 
 
+def _check_name(param: str, name: str, where: str = "") -> None:
+    """A player's name in a series, refused as every way in refuses a name (invisible characters)."""
+    try:
+        checked_name(name, "player", MAX_NAME)
+    except ValueError as error:
+        raise ParamError(param, f"{where}{error}") from None
+
+
 def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
     if len(start_text) > MAX_TEXT:
         raise ParamError("start", f"is longer than {MAX_TEXT:,} characters")
@@ -190,6 +198,7 @@ def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
             raise ParamError(
                 "start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)"
             )
+        _check_name("start", match["name"])
         try:
             ratings[match["name"]] = (RATINGS.parse(match["value"]), None)
         except ParamError as error:
@@ -224,6 +233,7 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
             if match["name"] in ("rounds", "winner_score"):
                 facts_query[match["name"]] = match["value"]
                 continue
+            _check_name("games", match["name"], f"line {number}: ")
             names.append(match["name"])
             placings.append(match["value"])
         if len(set(names)) != len(names):

@@ -39,7 +39,7 @@ _RATED = re.compile(r"\s+rated\s+(\S+)$", re.I)
 _CLUB_NOTATION = re.compile(r"\s+([0-9]+)\(([0-9]+)\)$")  # rated(finished)
 # A placing, or what was meant as one: digits of any script, decimals, signs ("5", "５", "2.0", "-1"),
 # read by league.validation.whole_number, which refuses all but the first.
-_PLACING = re.compile(r"\s+([\d.,+\-()]+)$")
+_PLACING = re.compile(r"\s+([\d.,+\-()_]+)$")
 
 
 @dataclass
