@@ -106,7 +106,7 @@ def whole_number(value: str | int, what: str, span: Span = ANY_WHOLE) -> int:
     return int(text)
 
 
-def number(value: str | float, what: str) -> float:
+def finite_number(value: str | float, what: str) -> float:
     """The finite number in `value` ("1500", "-2.5", "1e3", or a number from JSON), or ValueError."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         result = float(value) if abs(value) < 1e308 else math.inf

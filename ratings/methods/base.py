@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from league.validation import is_ranking, number, whole_number
+from league.validation import finite_number, is_ranking, whole_number
 
 
 class MethodError(ValueError):
@@ -48,7 +48,7 @@ def read_number(raw: Any, whole: bool = False) -> float | int | None:
     one: every way in reads numbers alike."""
     text = raw.strip() if isinstance(raw, str) else raw  # spaces around a value, as forms and files trim
     try:
-        return whole_number(text, "") if whole else number(text, "")
+        return whole_number(text, "") if whole else finite_number(text, "")
     except ValueError:
         return None
 
