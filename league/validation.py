@@ -77,6 +77,7 @@ KEY_LENGTH_FACTOR = 4
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
 LONGEST_NUMBER_READ = 18  # digits: longer numbers are out of every range, and are refused unread
+_LARGEST_FLOAT = 1.7976931348623157e308
 ANY_WHOLE = Span(-(10**LONGEST_NUMBER_READ) + 1, 10**LONGEST_NUMBER_READ - 1)
 
 
@@ -109,7 +110,7 @@ def whole_number(value: str | int, what: str, span: Span = ANY_WHOLE) -> int:
 def finite_number(value: str | float, what: str) -> float:
     """The finite number in `value` ("1500", "-2.5", "1e3", or a number from JSON), or ValueError."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        result = float(value) if abs(value) < 1e308 else math.inf
+        result = float(value) if abs(value) <= _LARGEST_FLOAT else math.inf  # a huge int overflows float()
     elif isinstance(value, str) and _NUMBER.fullmatch(value):
         result = float(value)
     else:
