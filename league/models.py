@@ -458,3 +458,7 @@ class Attempt(models.Model):
     def __str__(self) -> str:
         deal = self.deal if self.deal_id else "a deal"  # the admin names new rows before their deal exists
         return f"{self.player} {'won' if self.won else 'lost'} {deal}"
+
+
+# Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
+from league.submissions import Submission  # noqa: E402, F401
