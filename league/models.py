@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from league import revision, validation
+from league import results, revision, validation
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
@@ -259,15 +259,23 @@ class Matchday(RangesInValidators, models.Model):
         return (self.date, self.number)
 
 
-# The Sedma method's counts on a result (blank in the admin is 0).
-SEDMA_FIELDS = ("won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves")
 PLACING_VALIDATORS = [
     MinValueValidator(PLACINGS.lowest, "Placings start at 1 (1 is the winner)."),
     MaxValueValidator(PLACINGS.highest, f"A placing is at most {PLACINGS.highest}, the most players a matchday has."),
 ]
 
 
+def sedma_count(name: str) -> models.PositiveSmallIntegerField:
+    """A Sedma count's column, named and ranged as league.results declares it (blank in the admin is 0)."""
+    label = results.LABELS[name]
+    named = {} if label.lower() == name.replace("_", " ") else {"verbose_name": label.lower()}  # as migrated
+    return models.PositiveSmallIntegerField(**named, default=0, validators=in_span(SEDMA_COUNTS, label))
+
+
 class Result(RangesInValidators, models.Model):
+    """One player's result at one matchday: the fields of `league.results.Play` (a test holds them
+    alike), with the player and a note."""
+
     matchday = models.ForeignKey(Matchday, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="results")
     placing = models.PositiveSmallIntegerField(validators=PLACING_VALIDATORS)
@@ -283,16 +291,10 @@ class Result(RangesInValidators, models.Model):
         help_text="Pairwise-winner method: a player who left early loses to everyone still playing.",
     )
     # The Sedma method's performance counts (two-player games); the other methods ignore them.
-    won_by_16 = models.PositiveSmallIntegerField(
-        "rounds won by 16", default=0, validators=in_span(SEDMA_COUNTS, "Rounds won by 16")
-    )
-    won_by_24 = models.PositiveSmallIntegerField(
-        "rounds won by 24", default=0, validators=in_span(SEDMA_COUNTS, "Rounds won by 24")
-    )
-    won_by_4_and_last = models.PositiveSmallIntegerField(
-        "rounds won with 4 and last", default=0, validators=in_span(SEDMA_COUNTS, "Rounds won with 4 and last")
-    )
-    bad_moves = models.PositiveSmallIntegerField(default=0, validators=in_span(SEDMA_COUNTS, "Bad moves"))
+    won_by_16 = sedma_count("won_by_16")
+    won_by_24 = sedma_count("won_by_24")
+    won_by_4_and_last = sedma_count("won_by_4_and_last")
+    bad_moves = sedma_count("bad_moves")
 
     class Meta:
         ordering = ["matchday", "placing", "player__short_name"]
@@ -300,7 +302,7 @@ class Result(RangesInValidators, models.Model):
             models.UniqueConstraint(fields=["matchday", "player"], name="league_result_one_per_player"),
             span_check("placing", PLACINGS, "league_result_placing_range"),
             span_check("rated_placing", PLACINGS, "league_result_rated_placing_range", nullable=True),
-            *(span_check(name, SEDMA_COUNTS, f"league_result_{name}_range") for name in SEDMA_FIELDS),
+            *(span_check(name, SEDMA_COUNTS, f"league_result_{name}_range") for name in results.SEDMA_FIELDS),
         ]
 
     def __str__(self) -> str:
@@ -309,6 +311,10 @@ class Result(RangesInValidators, models.Model):
     @property
     def effective_placing(self) -> int:
         return self.rated_placing if self.rated_placing is not None else self.placing
+
+    def play(self) -> results.Play:
+        """The result as the league's record of it (league.results), without the player and note."""
+        return results.Play(*results.values(self))
 
     @property
     def display_placing(self) -> str:

@@ -13,8 +13,10 @@ import math
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # results.py reads its ranges from here
+    from league.results import Entry
 
 
 class Span(NamedTuple):
@@ -214,26 +216,7 @@ def fitting_slug(base: str, number: int, longest: int) -> str:
     return base[: longest - len(suffix)].rstrip("-") + suffix
 
 
-# Results
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One result as typed in. `row` is how the person who typed it finds it again ("Line 5" of a
-    file; empty where the player's name says enough, as on the entry page and in the admin)."""
-
-    row: str
-    player: str
-    placing: int
-    rated_placing: int | None = None  # given explicitly, for a penalty other than leaving early
-    left_early: bool = False
-
-    @property
-    def effective_placing(self) -> int:
-        return self.rated_placing if self.rated_placing is not None else self.placing
-
-    def where(self) -> str:
-        return f"{self.row}: " if self.row else ""
+# Results: a matchday's entries (league.results.Entry) against the league's rules
 
 
 def competition_ranking(placings: Sequence[int]) -> list[int]:

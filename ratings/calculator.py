@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from league.results import FIELDS, FLAGS, LABELS, RATED_AS_GIVEN
 from league.validation import PLAYERS, RANGES, Span, checked_name
 
 from . import methods
@@ -44,14 +45,17 @@ ROUNDS = _whole("rounds", "Rounds", 1, "The game's rounds (the club formula's K 
 PLACINGS = _whole("placings", "Placings", 1, "Each player's placing, 1 for the winner.", RANGES["placing"])
 PLACING = _whole("placing", "Placing", 1, "A player's placing in a series.")
 WINNER_SCORE = _whole("winner_score", "Winner's score", 25, "The winner's score (table-size).")
-PER_PLAYER = (
-    Param("left_early", "Left early", 0, "1 for a player who left early (pairwise-winner).", int, 0, 1),
-    _whole("won_by_16", "Rounds won by 16", 0, "Sedma."),
-    _whole("won_by_24", "Rounds won by 24", 0, "Sedma."),
-    _whole("won_by_4_and_last", "Won with 4 and last", 0, "Sedma."),
-    _whole("bad_moves", "Bad moves", 0, "Sedma."),
-)
-SEDMA_COUNTS = ("won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves")
+
+
+def _given(name: str) -> Param:
+    """The per-player input of a field of the result record that methods read as given."""
+    label, method = LABELS[name], FIELDS[name].metadata["method"]
+    if name in FLAGS:
+        return Param(name, label, 0, f"1 for a player who {label.lower()} ({method}).", int, 0, 1)
+    return _whole(name, label, 0, f"{method}.", FIELDS[name].metadata["span"])
+
+
+PER_PLAYER = tuple(_given(name) for name in RATED_AS_GIVEN)
 PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
 GAME_KEYS = {"method", "ratings", "placings", "rounds", "winner_score", *(p.name for p in PER_PLAYER), *PLAYER_INPUTS}
 
@@ -142,8 +146,8 @@ def game_from_query(query: Mapping[str, str]) -> Game:
     seats = []
     for i, (rating, placing) in enumerate(zip(ratings, placings, strict=True)):
         given = {name: values[i] for name, values in inputs.items()}
-        counts = {name: (bool(values[i]) if name == "left_early" else values[i]) for name, values in per_player.items()}
-        seats.append(Seat(rating, placing, method.state_for(rating, given, params), **counts))
+        play = {name: bool(values[i]) if name in FLAGS else values[i] for name, values in per_player.items()}
+        seats.append(Seat(rating, placing, method.state_for(rating, given, params), **play))
     return Game(method, params, seats, facts_from(query))
 
 

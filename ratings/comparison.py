@@ -28,6 +28,8 @@ from datetime import date, timedelta
 from itertools import combinations
 from typing import Any
 
+from league.results import Play
+
 from .methods import Facts, Method, MethodError, Seat
 
 COIN_TOSS_LOG_LOSS = math.log(2)
@@ -51,18 +53,12 @@ REFERENCES = (
 )
 
 
-@dataclass(frozen=True)
-class Played:
-    """One player's result at one matchday, as read from the database."""
+@dataclass(frozen=True, kw_only=True)
+class Played(Play):
+    """One player's result at one matchday, as read from the database: methods rate its effective
+    placing; the predictions are scored against its placing."""
 
     player_id: int
-    placing: int
-    rated_placing: int  # the placing after any penalty, which the methods rate
-    left_early: bool = False
-    won_by_16: int = 0
-    won_by_24: int = 0
-    won_by_4_and_last: int = 0
-    bad_moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -202,8 +198,7 @@ def run(
         seats = []
         for p in matchday.results:
             rating, state = current.get(p.player_id, start)
-            counts = (p.won_by_16, p.won_by_24, p.won_by_4_and_last, p.bad_moves)
-            seats.append(Seat(rating, p.rated_placing, state, p.left_early, *counts))
+            seats.append(Seat.of(p, rating, state))
         try:
             outcomes = method.compute(seats, matchday.facts, params)
         except MethodError as error:

@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result
+from league.results import PLACING_FIELDS, RATED_AS_GIVEN
 from league.validation import fitting_slug
 
 from . import methods
@@ -100,18 +101,9 @@ class PlayerState:
     delta: float
 
 
-# What the methods need of each result, read as plain tuples in play order.
-RATED_FIELDS = (
-    "matchday_id",
-    "player_id",
-    "placing",
-    "rated_placing",
-    "left_early",
-    "won_by_16",
-    "won_by_24",
-    "won_by_4_and_last",
-    "bad_moves",
-)
+# What the methods need of each result, read as plain tuples in play order: the record's fields
+# that a Seat takes as given come last, passed to it by position.
+RATED_FIELDS = ("matchday_id", "player_id", *PLACING_FIELDS, *RATED_AS_GIVEN)
 
 
 @dataclass
@@ -277,18 +269,14 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
         for run in counting[game_id]:
             table_id, states, (start_rating, start_state) = run.table.pk, run.states, run.start
             seats = []
-            for _, player, placing, rated, left_early, w16, w24, w4, bad in group:
-                current = states.get(player)
+            for row in group:
+                current, rated = states.get(row[1]), row[3]
                 seats.append(
                     methods.Seat(
                         current.rating if current else start_rating,
-                        rated if rated is not None else placing,
+                        rated if rated is not None else row[2],
                         current.state if current else start_state,
-                        left_early,
-                        w16,
-                        w24,
-                        w4,
-                        bad,
+                        *row[4:],
                     )
                 )
             try:

@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
+from league.results import RESULT_FIELDS
 
 from .comparison import MatchdayRecord, Played
 from .grid_reads import MatchdayPages
@@ -364,8 +365,7 @@ def table_history(table: RatingTable, limit: int) -> tuple[list[MatchdayRecord],
         played = []
         for r in group:
             players[r.player_id] = r.player
-            counts = (r.won_by_16, r.won_by_24, r.won_by_4_and_last, r.bad_moves)
-            played.append(Played(r.player_id, r.placing, r.effective_placing, r.left_early, *counts))
+            played.append(Played(*(getattr(r, name) for name in RESULT_FIELDS), player_id=r.player_id))
         facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
         history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played), matchday.date))
     return history, players, total

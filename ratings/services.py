@@ -19,12 +19,21 @@ from django.db import connection, transaction
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Player, Result, Revision
+from league.results import (
+    PLACING_FIELDS,
+    RATED_AS_GIVEN,
+    RESULT_FIELDS,
+    Entry,
+    Play,
+    given_values,
+    range_problems,
+    values,
+)
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
     ROUNDS,
     SHORT_NAME_LENGTH,
-    Entry,
     fitting_slug,
     matchday_problems,
     name_key,
@@ -39,39 +48,20 @@ from .models import AttemptRating, DealRating, LevelRating, RatingEntry, RatingT
 RecomputeError = engine.RecomputeError
 
 
-@dataclass
-class ResultInput:
-    """One player's result as entered; `player` may be a new, unsaved player, created on saving."""
+@dataclass(frozen=True, kw_only=True)
+class ResultInput(Play):
+    """One player's result on its way to the database: the record, with the player (perhaps a new,
+    unsaved one, created on saving) and a note."""
 
     player: Player
-    placing: int
-    rated_placing: int | None = None
-    left_early: bool = False
     note: str = ""
-    won_by_16: int = 0
-    won_by_24: int = 0
-    won_by_4_and_last: int = 0
-    bad_moves: int = 0
 
-    RESULT_FIELDS = (
-        "placing",
-        "rated_placing",
-        "left_early",
-        "note",
-        "won_by_16",
-        "won_by_24",
-        "won_by_4_and_last",
-        "bad_moves",
-    )
+    def entry(self) -> Entry:
+        return Entry(*values(self), player=self.player.short_name)
 
-    @property
-    def effective_placing(self) -> int:
-        return self.rated_placing if self.rated_placing is not None else self.placing
 
-    def seat(self) -> methods.Seat:
-        """The result as the rating methods see it (the rating does not matter for their checks)."""
-        counts = (self.won_by_16, self.won_by_24, self.won_by_4_and_last, self.bad_moves)
-        return methods.Seat(0, self.effective_placing, None, self.left_early, *counts)
+# What a save writes of each result, besides the matchday and the player.
+STORED_FIELDS = (*RESULT_FIELDS, "note")
 
 
 def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
@@ -89,7 +79,7 @@ def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
 
 
 def _entries(results: Sequence[ResultInput]) -> list[Entry]:
-    return [Entry("", r.player.short_name, r.placing, r.rated_placing, r.left_early) for r in results]
+    return [r.entry() for r in results]
 
 
 def _with_derived_rated_placings(results: Sequence[ResultInput]) -> list[ResultInput]:
@@ -105,7 +95,7 @@ def results_problems(game: Game | None, results: Sequence[ResultInput]) -> list[
     problems = matchday_problems(_entries(results))
     if problems or game is None:
         return problems
-    return unratable(game, [r.seat() for r in _with_derived_rated_placings(results)])
+    return unratable(game, [methods.Seat.of(r) for r in _with_derived_rated_placings(results)])
 
 
 def _checked(matchday: Matchday, results: Sequence[ResultInput]) -> list[ResultInput]:
@@ -126,9 +116,9 @@ def _result_problems(results: Sequence[ResultInput]) -> list[str]:
             except ValidationError as error:
                 problems.extend(f"{given.player.short_name!r}: {m}" for m in error.messages)
                 continue
-        values = {name: getattr(given, name) for name in ResultInput.RESULT_FIELDS}
+        stored = {name: getattr(given, name) for name in STORED_FIELDS}
         try:
-            Result(**values).clean_fields(exclude=["matchday", "player"])
+            Result(**stored).clean_fields(exclude=["matchday", "player"])
         except ValidationError as error:
             problems.extend(f"{given.player.short_name}: {m}" for m in error.messages)
     return problems
@@ -154,9 +144,9 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
     Result.objects.filter(pk__in=[r.pk for pid, r in stored.items() if pid not in wanted]).delete()
     for player_id, given in wanted.items():
         result = stored.get(player_id) or Result(matchday=matchday, player_id=player_id)
-        values = {name: getattr(given, name) for name in ResultInput.RESULT_FIELDS}
-        if result.pk is None or any(getattr(result, k) != v for k, v in values.items()):
-            for name, value in values.items():
+        changed = {name: getattr(given, name) for name in STORED_FIELDS}
+        if result.pk is None or any(getattr(result, k) != v for k, v in changed.items()):
+            for name, value in changed.items():
                 setattr(result, name, value)
             result.save()
     positions, games = [matchday.position], [matchday.game]
@@ -188,7 +178,7 @@ def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> Matc
         tables,
         matchday.position,
         players,
-        [r.seat() for r in results],
+        [methods.Seat.of(r) for r in results],
         methods.Facts(matchday.rounds, matchday.winner_score),
     )
     later = Matchday.objects.filter(game__in=counted).from_position(*matchday.position).exclude(pk=matchday.pk)
@@ -266,7 +256,7 @@ def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
     )
     problems = []
     for matchday, group in groupby(results, key=lambda r: r.matchday):
-        seats = [ResultInput(r.player, r.placing, r.rated_placing, r.left_early).seat() for r in group]
+        seats = [methods.Seat.of(r.play()) for r in group]
         try:
             method.check(seats)
         except methods.MethodError as error:
@@ -293,21 +283,12 @@ def save_rating_table(table: RatingTable) -> int | None:
 
 
 @dataclass
-class ImportedResult:
-    line: int  # where the secretary finds it in their file
-    player: str
-    placing: int
-    rated_placing: int | None = None  # explicit, for a penalty other than leaving early
-    left_early: bool = False
-
-
-@dataclass
 class ImportedMatchday:
     number: int
     date: date
     game: str
     rounds: int
-    results: list[ImportedResult] = field(default_factory=list)
+    results: list[Entry] = field(default_factory=list)  # each row says its line in the file
 
 
 @dataclass
@@ -318,19 +299,9 @@ class ImportSummary:
     games_created: list[str]
 
 
-# The import's results as plain rows, with the model's defaults for what a file does not give.
-IMPORTED_RESULT_COLUMNS = (
-    "matchday_id",
-    "player_id",
-    "placing",
-    "rated_placing",
-    "note",
-    "left_early",
-    "won_by_16",
-    "won_by_24",
-    "won_by_4_and_last",
-    "bad_moves",
-)
+# The import's results as plain rows: the record's fields (the rated placing as the penalty rule
+# derives it), and no note.
+IMPORTED_RESULT_COLUMNS = ("matchday_id", "player_id", "note", *PLACING_FIELDS, *RATED_AS_GIVEN)
 
 
 @transaction.atomic
@@ -390,15 +361,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     # A league's history arrives in one file: results are written as plain rows, not model instances,
     # with the rated placings the penalty rule derives (checked by the parser, line by line).
     rows = [
-        (matchday.pk, players[name_key(row.player)].pk, row.placing, rated, "", row.left_early, 0, 0, 0, 0)
+        (matchday.pk, players[name_key(row.player)].pk, "", row.placing, rated, *given_values(row))
         for matchday, given in zip(matchdays, imported, strict=True)
-        for row, rated in zip(
-            given.results,
-            stored_rated_placings(
-                [Entry("", r.player, r.placing, r.rated_placing, r.left_early) for r in given.results]
-            ),
-            strict=True,
-        )
+        for row, rated in zip(given.results, stored_rated_placings(given.results), strict=True)
     ]
     insert_rows(Result, IMPORTED_RESULT_COLUMNS, rows)
     if connection.vendor == "postgresql" and len(rows) > 10_000:
@@ -434,11 +399,9 @@ def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
         ]
         problems.extend(f"{where}: {p}." for p in found if p)
         for row in matchday.results:
-            problem = name_problem_once(row.player, "player", SHORT_NAME_LENGTH)
-            if problem:
-                problems.append(f"Line {row.line}: {problem}.")
-        entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing) for r in matchday.results]
-        problems.extend(f"{where}: {p}" for p in matchday_problems(entries))
+            found = [name_problem_once(row.player, "player", SHORT_NAME_LENGTH), *range_problems(row)]
+            problems.extend(f"{row.where()}{p}." for p in found if p)
+        problems.extend(f"{where}: {p}" for p in matchday_problems(matchday.results))
         if len(problems) >= 20:
             break
     return problems[:20]

@@ -4,6 +4,7 @@ matchdays, to post the admin's matchday form and to read tables out of pages."""
 import csv
 import io
 import re
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Player
+from league.results import values
 from ratings import services
 from tools.generate import people
 from web.importing import import_results
@@ -59,7 +61,7 @@ def make_matchday(db, hearts):
             player = Player.objects.filter(short_name=short_name).first() or Player(
                 name=short_name, short_name=short_name
             )
-            results.append(services.ResultInput(player, placing, (rated or {}).get(short_name)))
+            results.append(services.ResultInput(placing, (rated or {}).get(short_name), player=player))
         services.save_matchday(matchday, results)
         return matchday
 
@@ -136,17 +138,7 @@ def change_url(matchday):
 def results_of(matchday) -> dict:
     """A stored matchday's results as `services.ResultInput`s, by short name, to edit and save."""
     return {
-        r.player.short_name: services.ResultInput(
-            r.player,
-            r.placing,
-            r.rated_placing,
-            r.left_early,
-            r.note,
-            r.won_by_16,
-            r.won_by_24,
-            r.won_by_4_and_last,
-            r.bad_moves,
-        )
+        r.player.short_name: services.ResultInput(*values(r), player=r.player, note=r.note)
         for r in matchday.results.select_related("player")
     }
 
@@ -155,7 +147,7 @@ def save_results(matchday, placings: dict) -> None:
     """Give some of a stored matchday's players new placings and save it."""
     results = results_of(matchday)
     for short_name, placing in placings.items():
-        results[short_name].placing = placing
+        results[short_name] = replace(results[short_name], placing=placing)
     services.save_matchday(matchday, list(results.values()))
 
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from league.models import Matchday, Player, Result
-from league.validation import PLAYERS, Entry, is_ranking, matchday_problems
+from league.results import Entry
+from league.validation import PLAYERS, is_ranking, matchday_problems
 from ratings.methods import METHODS
 from ratings.methods.club import placing_scores
 from ratings.models import RatingEntry, RatingTable
@@ -26,7 +27,7 @@ def matchday_file(players, *, number=1, placing=lambda i: i + 1):
 
 def test_the_bounds_are_two_to_five_hundred_players():
     assert (PLAYERS.lowest, PLAYERS.highest) == (2, 500)
-    entries = [Entry(f"Row {i}", f"P{i}", 1) for i in range(501)]
+    entries = [Entry(1, player=f"P{i}", row=f"Row {i}") for i in range(501)]
     assert matchday_problems(entries) == ["A matchday has at most 500 players; this one has 501."]
     assert matchday_problems(entries[:500]) == []
 

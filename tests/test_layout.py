@@ -105,17 +105,20 @@ def test_the_parts_import_each_other_without_a_cycle():
         visit(part, [])
 
 
-def test_ratings_takes_only_the_leagues_models_and_validation():
+def test_ratings_takes_only_the_leagues_models_validation_and_result_record():
     taken = {t for name, imported in GRAPH.items() if part_of(name) == "ratings" for t in ours(imported)}
-    assert {t for t in taken if part_of(t) == "league"} <= {"league.models", "league.validation"}
+    assert {t for t in taken if part_of(t) == "league"} <= {"league.models", "league.validation", "league.results"}
 
 
-@pytest.mark.parametrize("package", ["ratings.methods", "league.validation"])
-def test_the_rating_maths_and_the_checks_are_pure_python(package):
+PURE = ("ratings.methods", "league.validation", "league.results")
+
+
+@pytest.mark.parametrize("package", PURE)
+def test_the_rating_maths_the_checks_and_the_result_record_are_pure_python(package):
     for name, imported in GRAPH.items():
         if name == package or name.startswith(package + "."):
             assert not {m for m in imported if m.split(".")[0] == "django"}, name
-            assert ours(imported) <= {m for m in KNOWN if m.startswith(("ratings.methods", "league.validation"))}
+            assert ours(imported) <= {m for m in KNOWN if m.startswith(PURE)}
 
 
 def test_only_the_service_functions_reach_the_engine():

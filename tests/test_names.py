@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 
 from league import services as league_services
 from league.models import Game, Matchday, Player, Result
+from league.results import Entry
 from league.validation import name_key, name_problem
 from ratings import services
 from tests.test_import import HEADER, counts, csv, failure
@@ -143,8 +144,8 @@ def test_a_new_player_in_a_saved_matchday_is_checked_too(db, hearts):
     Player.objects.create(name="GL", short_name="GL")
     matchday = Matchday(number=1, date="2025-11-03", game=hearts, rounds=1)
     results = [
-        services.ResultInput(Player.objects.get(short_name="GL"), 1),
-        services.ResultInput(Player(name="x", short_name="G\u200bL"), 2),
+        services.ResultInput(1, player=Player.objects.get(short_name="GL")),
+        services.ResultInput(2, player=Player(name="x", short_name="G\u200bL")),
     ]
     with pytest.raises(ValidationError) as raised:
         services.save_matchday(matchday, results)
@@ -255,7 +256,7 @@ def test_the_rows_of_one_matchday_may_spell_its_game_differently(db):
 def test_the_import_service_checks_names_for_any_caller(db):
     from datetime import date
 
-    results = [services.ImportedResult(2, "I", 1), services.ImportedResult(3, "\x00", 2)]
+    results = [Entry(1, player="I", row="Line 2"), Entry(2, player="\x00", row="Line 3")]
     imported = [services.ImportedMatchday(1, date(2025, 11, 3), "Hearts", 1, results)]
     with pytest.raises(ValidationError) as raised:
         services.import_matchdays(imported)

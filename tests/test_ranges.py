@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from league.models import Game, Matchday, Page, Player, Result
+from league.results import Entry
 from league.validation import MATCHDAY_NUMBERS, PLACINGS, ROUNDS, SEDMA_COUNTS, WINNER_SCORES, whole_number
 from ratings import services
 from ratings.models import RatingEntry, RatingTable
@@ -179,13 +180,17 @@ def test_the_matchday_service_refuses_numbers_out_of_range(db, hearts):
     for values in ({"number": 0}, {"rounds": 101}, {"winner_score": 1001}):
         matchday = Matchday(**{"number": 1, "date": "2025-11-03", "game": hearts, "rounds": 1, **values})
         with pytest.raises(ValidationError):
-            services.save_matchday(matchday, [services.ResultInput(a, 1), services.ResultInput(b, 2)])
+            services.save_matchday(matchday, [services.ResultInput(1, player=a), services.ResultInput(2, player=b)])
     matchday = Matchday(number=1, date="2025-11-03", game=hearts, rounds=1)
     with pytest.raises(ValidationError) as raised:
-        services.save_matchday(matchday, [services.ResultInput(a, 1, bad_moves=101), services.ResultInput(b, 2)])
+        services.save_matchday(
+            matchday, [services.ResultInput(1, bad_moves=101, player=a), services.ResultInput(2, player=b)]
+        )
     assert raised.value.messages == ["A: Bad moves must be at most 100."]
     with pytest.raises(ValidationError) as raised:
-        services.save_matchday(matchday, [services.ResultInput(a, 1, note="\x00"), services.ResultInput(b, 2)])
+        services.save_matchday(
+            matchday, [services.ResultInput(1, player=a, note="\x00"), services.ResultInput(2, player=b)]
+        )
     assert raised.value.messages == ["A: Null characters are not allowed."]
     assert not Matchday.objects.exists()
 
@@ -193,7 +198,7 @@ def test_the_matchday_service_refuses_numbers_out_of_range(db, hearts):
 def test_the_import_service_refuses_numbers_out_of_range_for_any_caller(db):
     from datetime import date
 
-    results = [services.ImportedResult(2, "A", 1), services.ImportedResult(3, "B", 2)]
+    results = [Entry(1, player="A", row="Line 2"), Entry(2, player="B", row="Line 3")]
     for number, rounds in ((0, 1), (1, 101), (1, 40_000)):
         with pytest.raises(ValidationError) as raised:
             services.import_matchdays([services.ImportedMatchday(number, date(2025, 11, 3), "Hearts", rounds, results)])

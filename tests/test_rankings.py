@@ -1,12 +1,13 @@
 """The placing checks and the penalty rule shared by the entry page, the admin and the import,
 without a database."""
 
-from league.validation import Entry, competition_ranking, matchday_problems, rated_placings, stored_rated_placings
+from league.results import Entry
+from league.validation import competition_ranking, matchday_problems, rated_placings, stored_rated_placings
 
 
 def entries(*placings, rated=None, left=()):
     rated = rated or {}
-    return [Entry(f"Row {i}", f"P{i}", p, rated.get(i), i in left) for i, p in enumerate(placings, start=1)]
+    return [Entry(p, rated.get(i), i in left, player=f"P{i}", row=f"Row {i}") for i, p in enumerate(placings, start=1)]
 
 
 def test_a_standard_competition_ranking_passes():
@@ -31,7 +32,7 @@ def test_a_placing_outside_the_field_names_the_row():
 
 
 def test_a_player_twice_names_both_rows():
-    twice = [Entry("Row 1", "GL", 1), Entry("Row 2", "I", 2), Entry("Row 3", "gl", 3)]
+    twice = [Entry(1, player="GL", row="Row 1"), Entry(2, player="I", row="Row 2"), Entry(3, player="gl", row="Row 3")]
     assert matchday_problems(twice) == ["Row 3: gl is entered twice (also in Row 1)."]
 
 

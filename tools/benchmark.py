@@ -11,6 +11,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from django.conf import settings
 from django.core.management import call_command
@@ -85,13 +86,11 @@ def edit_middle_matchday() -> None:
     """Swap the first two placings of the middle matchday and recompute from it."""
     middle = Matchday.objects.select_related("game").order_by("date", "number")[Matchday.objects.count() // 2]
     results = [
-        services.ResultInput(r.player, r.placing, r.rated_placing)
+        services.ResultInput(r.placing, player=r.player)
         for r in middle.results.select_related("player").order_by("placing", "pk")
     ]
     first, second = results[:2]
-    first.placing, second.placing = second.placing, first.placing
-    for result in results:
-        result.rated_placing = None
+    results[:2] = [replace(first, placing=second.placing), replace(second, placing=first.placing)]
     services.save_matchday(middle, results)
 
 

@@ -17,41 +17,32 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league.models import Game, Matchday, Player
-from league.validation import NAME_LENGTH, PLACINGS, RANGES, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
+from league.results import FIELDS, Entry, values
+from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
 from ratings import services
 from web.fields import IsoDateField, WholeNumberField
 
-COUNT_KEYS = {"won16": "won_by_16", "won24": "won_by_24", "last4": "won_by_4_and_last", "bad": "bad_moves"}
+# The keyword each count of the result record is typed with (`won16=2`), as league.results declares it.
+COUNT_KEYS = {f.metadata["keyword"]: name for name, f in FIELDS.items() if "keyword" in f.metadata}
+_KEYWORDS = "|".join(map(re.escape, COUNT_KEYS))
 # A count's `=` (`won16=2`) is not a tie's: it is marked before a line is split into tied names. A
 # count's value is what does not start with a letter (`bad = K` is a tie with K).
-_COUNT_SIGN = re.compile(r"\b(won16|won24|last4|bad)\s*=\s*(?=[^\sA-Za-z=])", re.I)
+_COUNT_SIGN = re.compile(rf"\b({_KEYWORDS})\s*=\s*(?=[^\sA-Za-z=])", re.I)
 _MARK = "\0"  # never typed: the form's text fields refuse NUL
-_COUNT = re.compile(r"\s+(won16|won24|last4|bad)\0(\S*)$", re.I)
+_COUNT = re.compile(rf"\s+({_KEYWORDS})\0(\S*)$", re.I)
 _LEFT = re.compile(r"\s+left\s+early$", re.I)
 _RATED = re.compile(r"\s+rated\s+(\S+)$", re.I)
 _CLUB_NOTATION = re.compile(r"\s+([0-9]+)\(([0-9]+)\)$")  # rated(finished)
 # A placing, or what was meant as one: digits of any script, decimals, signs ("5", "５", "2.0", "-1"),
 # read by league.validation.whole_number, which refuses all but the first.
 _PLACING = re.compile(r"\s+([\d.,+\-()_]+)$")
-
-
-@dataclass
-class EnteredResult:
-    """One player's result as typed: the name (not yet a player), where they finished and any penalty."""
-
-    name: str
-    placing: int
-    rated_placing: int | None = None
-    left_early: bool = False
-    counts: dict[str, int] = field(default_factory=dict)  # the Sedma counts, by Result field name
-    line: int = 0
 
 
 @dataclass
@@ -75,7 +66,7 @@ def _read_name(text: str) -> _Name:
     while True:
         if match := _COUNT.search(rest):
             field = COUNT_KEYS[match[1].lower()]
-            counts[field] = whole_number(match[2], match[1].lower(), RANGES[field])
+            counts[field] = whole_number(match[2], match[1].lower(), FIELDS[field].metadata["span"])
         elif match := _LEFT.search(rest):
             left_early = True
         elif rated is None and (match := _RATED.search(rest)):
@@ -108,7 +99,7 @@ def _read_line(number: int, text: str) -> tuple[list[_Name], list[str]]:
     return names, problems
 
 
-def parse_results(lines: list[str]) -> tuple[list[EnteredResult], list[str]]:
+def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
     """The results typed on `lines` (blank lines skipped) and what is wrong with them, each problem
     naming its line. A line holds one place: one name, or tied names joined by `=`, each with its
     own penalty and counts. Placings are either all given or all taken from the lines' order."""
@@ -140,7 +131,11 @@ def parse_results(lines: list[str]) -> tuple[list[EnteredResult], list[str]]:
     for (number, names), place in zip(read, places, strict=True):
         placing = place if place is not None else next_place
         for name in names:
-            results.append(EnteredResult(name.name, placing, name.rated_placing, name.left_early, name.counts, number))
+            results.append(
+                Entry(
+                    placing, name.rated_placing, name.left_early, **name.counts, player=name.name, row=f"Line {number}"
+                )
+            )
         next_place += len(names)
     return results, []
 
@@ -210,7 +205,7 @@ class EntryForm(forms.Form):
             self.fields[name] = forms.CharField(
                 label=f"Line {n}", required=False, max_length=200, widget=forms.TextInput(attrs={"list": "players"})
             )
-        self.results: list[EnteredResult] = []
+        self.results: list[Entry] = []
         self.resolved: Resolved | None = None
         self.new_players: list[dict] = []  # names that match no one: {"index", "name", "suggestion"}
 
@@ -238,7 +233,7 @@ class EntryForm(forms.Form):
         if not results:
             raise ValidationError("Enter the results: one line per place, the winner first.")
         self.results = results
-        self.resolved = resolve_players([r.name for r in results])
+        self.resolved = resolve_players([r.player for r in results])
         problems = [
             f"Several players are called {name}: {', '.join(p.short_name for p in players)}. Use the short name."
             for name, players in self.resolved.ambiguous.items()
@@ -264,11 +259,7 @@ class EntryForm(forms.Form):
         new = {name_key(p["name"]): Player(short_name=p["name"], name=p["full"] or p["name"]) for p in self.new_players}
         results = [
             services.ResultInput(
-                self.resolved.players.get(name_key(r.name)) or new[name_key(r.name)],
-                r.placing,
-                r.rated_placing,
-                r.left_early,
-                **r.counts,
+                *values(r), player=self.resolved.players.get(name_key(r.player)) or new[name_key(r.player)]
             )
             for r in self.results
         ]

@@ -5,10 +5,12 @@ Format (one row per player per matchday; header required, column order free):
     matchday,date,game,rounds,player,placing,rated_placing
     5,2025-11-10,Hearts,4,R,3,4
 
-`rated_placing` may be empty. Unknown players (by short name) and games (by name) are created; new
-games count as official. Names are compared as `league.validation.name_key` compares them ("GL",
-"gl" and "ＧＬ" are one player), and numbers are read as people write them (digits 0-9 only). This
-module reads and checks the file; `ratings.services.import_matchdays` writes it.
+`rated_placing` may be empty. A file may add the columns `left_early` (1 or empty) and the Sedma
+counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0). Unknown players (by
+short name) and games (by name) are created; new games count as official. Names are compared as
+`league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
+read as people write them (digits 0-9 only). This module reads and checks the file;
+`ratings.services.import_matchdays` writes it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from league.results import FIELDS, FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
@@ -30,7 +33,6 @@ from league.validation import (
     PLAYERS,
     ROUNDS,
     SHORT_NAME_LENGTH,
-    Entry,
     iso_date,
     matchday_problems,
     name_key,
@@ -39,10 +41,12 @@ from league.validation import (
     whole_number,
 )
 from ratings import services
-from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
+from ratings.services import ImportedMatchday, ImportSummary
 
-COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
-OPTIONAL_COLUMNS = {"left_early": ""}  # a column a file may leave out, and its value then
+COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
+# The rest of the result record (league.results), which a file may leave out: a flag (1 or empty)
+# or a whole number (empty is 0). A Sedma league's export imports back to the same ratings.
+OPTIONAL_COLUMNS = RATED_AS_GIVEN
 YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
@@ -53,17 +57,15 @@ class ImportFailed(Exception):
         super().__init__("\n".join(errors))
 
 
-@dataclass
-class Row:
+@dataclass(frozen=True, kw_only=True)
+class Row(Entry):
+    """One line of the file: a result as typed, with its matchday's facts as this line gives them."""
+
     line: int
     matchday: int
     date: date
     game: str
     rounds: int
-    player: str
-    placing: int
-    rated_placing: int | None
-    left_early: bool = False
 
 
 # Each number column's range: the league's (league.validation), which the admin and the database keep.
@@ -230,7 +232,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             rows[0].date,
             rows[0].game,
             rows[0].rounds,
-            [ImportedResult(r.line, r.player, r.placing, r.rated_placing, r.left_early) for r in rows],
+            rows,
         )
         for number, rows in matchdays.items()
     ]
@@ -257,16 +259,26 @@ def _parse_row(line: int, values: dict[str, str], today: date, number: int | Non
     if day > today:
         raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
     return Row(
+        _whole_number(values["placing"], "placing"),
+        _whole_number(values["rated_placing"], "rated_placing", optional=True),
+        *(_given(values.get(column, ""), column) for column in OPTIONAL_COLUMNS),
+        player=values["player"],
+        row=f"Line {line}",
         line=line,
         matchday=number if number is not None else _whole_number(values["matchday"], "matchday"),
         date=day,
         game=values["game"],
         rounds=_whole_number(values["rounds"], "rounds"),
-        player=values["player"],
-        placing=_whole_number(values["placing"], "placing"),
-        rated_placing=_whole_number(values["rated_placing"], "rated_placing", optional=True),
-        left_early=_yes_or_no(values.get("left_early", OPTIONAL_COLUMNS["left_early"]), "left_early"),
     )
+
+
+def _given(text: str, column: str) -> bool | int:
+    """An optional column's value: a flag, or a whole number in its range (empty: the record's default)."""
+    if column in FLAGS:
+        return _yes_or_no(text, column)
+    if text == "":
+        return FIELDS[column].default
+    return whole_number(text, column, FIELDS[column].metadata["span"])
 
 
 @functools.lru_cache(maxsize=10_000)
@@ -291,11 +303,10 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
                     f"Line {row.line}: matchday {number} has {column} "
                     f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
                 )
-    entries = [Entry(f"Line {r.line}", r.player, r.placing, r.rated_placing, r.left_early) for r in rows]
     lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
     errors.extend(
         problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"
-        for problem in matchday_problems(entries)
+        for problem in matchday_problems(rows)
     )
     return errors
 

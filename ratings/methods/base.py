@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from league.results import RATED_AS_GIVEN, Play
 from league.validation import finite_number, is_ranking, whole_number
 
 
@@ -127,7 +128,9 @@ class Param:
 # set through object.__setattr__), a tenth of a full recompute. Nothing changes them once made.
 @dataclass
 class Seat:
-    """One player at one matchday, as a method sees them."""
+    """One player at one matchday, as a method sees them: their rating and state, the placing it
+    rates, then the fields of league.results.Play that it reads as given (RATED_AS_GIVEN, in their
+    order and with their defaults: a test holds them alike, and the engine passes them by position)."""
 
     rating: float
     placing: int  # the rated placing (after any penalty); 1 is the winner
@@ -137,6 +140,11 @@ class Seat:
     won_by_24: int = 0
     won_by_4_and_last: int = 0
     bad_moves: int = 0
+
+    @classmethod
+    def of(cls, play: Play, rating: float = 0.0, state: Mapping[str, float] | None = None) -> Seat:
+        """`play` as a method sees it, with the player's rating and state before the matchday."""
+        return cls(rating, play.effective_placing, state, *(getattr(play, name) for name in RATED_AS_GIVEN))
 
 
 @dataclass(frozen=True)

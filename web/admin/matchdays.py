@@ -19,8 +19,9 @@ from django.forms.models import BaseInlineFormSet
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 
-from league.models import SEDMA_FIELDS, Matchday, Result
-from league.validation import PLAYERS, Entry, rated_placings
+from league.models import Matchday, Result
+from league.results import FIELDS, RESULT_FIELDS, SEDMA_FIELDS, Entry
+from league.validation import PLAYERS, rated_placings
 from ratings import deletion, services
 from ratings.models import RatingTable
 from ratings.selectors import matchday_changes
@@ -41,14 +42,12 @@ def _kept_rows(formset) -> list[tuple[int, dict]]:
 
 
 def result_inputs(formset) -> list[services.ResultInput]:
+    """The rows' results; a field of the record that a row does not show (or leaves blank) is its default."""
     return [
         services.ResultInput(
+            **{name: FIELDS[name].default if data.get(name) is None else data[name] for name in RESULT_FIELDS},
             player=data["player"],
-            placing=data["placing"],
-            rated_placing=data.get("rated_placing"),
-            left_early=bool(data.get("left_early")),
             note=data.get("note") or "",
-            **{name: data.get(name) or 0 for name in SEDMA_FIELDS},
         )
         for _, data in _kept_rows(formset)
     ]
@@ -65,7 +64,7 @@ class ResultFormSet(BaseInlineFormSet):
         super().__init__(*args, **kwargs)
         stored = [form.instance for form in self.initial_forms]
         if stored:
-            entries = [Entry("", str(r.player_id), r.placing, None, r.left_early) for r in stored]
+            entries = [Entry(r.placing, left_early=r.left_early, player=str(r.player_id)) for r in stored]
             for form, result, derived in zip(self.initial_forms, stored, rated_placings(entries), strict=True):
                 if result.rated_placing == derived or result.left_early:
                     form.initial["rated_placing"] = None
@@ -110,7 +109,7 @@ class ResultInline(admin.TabularInline):
     model = Result
     form = ResultForm
     formset = ResultFormSet
-    fields = ["player", "placing", "rated_placing", "left_early", "note"]
+    fields = ["player", *(name for name in RESULT_FIELDS if name not in SEDMA_FIELDS), "note"]
     extra = 4
     # The most players a matchday has; rows past it are refused by the check of the whole matchday
     # (and a form posting over 1,000 more by Django's formset, before anything is read).

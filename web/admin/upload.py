@@ -16,6 +16,7 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
 from league import submissions
+from league.results import SEDMA_FIELDS
 from ratings.services import ImportSummary
 from web.importing import ImportFailed, import_results
 
@@ -27,7 +28,8 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label="CSV file",
         help_text="Columns: matchday, date (YYYY-MM-DD), game, rounds, player, placing, rated_placing, and "
-        "optionally left_early (1 or empty). One line per player per matchday.",
+        f"optionally left_early (1 or empty) and the Sedma counts {', '.join(SEDMA_FIELDS)} (empty is 0). "
+        "One line per player per matchday.",
     )
     replace = forms.BooleanField(
         required=False, label="Replace the results of matchdays that already exist (by number)"

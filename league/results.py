@@ -1,0 +1,80 @@
+"""One player's result at one matchday, declared once: every way a result comes in or goes out is
+this record plus its own context.
+
+Pure Python (no Django). `Play` holds the per-result fields; `Entry` is a result as typed (in a
+file, on the entry page, in the admin) with the player's name and where it was typed;
+`ratings.services.ResultInput` is one with its Player, on its way to the database; the methods'
+`Seat` carries the fields that `RATED_AS_GIVEN` names. The column lists of the engine, the import,
+the admin, the entry page's keywords and the calculator's inputs are read from here, so a new field
+declared on `Play` (and on the `Result` model and the methods' `Seat`, which tests hold to it) flows
+through every way in and out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+
+from league.validation import PLACINGS
+from league.validation import SEDMA_COUNTS as SEDMA_SPAN
+
+
+def _count(label: str, keyword: str) -> int:
+    """A Sedma count: `label` as forms and messages name it, `keyword` as the entry page's lines type it."""
+    return field(default=0, metadata={"label": label, "span": SEDMA_SPAN, "keyword": keyword, "method": "Sedma"})
+
+
+@dataclass(frozen=True)
+class Play:
+    """What one player did at one matchday, as the league stores and rates it."""
+
+    placing: int = field(metadata={"label": "Placing", "span": PLACINGS})
+    # Given explicitly for a penalty other than leaving early; None where it is the placing itself.
+    rated_placing: int | None = field(default=None, metadata={"label": "Rated placing", "span": PLACINGS})
+    # Pairwise-winner method: a player who left early loses to everyone still playing.
+    left_early: bool = field(default=False, metadata={"label": "Left early", "method": "pairwise-winner"})
+    # The Sedma method's performance counts (two-player games); the other methods ignore them.
+    won_by_16: int = _count("Rounds won by 16", "won16")
+    won_by_24: int = _count("Rounds won by 24", "won24")
+    won_by_4_and_last: int = _count("Rounds won with 4 and last", "last4")
+    bad_moves: int = _count("Bad moves", "bad")
+
+    @property
+    def effective_placing(self) -> int:
+        """The placing the methods rate: the rated placing after a penalty, else the placing."""
+        return self.rated_placing if self.rated_placing is not None else self.placing
+
+
+RESULT_FIELDS = tuple(f.name for f in fields(Play))
+PLACING_FIELDS = ("placing", "rated_placing")
+# What the methods read as it was given, after the placing they rate (`Seat` declares these, in order).
+RATED_AS_GIVEN = tuple(name for name in RESULT_FIELDS if name not in PLACING_FIELDS)
+FIELDS = {f.name: f for f in fields(Play)}
+SEDMA_FIELDS = tuple(name for name, f in FIELDS.items() if f.metadata.get("method") == "Sedma")
+LABELS = {name: f.metadata["label"] for name, f in FIELDS.items()}
+FLAGS = tuple(name for name, f in FIELDS.items() if f.type == "bool")  # annotations as text (postponed)
+# The record's values, in RESULT_FIELDS order, of a Play, a stored Result or anything holding them.
+values = attrgetter(*RESULT_FIELDS)
+given_values = attrgetter(*RATED_AS_GIVEN)
+
+
+def range_problems(play: Play) -> list[str]:
+    """Each field outside its range, in words ("Bad moves must be at most 100, not 101")."""
+    found = (
+        f.metadata["span"].problem(f.metadata["label"], getattr(play, name))
+        for name, f in FIELDS.items()
+        if "span" in f.metadata and getattr(play, name) is not None
+    )
+    return [problem for problem in found if problem]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry(Play):
+    """A result as typed in: the player's name as written, and where the person who typed it finds it
+    again ("Line 5" of a file or of the entry page; empty in the admin, where the name says enough)."""
+
+    player: str
+    row: str = ""
+
+    def where(self) -> str:
+        return f"{self.row}: " if self.row else ""
