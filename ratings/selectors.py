@@ -15,7 +15,7 @@ from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
-from league.results import RESULT_FIELDS
+from league.results import values as result_values
 
 from .comparison import MatchdayRecord, Played
 from .grid_reads import MatchdayPages
@@ -365,7 +365,7 @@ def table_history(table: RatingTable, limit: int) -> tuple[list[MatchdayRecord],
         played = []
         for r in group:
             players[r.player_id] = r.player
-            played.append(Played(*(getattr(r, name) for name in RESULT_FIELDS), player_id=r.player_id))
+            played.append(Played(*result_values(r), player_id=r.player_id))
         facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
         history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played), matchday.date))
     return history, players, total
