@@ -74,7 +74,7 @@ def add_latest_matchday(rng: random.Random, pool: list[Player]) -> Matchday:
         game=last.game,
         rounds=5,
     )
-    services.save_matchday(matchday, [services.ResultInput(p, i) for i, p in enumerate(players, start=1)])
+    services.save_matchday(matchday, [services.ResultInput(i, player=p) for i, p in enumerate(players, start=1)])
     return matchday
 
 
