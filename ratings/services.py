@@ -32,8 +32,9 @@ from league.validation import (
     stored_rated_placings,
 )
 
-from . import deal_engine, engine, methods, selectors
+from . import engine, methods, selectors
 from .bulk import insert_rows
+from .deals import engine as deal_engine
 from .models import AttemptRating, DealRating, LevelRating, RatingEntry, RatingTable, Standing
 
 RecomputeError = engine.RecomputeError

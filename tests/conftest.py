@@ -183,8 +183,8 @@ def mixed_league(db):
 
     from tools.generate import generate
     from tools.generate_deals import generate_attempts
+    from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
     from web.importing import COLUMNS
-    from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 
     call_command("load_demo", stdout=io.StringIO())
     start, end = date(2025, 12, 1), date(2026, 6, 30)

@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from league.models import Attempt, Deal, DealSession, Game, Player
-from ratings import deal_services, services
-from ratings.deal_services import AttemptInput, ImportedSeed
+from ratings import services
+from ratings.deals import services as deal_services
+from ratings.deals.services import AttemptInput, ImportedSeed
 from ratings.methods import deals
 from ratings.models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 
 from league.models import Attempt, Deal, DealLevel, Game, Player
-from ratings import deal_services
+from ratings.deals import services as deal_services
 from ratings.models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 from tests.conftest import section, table_rows
 from tools.generate_deals import generate_attempts, generate_seeds
-from web.importing_deals import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
+from web.deals.importing import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
 
 
 def csv_bytes(header, rows):
@@ -133,8 +133,8 @@ def test_the_player_page_explains_each_attempt(client, league, django_assert_num
 
 
 def test_the_seeds_example_line_reads_as_the_issue_writes_it(db):
-    from ratings.deal_selectors import AttemptRow
-    from web.deal_tables import explain_attempt
+    from ratings.deals.selectors import AttemptRow
+    from web.deals.tables import explain_attempt
 
     class Rated:
         deal_before, expected, delta = 1000.0, 0.9468, 0.4259

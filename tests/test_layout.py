@@ -124,14 +124,14 @@ def test_only_the_service_functions_reach_the_engine():
 
 
 def test_only_the_service_functions_reach_the_engine_of_games_played_against_deals():
-    callers = {name for name, imported in GRAPH.items() if "ratings.deal_engine" in imported}
-    assert callers == {"ratings.services", "ratings.deal_services"}
+    callers = {name for name, imported in GRAPH.items() if "ratings.deals.engine" in imported}
+    assert callers == {"ratings.services", "ratings.deals.services"}
 
 
 def test_the_walk_sees_the_imports_it_checks():
     """A guard against a walk that finds nothing and so passes everything."""
     assert "ratings.engine" in GRAPH["ratings.services"]
-    assert "ratings.deal_engine" in GRAPH["ratings.deal_services"]
+    assert "ratings.deals.engine" in GRAPH["ratings.deals.services"]
     assert "league.models" in GRAPH["ratings.engine"]
     assert "ratings.services" in GRAPH["web.admin.matchdays"]
     assert "web.importing" in GRAPH["web.management.commands.import_results"]

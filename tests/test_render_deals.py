@@ -1,5 +1,5 @@
 """web.render writes the deal games' tables exactly as django-tables2 does (see tests/test_render.py),
-for every table class of web.deal_tables."""
+for every table class of web.deals.tables."""
 
 import inspect
 
@@ -9,11 +9,12 @@ from django.core.paginator import Paginator
 from django.test import RequestFactory
 
 from league.models import Attempt, DealSession, Player
-from ratings import deal_selectors, selectors
+from ratings import selectors
+from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from tests.test_deal_pages import league  # noqa: F401 - the generated solitaire league
 from tests.test_render import names, tree
-from web import deal_tables
+from web.deals import tables as deal_tables
 from web.render import table_html
 
 

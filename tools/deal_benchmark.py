@@ -18,10 +18,11 @@ from django.db import connection
 from django.db.models import Count, Sum
 
 from league.models import Attempt, Deal, DealSession, Game, Player
-from ratings import deal_services, services
+from ratings import services
+from ratings.deals import services as deal_services
 from ratings.models import AttemptRating, DealRating, RatingTable, Standing
 from tools.benchmark import empty_database, page_figures, settle, timed
-from web.importing_deals import import_attempts, import_seeds
+from web.deals.importing import import_attempts, import_seeds
 
 
 def checksum() -> dict:

@@ -1,4 +1,4 @@
-"""A reproducible synthetic solitaire league, in the attempts import format (web.importing_deals).
+"""A reproducible synthetic solitaire league, in the attempts import format (web.deals.importing).
 
 Every deal has a hidden difficulty (its variant's, plus a step per level, plus its own luck) and every
 player a hidden skill; a player wins a deal with the Elo chance of their skill against its

@@ -14,6 +14,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result
 from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
+from web.deals import views as deals
 from web.grid_html import grid_html
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
@@ -26,7 +27,6 @@ from web.tables import (
     StandingsTable,
     grid_table,
 )
-from web.views import deals
 from web.views.common import Exports, Section, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
@@ -135,7 +135,7 @@ def standings(request):
 
 @cached_page(
     PageParams(
-        # a deal game's page (web/views/deals.py: game_page) has sections of its own
+        # a deal game's page (web/deals/views.py: game_page) has sections of its own
         sections=("standings", "results", "power-rankings", "latest-session"),
         tables=True,
         choices=SHOW_ALL,

@@ -14,12 +14,12 @@ from ratings import overview, selectors
 from ratings.models import RatingTable
 from ratings.player_reads import entry_pages, player_standings, rating_history
 from web import charts
+from web.deals import views as deals
 from web.formatting import format_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.player_html import entries_html, head_to_head_html
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
-from web.views import deals
 from web.views.common import Exports, get_or_404, player_names, public_page
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer

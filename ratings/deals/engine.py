@@ -26,9 +26,9 @@ from django.db.models import Max, Q
 
 from league.models import Attempt, DealSeed
 
-from .bulk import BATCH, insert_rows
-from .methods import deals
-from .models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
+from ..bulk import BATCH, insert_rows
+from ..methods import deals
+from ..models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 
 
 @dataclass

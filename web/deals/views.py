@@ -9,11 +9,13 @@ from django.http import JsonResponse
 from django.shortcuts import render
 
 from league.models import Deal, Game, Player
-from ratings import deal_calculator, deal_selectors, selectors
+from ratings import selectors
+from ratings.deals import calculator as deal_calculator
+from ratings.deals import selectors as deal_selectors
 from ratings.methods import ParamError
 from ratings.models import RatingTable
 from web import charts
-from web.deal_tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
+from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
 from web.formatting import long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate

@@ -12,7 +12,7 @@ line order. Seeds, one row per deal:
 
     game,variant,level,deal,plays,wins
 
-This module reads and checks the files; `ratings.deal_services` writes them.
+This module reads and checks the files; `ratings.deals.services` writes them.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from django.core.exceptions import ValidationError
 
 from league.models import Game, Player
 from league.validation import name_key, parse_rated, parse_won, seed_problem, variant_problem
-from ratings import deal_services
-from ratings.deal_services import (
+from ratings.deals import services as deal_services
+from ratings.deals.services import (
     LARGEST_DEAL,
     LARGEST_LEVEL,
     DealImportSummary,

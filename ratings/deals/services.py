@@ -1,7 +1,7 @@
 """The one way to change a game played against deals: a function per operation.
 
 Like `ratings.services` (which this completes, for solitaire and patience nights), each function
-validates, writes, recomputes the game's table (`ratings.deal_engine`) from the earliest session it
+validates, writes, recomputes the game's table (`ratings.deals.engine`) from the earliest session it
 touched and moves the league's revision on, in one transaction; refusals are `ValidationError`s
 written for the club's secretary. The admin, the imports and the commands call only these.
 """
@@ -19,9 +19,11 @@ from django.db.models import Q
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import name_key, seed_problem, variant_problem
 
-from . import deal_engine, deal_selectors, services
-from .bulk import insert_rows
-from .models import AttemptRating
+from .. import services
+from ..bulk import insert_rows
+from ..models import AttemptRating
+from . import engine as deal_engine
+from . import selectors as deal_selectors
 
 
 @dataclass
