@@ -164,11 +164,11 @@ def grid_page(table, number=1, *, size=None):
     from django.conf import settings
     from django.core.paginator import Paginator
 
-    from ratings import selectors
+    from ratings.selectors import grids, standings
 
-    span = selectors.spans([table]).of(table)
-    paginator = Paginator(selectors.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
-    return selectors.rating_grid(table, paginator.page(number))
+    span = standings.spans([table]).of(table)
+    paginator = Paginator(grids.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
+    return grids.rating_grid(table, paginator.page(number))
 
 
 MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named as people are

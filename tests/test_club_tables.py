@@ -3,8 +3,9 @@
 import pytest
 
 from league.models import Player
-from ratings import selectors, services
+from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.selectors import grids
 from tests.conftest import CLUB_PAGE, PLAYERS, grid_page
 
 
@@ -41,7 +42,7 @@ def test_a_full_rebuild_gives_the_same_tables(club):
 
 
 def test_players_join_the_columns_in_the_order_they_first_played(club):
-    assert [p.short_name for p in selectors.in_join_order(Player.objects.all())] == PLAYERS
+    assert [p.short_name for p in grids.in_join_order(Player.objects.all())] == PLAYERS
     assert Player.objects.count() == 5
 
 

@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.models import Category, Game, Matchday, Player
-from ratings import overview, services
+from ratings import services
 from ratings.models import RatingTable
+from ratings.selectors import overview
 from tests.conftest import section, table_rows
 from web.formatting import csv_cell
 

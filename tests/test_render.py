@@ -13,10 +13,10 @@ from django.utils.safestring import mark_safe
 
 from league.models import Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts, head_to_head_records
-from ratings import overview, selectors
 from ratings.methods import METHODS
 from ratings.models import RatingTable
-from ratings.player_reads import entry_pages
+from ratings.selectors import grids, overview, standings
+from ratings.selectors.players import entry_pages
 from tests.conftest import grid_page
 from web import player_html, tables
 from web.grid_html import grid_html
@@ -50,7 +50,7 @@ def tree(html: str) -> list:
 
 
 def names():
-    return PlayerNames(selectors.current_ratings(Player.objects.values_list("pk", flat=True)))
+    return PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))
 
 
 def _history(player, table):
@@ -66,9 +66,9 @@ def _cases():
     matchday = Matchday.objects.get(number=5)
     r = Player.objects.get(short_name="R")
     grid = grid_page(overall)
-    results_page = Paginator(selectors.results_matchdays(), 25).page(1)
-    standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
-    entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
+    results_page = Paginator(grids.results_matchdays(), 25).page(1)
+    standings_page = Paginator(standings.ranked_standings(overall), 25).page(1)
+    entries = [e for _, es in standings.matchday_entries(matchday) for e in es]
     history = _history(r, overall)
     counts = head_to_head_counts(r)
     rating_tables = list(RatingTable.objects.in_page_order())
@@ -80,9 +80,9 @@ def _cases():
             grid, names(), show_game=False, ratings=True, with_year=True
         ),
         "results grid": lambda: tables.grid_table(
-            selectors.results_grid(results_page), names(), show_game=False, ratings=False, with_year=False
+            grids.results_grid(results_page), names(), show_game=False, ratings=False, with_year=False
         ),
-        "standings": lambda: tables.StandingsTable(selectors.standing_rows(overall, standings_page, 3), names()),
+        "standings": lambda: tables.StandingsTable(standings.standing_rows(overall, standings_page, 3), names()),
         "leaderboard": lambda: tables.LeaderboardTable(overview.leaderboard(overall, 10, 3), names()),
         "latest matchday": lambda: tables.LatestResultsTable(latest[0].results, names()),
         "players directory": lambda: tables.PlayersTable(overview.directory_rows(directory), names(), with_year=True),
@@ -229,9 +229,9 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
     if kind == "ratings":
         grid = grid_page(overall)
     elif kind == "results":
-        grid = selectors.results_grid(Paginator(selectors.results_matchdays(), 4).page(2))
+        grid = grids.results_grid(Paginator(grids.results_matchdays(), 4).page(2))
     else:
-        grid = selectors.Grid([], [])
+        grid = grids.Grid([], [])
     ratings = kind != "results"
     shown = dict(show_game=show_game, ratings=ratings, with_year=with_year)
     ours = grid_html(grid, names(), **shown)

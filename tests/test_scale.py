@@ -5,8 +5,9 @@ import pytest
 from django.core.paginator import Paginator
 
 from league.models import Game, Matchday, Player
-from ratings import selectors, services
+from ratings import services
 from ratings.models import RatingEntry, RatingTable, Standing
+from ratings.selectors import standings
 from tests.conftest import CLUB_PAGE, PLAYERS, grid_page, results_of, save_results
 
 
@@ -133,8 +134,8 @@ def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
 
 def test_standings_pages_keep_ranks_across_pages(club, small_pages):
     overall = RatingTable.objects.get(slug="overall")
-    page = Paginator(selectors.ranked_standings(overall), 2).page(2)
-    rows = selectors.standing_rows(overall, page)
+    page = Paginator(standings.ranked_standings(overall), 2).page(2)
+    rows = standings.standing_rows(overall, page)
     assert [(r.rank, r.player.short_name) for r in rows] == [(3, "K"), (4, "R")]
     assert page.paginator.num_pages == 3
 

@@ -13,7 +13,7 @@ import html
 
 from django.utils.safestring import SafeString
 
-from ratings.selectors import Grid
+from ratings.selectors.grids import Grid
 from web.formatting import table_date
 from web.names import PlayerNames
 from web.render import table_markup

@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from ratings.methods import Method
-from ratings.selectors import Grid
+from ratings.selectors.grids import Grid
 from web.formatting import explain_change, format_change, format_rating, plain_number, table_date
 from web.names import PlayerNames
 from web.paths import number_path
@@ -28,7 +28,7 @@ NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 class SiteTable(tables.Table):
     """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
-    carry their year when `with_year` (see `ratings.selectors.Span.needs_year`)."""
+    carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`)."""
 
     def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):
         super().__init__(data, **kwargs)

@@ -21,9 +21,10 @@ from django.utils.html import format_html, format_html_join
 
 from league.models import SEDMA_FIELDS, Matchday, Result
 from league.validation import PLAYERS, Entry, rated_placings
-from ratings import deletion, services
+from ratings import services
 from ratings.models import RatingTable
-from ratings.selectors import matchday_changes
+from ratings.selectors import deletion
+from ratings.selectors.standings import matchday_changes
 from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import WHOLE_NUMBERS

@@ -11,10 +11,11 @@ from django.http import JsonResponse
 from django.shortcuts import render
 
 from ratings import calculator as calc
-from ratings import comparison, selectors
+from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
 from ratings.methods.examples import EXAMPLES
 from ratings.models import RatingTable
+from ratings.selectors.standings import table_history
 from web.errors import NotFound
 from web.page_cache import request_revision
 from web.page_params import cached_page
@@ -124,7 +125,7 @@ def _compared(request, table: RatingTable):
     key = f"compare:{table.pk}:{window}:{token}"
     found = cache.get(key)
     if found is None:
-        history, players, total = selectors.table_history(table, window)
+        history, players, total = table_history(table, window)
         configs = [
             (m, table.method_params() if m.slug == table.method else m.defaults())
             for m in METHODS.values()
