@@ -32,10 +32,11 @@ from league.validation import (
     stored_rated_placings,
 )
 
-from . import engine, methods, selectors
+from . import engine, methods
 from .bulk import insert_rows
 from .deals import engine as deal_engine
 from .models import AttemptRating, DealRating, LevelRating, RatingEntry, RatingTable, Standing
+from .selectors.standings import matchday_changes, table_order
 
 RecomputeError = engine.RecomputeError
 
@@ -165,7 +166,7 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
         positions.append(old.position)
         games.append(old.game)
     _recompute_from(min(positions), games)
-    return selectors.matchday_changes(matchday)
+    return matchday_changes(matchday)
 
 
 @dataclass
@@ -182,7 +183,7 @@ def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> Matc
     """The changes a new matchday would bring, from the ratings at its place in play order. Reads
     only; refuses what `save_matchday` would refuse."""
     results = _checked(matchday, results)
-    tables = sorted(engine.tables_counting([matchday.game]), key=selectors.table_order)
+    tables = sorted(engine.tables_counting([matchday.game]), key=table_order)
     counted = [game for game in Game.objects.all() if any(table.counts(game) for table in tables)]
     players = [r.player.pk for r in results]
     changes = engine.rate_alone(
