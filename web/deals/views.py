@@ -19,7 +19,7 @@ from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTabl
 from web.formatting import long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
-from web.views.common import Exports, Section, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 PAGE = settings.LEAGUE_STANDINGS_PAGE_SIZE
 

@@ -29,7 +29,7 @@ from web.tables import (
     StandingsTable,
     grid_table,
 )
-from web.views.common import Exports, Section, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 LEADERS = 10  # the home page's leaderboard

@@ -20,8 +20,7 @@ from web.errors import NotFound
 from web.page_cache import request_revision
 from web.page_params import cached_page
 from web.paging import paginate
-from web.views import common
-from web.views.common import public_page
+from web.views.sections import page_links, public_page
 
 
 def _notes(outcome: Outcome) -> str:
@@ -193,9 +192,9 @@ def compare(request):
         "matchdays": [
             _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
         ],
-        "matchdays_pager": common.page_links(request, "matchdays-page", newest_first),
+        "matchdays_pager": page_links(request, "matchdays-page", newest_first),
         "standings": [_standing_row(pid, players[pid], runs, ranks) for pid in standings.object_list],
-        "standings_pager": common.page_links(request, "standings-page", standings),
+        "standings_pager": page_links(request, "standings-page", standings),
     }
     return render(request, "ratings/compare.html", ctx)
 

@@ -20,7 +20,7 @@ from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.player_html import entries_html, head_to_head_html
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
-from web.views.common import Exports, get_or_404, player_names, public_page
+from web.views.sections import Exports, get_or_404, player_names, public_page
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
 SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
