@@ -19,8 +19,8 @@ class RatingTableQuerySet(models.QuerySet):
 class RatingTable(models.Model):
     """One rating: which matchdays count in it, and the formula's parameters.
 
-    Tables are kept in step with the games by `ratings.services.sync_tables`: one overall table for
-    official games, one per game, and one per category of unofficial games.
+    Tables are kept in step with the games by `ratings.engine.sync_tables`, which the services call:
+    one overall table for official games, one per game, and one per category of unofficial games.
     """
 
     class Scope(models.TextChoices):

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Player
-from ratings import services
+from ratings.services.matchdays import ResultInput, save_matchday
 from tools.generate import people
 from web.importing import import_results
 
@@ -59,8 +59,8 @@ def make_matchday(db, hearts):
             player = Player.objects.filter(short_name=short_name).first() or Player(
                 name=short_name, short_name=short_name
             )
-            results.append(services.ResultInput(player, placing, (rated or {}).get(short_name)))
-        services.save_matchday(matchday, results)
+            results.append(ResultInput(player, placing, (rated or {}).get(short_name)))
+        save_matchday(matchday, results)
         return matchday
 
     return make
@@ -134,9 +134,9 @@ def change_url(matchday):
 
 
 def results_of(matchday) -> dict:
-    """A stored matchday's results as `services.ResultInput`s, by short name, to edit and save."""
+    """A stored matchday's results as `ResultInput`s, by short name, to edit and save."""
     return {
-        r.player.short_name: services.ResultInput(
+        r.player.short_name: ResultInput(
             r.player,
             r.placing,
             r.rated_placing,
@@ -156,7 +156,7 @@ def save_results(matchday, placings: dict) -> None:
     results = results_of(matchday)
     for short_name, placing in placings.items():
         results[short_name].placing = placing
-    services.save_matchday(matchday, list(results.values()))
+    save_matchday(matchday, list(results.values()))
 
 
 def grid_page(table, number=1, *, size=None):

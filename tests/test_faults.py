@@ -243,12 +243,12 @@ def test_each_fault_is_told_in_a_few_words_on_one_line(error, words):
 
 
 def test_a_fault_in_the_admin_gets_a_503_page_and_changes_nothing(admin_client, club, monkeypatch):
-    from ratings import services
+    from ratings import engine
 
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services.engine, "recompute", locked)
+    monkeypatch.setattr(engine, "recompute", locked)
     rows = [("I", 1, None), ("R", 2, None)]
     response = admin_client.post(add_url(), form_data(7, "2025-11-20", 3, rows))
     assert response.status_code == 503
@@ -259,12 +259,12 @@ def test_a_fault_in_the_admin_gets_a_503_page_and_changes_nothing(admin_client, 
 
 
 def test_a_bug_is_still_a_500(admin_client, club, monkeypatch):
-    from ratings import services
+    from ratings import engine
 
     def broken(*args, **kwargs):
         raise OperationalError("no such column: x")  # not a fault a person can do something about
 
-    monkeypatch.setattr(services.engine, "recompute", broken)
+    monkeypatch.setattr(engine, "recompute", broken)
     admin_client.raise_request_exception = False
     response = admin_client.post(add_url(), form_data(7, "2025-11-20", 3, [("I", 1, None), ("R", 2, None)]))
     assert response.status_code == 500

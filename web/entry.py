@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from league.models import Game, Matchday, Player
 from league.validation import name_key
-from ratings import services
+from ratings.services.matchdays import ResultInput
 
 COUNT_KEYS = {"won16": "won_by_16", "won24": "won_by_24", "last4": "won_by_4_and_last", "bad": "bad_moves"}
 _COUNT = re.compile(r"\s+(won16|won24|last4|bad)\s*=\s*(\d{1,4})$", re.I)
@@ -225,14 +225,14 @@ class EntryForm(forms.Form):
             raise ValidationError(problems)
         return data
 
-    def matchday_and_results(self, number: int) -> tuple[Matchday, list[services.ResultInput]]:
+    def matchday_and_results(self, number: int) -> tuple[Matchday, list[ResultInput]]:
         """The matchday and its results as the services take them; new players unsaved."""
         data = self.cleaned_data
         facts = {name: data[name] for name in ("date", "game", "rounds", "winner_score")}
         matchday = Matchday(number=number, **facts)
         new = {name_key(p["name"]): Player(short_name=p["name"], name=p["full"] or p["name"]) for p in self.new_players}
         results = [
-            services.ResultInput(
+            ResultInput(
                 self.resolved.players.get(name_key(r.name)) or new[name_key(r.name)],
                 r.placing,
                 r.rated_placing,

@@ -8,7 +8,7 @@ Format (one row per player per matchday; header required, column order free):
 `rated_placing` may be empty. Unknown players (by short name) and games (by name) are created; new
 games count as official. Names are compared as `league.validation.name_key` compares them ("GL",
 "gl" and "ＧＬ" are one player), and numbers are read as people write them (digits 0-9 only). This
-module reads and checks the file; `ratings.services.import_matchdays` writes it.
+module reads and checks the file; `ratings.services.imports.import_matchdays` writes it.
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from league.validation import (
     players_problem,
     whole_number,
 )
-from ratings import services
-from ratings.services import ImportedMatchday, ImportedResult, ImportSummary
+from ratings.services.imports import ImportedMatchday, ImportedResult, ImportSummary, import_matchdays
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
 OPTIONAL_COLUMNS = {"left_early": ""}  # a column a file may leave out, and its value then
@@ -314,6 +313,6 @@ def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
     """Import a CSV file's results and recompute the ratings they touch; nothing changes on error."""
     imported = parse(data)
     try:
-        return services.import_matchdays(imported, replace=replace)
+        return import_matchdays(imported, replace=replace)
     except ValidationError as error:
         raise ImportFailed(error.messages) from None

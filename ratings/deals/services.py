@@ -19,9 +19,9 @@ from django.db.models import Q
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import name_key, seed_problem, variant_problem
 
-from .. import services
 from ..bulk import insert_rows
 from ..models import AttemptRating
+from ..services.catalogue import free_game_slug, game_table, save_game
 from . import engine as deal_engine
 from . import selectors as deal_selectors
 
@@ -104,7 +104,7 @@ def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
     """Recompute each deal game's table from its date (None: from its seeds on), and move the
     revision on."""
     for game_id, since in since_by_game.items():
-        deal_engine.recompute(services.game_table(Game(pk=game_id)), since)
+        deal_engine.recompute(game_table(Game(pk=game_id)), since)
     Revision.bump()
 
 
@@ -208,8 +208,8 @@ def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) ->
     for name, line in first.values():
         game = games.get(name_key(name))
         if game is None:
-            game = Game(name=name, slug=services.free_game_slug(name), against_deals=True)
-            services.save_game(game)
+            game = Game(name=name, slug=free_game_slug(name), against_deals=True)
+            save_game(game)
             games[name_key(name)] = game
             summary.games_created.append(name)
         elif not game.against_deals:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
-from ratings.services import ImportSummary
+from ratings.services.imports import ImportSummary
 from web.importing import ImportFailed, import_results
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from league.models import Matchday, Player
-from ratings import services
+from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.formatting import explain_change
 
@@ -24,7 +24,7 @@ def _next_number() -> int:
     return (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
-def _preview_rows(preview: services.MatchdayPreview) -> list[dict]:
+def _preview_rows(preview: MatchdayPreview) -> list[dict]:
     n = len(preview.results)
     sections = []
     for table, outcomes in preview.changes:
@@ -58,9 +58,9 @@ def enter(request):
         matchday, results = form.matchday_and_results(_next_number())
         try:
             if action == "save":
-                services.save_matchday(matchday, results)
+                save_matchday(matchday, results)
                 return redirect("league:matchday", matchday.number)
-            preview = services.preview_matchday(matchday, results)
+            preview = preview_matchday(matchday, results)
         except ValidationError as error:
             form.add_error(None, error)
         else:
