@@ -31,7 +31,7 @@ class Span(NamedTuple):
 
 
 # The ranges of a matchday's numbers. The database holds the same ranges as named check constraints
-# (league/models.py), so nothing outside them is stored whichever way it comes in.
+# (league/models/), so nothing outside them is stored whichever way it comes in.
 MATCHDAY_NUMBERS = Span(1, 1_000_000_000)
 PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates 500 in under 2 s
 ROUNDS = Span(1, 100)  # K is 10 x rounds in the club formula

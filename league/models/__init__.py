@@ -1,0 +1,22 @@
+"""The club's data, a module per concept; Django and the migrations find every model here."""
+
+from .club import Category, Game, Page, Player, Revision
+from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
+from .matchdays import SEDMA_FIELDS, Matchday, MatchdayQuerySet, Result
+
+__all__ = [
+    "SEDMA_FIELDS",
+    "Attempt",
+    "Category",
+    "Deal",
+    "DealLevel",
+    "DealSeed",
+    "DealSession",
+    "Game",
+    "Matchday",
+    "MatchdayQuerySet",
+    "Page",
+    "Player",
+    "Result",
+    "Revision",
+]
