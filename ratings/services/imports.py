@@ -78,37 +78,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     problems = _imported_problems(imported)
     if problems:
         raise ValidationError(problems)
-    numbers = [m.number for m in imported]
-    existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
-    if existing and not replace:
-        shown = ", ".join(str(n) for n in sorted(existing))
-        raise ValidationError(
-            f"Matchday {shown} already exists; use --replace to replace its results."
-            if len(existing) == 1
-            else f"Matchdays {shown} already exist; use --replace to replace their results."
-        )
-    # Names are matched by their key: "GL", "gl" and "ＧＬ" in a file are the stored player GL (or one
-    # new player, spelt as in the first line that names them).
-    players = {p.short_name_key: p for p in Player.objects.all()}
-    new_players = {}
-    for matchday in imported:
-        for row in matchday.results:
-            key = name_key(row.player)
-            if key not in players and key not in new_players:
-                new_players[key] = Player(name=row.player, short_name=row.player, short_name_key=key)
-    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
-    games = {g.name_key: g for g in Game.objects.all()}
-    games_created = []
-    for matchday in imported:
-        name = matchday.game
-        if name_key(name) in games and games[name_key(name)].against_deals:
-            raise ValidationError(
-                f"Matchday {matchday.number}: {name} is played against deals; import its attempts with "
-                "import_attempts instead."
-            )
-        if name_key(name) not in games:
-            games[name_key(name)] = Game.objects.create(name=name, slug=free_game_slug(name))
-            games_created.append(name)
+    existing = _existing(imported, replace)
+    players, players_created = _players_by_key(imported)
+    games, games_created = _games_by_key(imported)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
     # stand now.
@@ -147,8 +119,54 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         recompute_from(min(touched_positions), touched_games.values())
     except RecomputeError as error:  # e.g. a two-player method given a four-player matchday
         raise ValidationError(f"The results cannot be rated: {error}") from None
-    players_created = [p.short_name for p in new_players.values()]
     return ImportSummary(len(imported), len(rows), players_created, games_created)
+
+
+def _existing(imported: Sequence[ImportedMatchday], replace: bool) -> dict[int, Matchday]:
+    """The file's matchdays that are stored already, by number; refused unless `replace`."""
+    numbers = [m.number for m in imported]
+    existing = {m.number: m for m in Matchday.objects.filter(number__in=numbers).select_related("game")}
+    if existing and not replace:
+        shown = ", ".join(str(n) for n in sorted(existing))
+        raise ValidationError(
+            f"Matchday {shown} already exists; use --replace to replace its results."
+            if len(existing) == 1
+            else f"Matchdays {shown} already exist; use --replace to replace their results."
+        )
+    return existing
+
+
+def _players_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Player], list[str]]:
+    """Every player by name key, those the file names first created; and the names created.
+    Names are matched by their key: "GL", "gl" and "ＧＬ" in a file are the stored player GL (or one
+    new player, spelt as in the first line that names them)."""
+    players = {p.short_name_key: p for p in Player.objects.all()}
+    new_players = {}
+    for matchday in imported:
+        for row in matchday.results:
+            key = name_key(row.player)
+            if key not in players and key not in new_players:
+                new_players[key] = Player(name=row.player, short_name=row.player, short_name_key=key)
+    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
+    return players, [p.short_name for p in new_players.values()]
+
+
+def _games_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Game], list[str]]:
+    """Every game by name key, those the file names first created as official games; and the names
+    created. A game played against deals is refused: its attempts have an import of their own."""
+    games = {g.name_key: g for g in Game.objects.all()}
+    games_created = []
+    for matchday in imported:
+        name = matchday.game
+        if name_key(name) in games and games[name_key(name)].against_deals:
+            raise ValidationError(
+                f"Matchday {matchday.number}: {name} is played against deals; import its attempts with "
+                "import_attempts instead."
+            )
+        if name_key(name) not in games:
+            games[name_key(name)] = Game.objects.create(name=name, slug=free_game_slug(name))
+            games_created.append(name)
+    return games, games_created
 
 
 def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
