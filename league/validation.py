@@ -7,7 +7,9 @@ same answer whichever way it came in. README's "What the site accepts" says the 
 
 from __future__ import annotations
 
+import datetime
 import functools
+import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -30,14 +32,34 @@ class Span(NamedTuple):
         return None
 
 
-# The ranges of a matchday's numbers. The database holds the same ranges as named check constraints
-# (league/models/), so nothing outside them is stored whichever way it comes in.
+# The ranges of the league's numbers, declared once: the database holds the matchday's as named check
+# constraints (league/models/), and the imports, the forms and the calculator read them from here.
 MATCHDAY_NUMBERS = Span(1, 1_000_000_000)
 PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates 500 in under 2 s
 ROUNDS = Span(1, 100)  # K is 10 x rounds in the club formula
 PLACINGS = Span(1, PLAYERS.highest)  # and at most the matchday's number of players
-WINNER_SCORES = Span(0, 1_000)  # the table-size method: 25 and over is a full game
+WINNER_SCORES = Span(1, 1_000)  # table-size: a winner scores (12-18 is a short game); blank, a full one
 SEDMA_COUNTS = Span(0, 100)  # rounds won by 16, by 24, with 4 and last; bad moves
+LEVELS = Span(0, 32_767)  # a deal's level, as its database column holds it
+DEALS = Span(0, 2_147_483_647)  # a deal's number, and its seeded plays and wins
+ENTRY_LINES = Span(1, PLAYERS.highest)  # lines of the entry page's form
+
+# Each number by the name every way in gives it (a column, a form field, a query parameter).
+RANGES = {
+    "matchday": MATCHDAY_NUMBERS,
+    "rounds": ROUNDS,
+    "placing": PLACINGS,
+    "rated_placing": PLACINGS,
+    "winner_score": WINNER_SCORES,
+    "won_by_16": SEDMA_COUNTS,
+    "won_by_24": SEDMA_COUNTS,
+    "won_by_4_and_last": SEDMA_COUNTS,
+    "bad_moves": SEDMA_COUNTS,
+    "level": LEVELS,
+    "deal": DEALS,
+    "plays": DEALS,
+    "wins": DEALS,
+}
 
 # The longest names, in characters as typed, and their comparison keys (a key may be longer than its
 # name: NFKC writes some characters as several, e.g. the ligature "ﬃ" as "ffi").
@@ -46,29 +68,65 @@ NAME_LENGTH = 100
 KEY_LENGTH_FACTOR = 4
 
 
-# Whole numbers as people write them: the digits 0-9, perhaps a minus sign (refused by the range with
-# a clear message). Python's int() also reads "1_0", " 12", "１２" (full width) and "٣" (Arabic-Indic),
-# which nobody means as a count in a results file.
+# One reader per kind of value for every way in (forms, imports, the calculator and its JSON), so a
+# mistake gets the same answer whichever way it came in: ValueError with the reason, starting with `what`.
+
+# Numbers as people write them: the digits 0-9, perhaps a sign, a decimal point and an exponent for
+# numbers that need not be whole. Python's int() and float() also read "1_0", " 12", "１２" (full
+# width), "٣" (Arabic-Indic), "inf" and "nan", which nobody means as a count or a rating.
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
 LONGEST_NUMBER_READ = 18  # digits: longer numbers are out of every range, and are refused unread
+_LARGEST_FLOAT = 1.7976931348623157e308
+ANY_WHOLE = Span(-(10**LONGEST_NUMBER_READ) + 1, 10**LONGEST_NUMBER_READ - 1)
 
 
-def whole_number(text: str, what: str, span: Span) -> int:
-    """The number written in `text`, within `span`; ValueError with the reason otherwise. Never reads
+def _quoted(value: object) -> str:
+    return repr(str(value) if len(str(value)) <= 20 else str(value)[:20] + "…")
+
+
+def whole_number(value: str | int, what: str, span: Span = ANY_WHOLE) -> int:
+    """The whole number in `value` (text, or an int from JSON) within `span`, or ValueError. Never reads
     more digits than the range can hold, so thousands of digits cost nothing."""
-    if not (text.isascii() and text.isdigit()) and not _WHOLE_NUMBER.fullmatch(text):
-        shown = text if len(text) <= 20 else text[:20] + "…"
-        raise ValueError(f"{what} must be a whole number, not {shown!r}")
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    elif isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
+        text = value
+    else:
+        raise ValueError(f"{what} must be a whole number, not {_quoted(value)}")
     digits = len(text.lstrip("-").lstrip("0"))
     if digits > LONGEST_NUMBER_READ:
+        if span == ANY_WHOLE:
+            raise ValueError(f"{what} must be a whole number of at most {LONGEST_NUMBER_READ} digits, not {digits}")
         if text.startswith("-"):
             raise ValueError(f"{what} must be at least {span.lowest:,}, not a negative {digits}-digit number")
         raise ValueError(f"{what} must be at most {span.highest:,}, not a {digits}-digit number")
-    value = int(text)
-    problem = span.problem(what, value)
+    problem = span.problem(what, int(text))
     if problem:
         raise ValueError(problem)
-    return value
+    return int(text)
+
+
+def finite_number(value: str | float, what: str) -> float:
+    """The finite number in `value` ("1500", "-2.5", "1e3", or a number from JSON), or ValueError."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        result = float(value) if abs(value) <= _LARGEST_FLOAT else math.inf  # a huge int overflows float()
+    elif isinstance(value, str) and _NUMBER.fullmatch(value):
+        result = float(value)
+    else:
+        raise ValueError(f"{what} must be a number, not {_quoted(value)}")
+    if not math.isfinite(result):
+        raise ValueError(f"{what} must be a finite number, not {_quoted(value)}")
+    return result
+
+
+def checked_name(text: str, what: str, longest: int) -> str:
+    """`text` as a name (spaces around it trimmed), or ValueError saying why it cannot be one."""
+    trimmed = text.strip()
+    problem = name_problem(trimmed, what, longest)
+    if problem:
+        raise ValueError(problem)
+    return trimmed
 
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -80,6 +138,16 @@ def is_iso_date(text: str) -> bool:
     return bool(_ISO_DATE.fullmatch(text))
 
 
+def iso_date(text: str, what: str = "date") -> datetime.date:
+    """The date written like 2025-11-03 in `text`; ValueError otherwise."""
+    try:
+        if is_iso_date(text):
+            return datetime.date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise ValueError(f"{what} {_quoted(text)} is not a date like 2025-11-03")
+
+
 # Names. Two names are the same player (or game) when their keys are equal: compared after Unicode
 # NFKC normalisation (full-width letters, ligatures, composed or decomposed accents all become one
 # form), case folding ("GL", "gl", "ß" and "ss"), with characters that never show left out and runs of
@@ -89,27 +157,10 @@ def is_iso_date(text: str) -> bool:
 # Unicode's default-ignorable code points (DerivedCoreProperties.txt), and the braille blank: they
 # show as nothing. Names holding the format ones are refused (below); the others, such as variation
 # selectors and Hangul fillers, are left out of the key, so "X" and "X" with a filler are one name.
-_IGNORABLE_RANGES = [
-    (0x00AD, 0x00AD),
-    (0x034F, 0x034F),
-    (0x061C, 0x061C),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x200B, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x206F),
-    (0x2800, 0x2800),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0F),
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFF8),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
-]
-_LEAVE_OUT = {code: None for first, last in _IGNORABLE_RANGES for code in range(first, last + 1)}
+_IGNORABLE = "00AD 034F 061C 115F-1160 17B4-17B5 180B-180F 200B-200F 202A-202E 2060-206F 2800 3164 FE00-FE0F FEFF"
+_IGNORABLE += " FFA0 FFF0-FFF8 1BCA0-1BCA3 1D173-1D17A E0000-E0FFF"
+_SPANS = [(s.partition("-")[0], s.partition("-")[2] or s) for s in _IGNORABLE.split()]
+_LEAVE_OUT = {code: None for first, last in _SPANS for code in range(int(first, 16), int(last, 16) + 1)}
 
 # Control characters (Cc: NUL, tab, newline, escape...), format characters (Cf: zero-width spaces and
 # joiners, direction marks and bidirectional overrides, soft hyphens), lone surrogates and the line

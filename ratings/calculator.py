@@ -17,33 +17,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from league.validation import PLAYERS, RANGES, Span, checked_name
+
 from . import methods
 from .methods import Facts, Method, MethodError, Outcome, Param, ParamError, Seat
 from .methods.base import RATING_LIMIT
 
-MAX_PLAYERS = 500  # a matchday's players, as the league allows
-MAX_ROUNDS = 100  # a matchday's rounds, as the league allows
+MAX_PLAYERS = PLAYERS.highest  # values of one list: a matchday's players
 MAX_GAMES = 200  # lines of a series
 MAX_SEATS = 1_000  # players over all the games of a series (a 500-player TrueSkill game takes a second)
 MAX_TEXT = 20_000  # characters of a series' games, and of its starting ratings
 MAX_NAME = 40  # characters of a player's name in a series
 
+
+def _whole(name: str, label: str, default: int, help: str, span: Span | None = None) -> Param:
+    """A whole-number input within the league's range for `name` (league.validation.RANGES)."""
+    span = span or RANGES[name]
+    return Param(name, label, default, help, int, span.lowest, span.highest)
+
+
 # The calculator's own inputs, with their ranges (shown on the page and in README).
 RATINGS = Param(
     "ratings", "Ratings", 1500, "Each player's rating before the game.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT
 )
-ROUNDS = Param(
-    "rounds", "Rounds", 1, "The game's rounds (the club formula's K is K per round times this).", int, 1, MAX_ROUNDS
-)
-PLACINGS = Param("placings", "Placings", 1, "Each player's placing, 1 for the winner.", int, 1, MAX_PLAYERS)
-PLACING = Param("placing", "Placing", 1, "A player's placing in a series.", int, 1, MAX_PLAYERS)
-WINNER_SCORE = Param("winner_score", "Winner's score", 25, "The winner's score (table-size).", int, 1, 1000)
+ROUNDS = _whole("rounds", "Rounds", 1, "The game's rounds (the club formula's K is K per round times this).")
+PLACINGS = _whole("placings", "Placings", 1, "Each player's placing, 1 for the winner.", RANGES["placing"])
+PLACING = _whole("placing", "Placing", 1, "A player's placing in a series.")
+WINNER_SCORE = _whole("winner_score", "Winner's score", 25, "The winner's score (table-size).")
 PER_PLAYER = (
     Param("left_early", "Left early", 0, "1 for a player who left early (pairwise-winner).", int, 0, 1),
-    Param("won_by_16", "Rounds won by 16", 0, "Sedma.", int, 0, MAX_ROUNDS),
-    Param("won_by_24", "Rounds won by 24", 0, "Sedma.", int, 0, MAX_ROUNDS),
-    Param("won_by_4_and_last", "Won with 4 and last", 0, "Sedma.", int, 0, MAX_ROUNDS),
-    Param("bad_moves", "Bad moves", 0, "Sedma.", int, 0, 1000),
+    _whole("won_by_16", "Rounds won by 16", 0, "Sedma."),
+    _whole("won_by_24", "Rounds won by 24", 0, "Sedma."),
+    _whole("won_by_4_and_last", "Won with 4 and last", 0, "Sedma."),
+    _whole("bad_moves", "Bad moves", 0, "Sedma."),
 )
 SEDMA_COUNTS = ("won_by_16", "won_by_24", "won_by_4_and_last", "bad_moves")
 PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
@@ -172,6 +178,14 @@ class Step:
 TOKEN = re.compile(r"^(?P<name>[^\s:=,]+)[:=](?P<value>\S+)$")
 
 
+def _check_name(param: str, name: str, where: str = "") -> None:
+    """A player's name in a series, refused as every way in refuses a name (invisible characters)."""
+    try:
+        checked_name(name, "player", MAX_NAME)
+    except ValueError as error:
+        raise ParamError(param, f"{where}{error}") from None
+
+
 def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
     if len(start_text) > MAX_TEXT:
         raise ParamError("start", f"is longer than {MAX_TEXT:,} characters")
@@ -184,6 +198,7 @@ def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
             raise ParamError(
                 "start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)"
             )
+        _check_name("start", match["name"])
         try:
             ratings[match["name"]] = (RATINGS.parse(match["value"]), None)
         except ParamError as error:
@@ -218,6 +233,7 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
             if match["name"] in ("rounds", "winner_score"):
                 facts_query[match["name"]] = match["value"]
                 continue
+            _check_name("games", match["name"], f"line {number}: ")
             names.append(match["name"])
             placings.append(match["value"])
         if len(set(names)) != len(names):

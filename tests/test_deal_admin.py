@@ -83,7 +83,7 @@ def test_editing_a_session_recomputes_it(admin_client, solitaire):
     ("row", "message"),
     [
         (("GL", "8/4", 5, 1, True, True), "Variant &#x27;8/4&#x27; may not contain a slash"),
-        (("GL", "8x4", -1, 1, True, True), "Ensure this value is greater than or equal to 0."),
+        (("GL", "8x4", -1, 1, True, True), "Level must be at least 0, not -1."),
         (("GL", "8x4", 5, "", True, True), "This field is required."),
     ],
 )

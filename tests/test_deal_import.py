@@ -55,7 +55,7 @@ def test_players_are_matched_by_their_name_key(db):
         ("2025-11-31,Solitaire,8x4,5,1,GL,W", "Line 3: date '2025-11-31' is not a date like 2025-11-03."),
         ("2025-11-04,Solitaire,8x4,5,1,GL,maybe", "Line 3: won must be 1/0, W/L or yes/no, not 'maybe'."),
         ("2025-11-04,Solitaire,8x4,five,1,GL,W", "Line 3: level must be a whole number, not 'five'."),
-        ("2025-11-04,Solitaire,8x4,5,-1,GL,W", "Line 3: deal must be between 0 and 2147483647, not -1."),
+        ("2025-11-04,Solitaire,8x4,5,-1,GL,W", "Line 3: deal must be at least 0, not -1."),
         ("2025-11-04,Solitaire,8/4,5,1,GL,W", "Line 3: variant '8/4' may not contain a slash"),
         ("2025-11-04,Solitaire,8x4,5,1,,W", "Line 3: player is empty."),
         ("2025-11-04,Solitaire,8x4,5,1,GL", "Line 3: 6 values, but the header has 7 columns."),

@@ -1,5 +1,6 @@
 """The secretary's results page: type a game night's results, preview every change, save."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,11 +14,22 @@ URL = reverse("league:enter")
 
 
 def post(client, lines, *, action="preview", day="2025-11-20", rounds="3", extra=None):
+    """Post the form; a Save is made as the secretary makes it, from the preview's own form (its
+    one-time token and number), unless `extra` gives them."""
     data = {"date": day, "game": str(Game.objects.get(name="Hearts").pk), "rounds": rounds, "winner_score": ""}
     data.update({f"line-{n}": text for n, text in enumerate(lines, start=1)})
     data.update(extra or {})
+    if action == "save" and "token" not in data:
+        preview = client.post(URL, {**data, "action": "preview"})
+        data.update(preview_fields(preview))
     data["action"] = action
     return client.post(URL, data)
+
+
+def preview_fields(response) -> dict:
+    """The one-time token and matchday number a preview's Save carries (none if it showed no preview)."""
+    html = response.content.decode()
+    return {name: m[1] for name in ("token", "number") if (m := re.search(f'name="{name}" value="([^"]*)"', html))}
 
 
 def test_only_staff_may_enter_results(client, club):
@@ -119,7 +131,7 @@ def test_a_date_after_today_is_refused_and_the_format_is_shown(admin_client, clu
     html = post(admin_client, ["GL", "K"], action="save", day=f"{tomorrow:%Y-%m-%d}").content.decode()
     assert "is after today" in html
     html = post(admin_client, ["GL", "K"], action="save", day="17.11.2025").content.decode()
-    assert "Enter the date as YYYY-MM-DD, e.g. 2025-11-17." in html
+    assert "Date &#x27;17.11.2025&#x27; is not a date like 2025-11-03." in html  # as the imports say
     assert Matchday.objects.count() == 6
 
 

@@ -92,3 +92,32 @@ def test_matchdays_outside_the_new_ranges_stop_the_migration(old_schema):
     Result.objects.filter(player=a).update(bad_moves=7)
     migrate(CHECKED)
     assert "0007_name_keys_unique_and_ranges" in applied()
+
+
+@pytest.fixture
+def before_winner_scores(transactional_db):
+    """The database as it was when a winner's score could be 0; put back to the latest after."""
+    before = [("league", "0010_revision_token")]
+    executor = migrate(before)
+    yield executor.loader.project_state(before).apps
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_a_stored_winners_score_of_0_stops_the_migration_with_what_to_do(before_winner_scores):
+    Game, Matchday = (
+        before_winner_scores.get_model("league", "Game"),
+        before_winner_scores.get_model("league", "Matchday"),
+    )
+    hearts = Game.objects.create(name="Hearts", slug="hearts", name_key="hearts")  # no save() in a migration's model
+    Matchday.objects.create(number=3, date=datetime.date(2025, 11, 3), game=hearts, rounds=1, winner_score=0)
+
+    with pytest.raises(CommandError) as raised:
+        migrate([("league", "0011_winner_score_at_least_one")])
+
+    message = str(raised.value)
+    assert "the matchdays 3 have a winner's score of 0" in message and "nothing was changed" in message
+    assert "0011_winner_score_at_least_one" not in applied()
+    Matchday.objects.filter(number=3).update(winner_score=None)
+    migrate([("league", "0011_winner_score_at_least_one")])
+    assert "0011_winner_score_at_least_one" in applied()
+    Matchday.objects.all().delete()

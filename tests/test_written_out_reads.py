@@ -126,7 +126,7 @@ def values(instance, but: str = "") -> dict:
 
 
 def test_the_rows_models_are_made_without_init_only_while_nothing_listens_to_it():
-    """`player_reads` makes its rows' models without `__init__` (see `_model_from_row`): a receiver of
+    """`ratings.selectors.players` makes its rows' models without `__init__` (see `_model_from_row`): a receiver of
     these signals would miss them."""
     for model in (RatingEntry, Matchday):
         assert not signals.pre_init.has_listeners(model) and not signals.post_init.has_listeners(model)

@@ -24,15 +24,22 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league.models import Game, Matchday, Player
-from league.validation import name_key
+from league.validation import NAME_LENGTH, PLACINGS, RANGES, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
 from ratings.services.matchdays import ResultInput
+from web.fields import IsoDateField, WholeNumberField
 
 COUNT_KEYS = {"won16": "won_by_16", "won24": "won_by_24", "last4": "won_by_4_and_last", "bad": "bad_moves"}
-_COUNT = re.compile(r"\s+(won16|won24|last4|bad)\s*=\s*(\d{1,4})$", re.I)
+# A count's `=` (`won16=2`) is not a tie's: it is marked before a line is split into tied names. A
+# count's value is what does not start with a letter (`bad = K` is a tie with K).
+_COUNT_SIGN = re.compile(r"\b(won16|won24|last4|bad)\s*=\s*(?=[^\sA-Za-z=])", re.I)
+_MARK = "\0"  # never typed: the form's text fields refuse NUL
+_COUNT = re.compile(r"\s+(won16|won24|last4|bad)\0(\S*)$", re.I)
 _LEFT = re.compile(r"\s+left\s+early$", re.I)
-_RATED = re.compile(r"\s+rated\s+(\d{1,4})$", re.I)
-_CLUB_NOTATION = re.compile(r"\s+(\d{1,4})\((\d{1,4})\)$")  # rated(finished)
-_PLACING = re.compile(r"\s+(\d{1,4})$")
+_RATED = re.compile(r"\s+rated\s+(\S+)$", re.I)
+_CLUB_NOTATION = re.compile(r"\s+([0-9]+)\(([0-9]+)\)$")  # rated(finished)
+# A placing, or what was meant as one: digits of any script, decimals, signs ("5", "５", "2.0", "-1"),
+# read by league.validation.whole_number, which refuses all but the first.
+_PLACING = re.compile(r"\s+([\d.,+\-()_]+)$")
 
 
 @dataclass
@@ -59,36 +66,60 @@ class _Name:
 
 
 def _read_name(text: str) -> _Name:
-    """A name and what follows it, read from the end in any order: `R 3 left early rated 4`."""
+    """A name and what follows it, read from the end in any order: `R 3 left early rated 4`.
+    ValueError, naming the value, for a number that is not one."""
     rest = " " + text.strip()
     counts: dict[str, int] = {}
     placing = rated = None
     left_early = False
     while True:
         if match := _COUNT.search(rest):
-            counts[COUNT_KEYS[match[1].lower()]] = int(match[2])
+            field = COUNT_KEYS[match[1].lower()]
+            counts[field] = whole_number(match[2], match[1].lower(), RANGES[field])
         elif match := _LEFT.search(rest):
             left_early = True
         elif rated is None and (match := _RATED.search(rest)):
-            rated = int(match[1])
+            rated = whole_number(match[1], "rated placing", PLACINGS)
         elif placing is None and (match := _CLUB_NOTATION.search(rest)):
-            rated, placing = int(match[1]), int(match[2])
+            rated, placing = (
+                whole_number(match[1], "rated placing", PLACINGS),
+                whole_number(match[2], "placing", PLACINGS),
+            )
         elif placing is None and (match := _PLACING.search(rest)):
-            placing = int(match[1])
+            placing = whole_number(match[1], "placing", PLACINGS)
         else:
             break
         rest = rest[: match.start()]
     return _Name(" ".join(rest.split()), placing, rated, left_early, counts)
 
 
+def _read_line(number: int, text: str) -> tuple[list[_Name], list[str]]:
+    """The names on one line, and what is wrong with them (each problem naming the line)."""
+    names, problems = [], []
+    for part in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
+        try:
+            read = _read_name(part)
+            if read.name:
+                checked_name(read.name, "player", NAME_LENGTH)
+        except ValueError as error:
+            problems.append(f"Line {number}: {error}.")
+        else:
+            names.append(read)
+    return names, problems
+
+
 def parse_results(lines: list[str]) -> tuple[list[EnteredResult], list[str]]:
     """The results typed on `lines` (blank lines skipped) and what is wrong with them, each problem
     naming its line. A line holds one place: one name, or tied names joined by `=`, each with its
     own penalty and counts. Placings are either all given or all taken from the lines' order."""
-    read = [
-        (n, [_read_name(part) for part in text.split("=")]) for n, text in enumerate(lines, start=1) if text.strip()
-    ]
-    problems = []
+    read, problems = [], []
+    for n, text in enumerate(lines, start=1):
+        if text.strip():
+            names, wrong = _read_line(n, text)
+            read.append((n, names))
+            problems += wrong
+    if problems:
+        return [], problems
     places: list[int | None] = []
     for number, names in read:
         if not all(name.name for name in names):
@@ -159,17 +190,17 @@ class EntryForm(forms.Form):
     """A game night's matchday: date, game, rounds and the results, one line per place. Unknown
     names come back with a box to tick to add them as new players."""
 
-    date = forms.DateField(
+    date = IsoDateField(
+        label="Date",
         help_text="YYYY-MM-DD; today unless the matchday was played earlier.",
-        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2025-11-17."},
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     game = forms.ModelChoiceField(queryset=Game.objects.all(), empty_label=None)
-    rounds = forms.IntegerField(
-        min_value=1, widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"})
+    rounds = WholeNumberField(
+        label="Rounds", span=ROUNDS, widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"})
     )
-    winner_score = forms.IntegerField(
-        label="Winner's score", required=False, min_value=1, help_text="Only the table-size method uses it."
+    winner_score = WholeNumberField(
+        label="Winner's score", required=False, span=WINNER_SCORES, help_text="Only the table-size method uses it."
     )
 
     def __init__(self, *args, lines: int = LINES, **kwargs):

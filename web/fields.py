@@ -1,41 +1,59 @@
-"""Form fields that read what people type the way league.validation reads a results file, for the
-admin and any other form that takes results."""
+"""Form fields that read what people type with league.validation's readers, the ones the imports and
+the calculator use, so that the entry page and the admin refuse the same mistakes with the same words."""
 
 from __future__ import annotations
-
-import re
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
-# Digits 0-9 and perhaps a minus sign (refused then by the field's range, with the range named).
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
-MOST_DIGITS = 12  # more than any range of the league holds; int() is never asked to read thousands
+from league import validation
+from league.validation import Span
+
+
+def refusal(error: ValueError) -> ValidationError:
+    """A reader's ValueError as a form error, its message starting with a capital letter."""
+    text = str(error)
+    return ValidationError(text[:1].upper() + text[1:] + ".", code="invalid")
 
 
 class WholeNumberField(forms.IntegerField):
-    """A whole number written with the digits 0-9. Django's IntegerField reads what Python's int()
-    reads: "1_0" as 10, full-width "１２" as 12, "٣" as 3; none of these is what a secretary typed."""
+    """A whole number written with the digits 0-9, read by league.validation.whole_number (within
+    `span` when given; the model's validators check the ranges of model fields). Django's
+    IntegerField reads what int() reads: "1_0", full-width "１２", "٣" and "2.0" as numbers."""
 
-    default_error_messages = {
-        "invalid": "Enter a whole number, written with the digits 0-9.",
-        "too_long": f"Enter a whole number of at most {MOST_DIGITS} digits.",
-    }
+    def __init__(self, *args, span: Span | None = None, **kwargs):
+        self.span = span
+        super().__init__(*args, **kwargs)
 
     def to_python(self, value):
         if value in self.empty_values:
             return None
-        text = str(value).strip()
-        if not _WHOLE_NUMBER.fullmatch(text):
-            raise ValidationError(self.error_messages["invalid"], code="invalid")
-        if len(text.lstrip("-")) > MOST_DIGITS:
-            raise ValidationError(self.error_messages["too_long"], code="too_long")
-        return int(text)
+        try:
+            span = self.span or validation.ANY_WHOLE
+            return validation.whole_number(str(value).strip(), str(self.label or "the number"), span)
+        except ValueError as error:
+            raise refusal(error) from None
 
 
-# For a ModelAdmin's formfield_overrides: every whole-number column is typed as above.
-WHOLE_NUMBERS = {
+class IsoDateField(forms.DateField):
+    """A date written like 2025-11-03, read by league.validation.iso_date as a results file's is
+    (Django's DateField also reads "11/03/2025", which could be either month)."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if hasattr(value, "year"):
+            return value
+        try:
+            return validation.iso_date(str(value).strip(), str(self.label or "date"))
+        except ValueError as error:
+            raise refusal(error) from None
+
+
+# For a ModelAdmin's formfield_overrides: every whole-number and date column is read as above.
+READERS = {
+    models.DateField: {"form_class": IsoDateField},
     models.PositiveIntegerField: {"form_class": WholeNumberField},
     models.PositiveSmallIntegerField: {"form_class": WholeNumberField},
     models.IntegerField: {"form_class": WholeNumberField},

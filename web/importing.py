@@ -31,7 +31,7 @@ from league.validation import (
     ROUNDS,
     SHORT_NAME_LENGTH,
     Entry,
-    is_iso_date,
+    iso_date,
     matchday_problems,
     name_key,
     name_problem,
@@ -252,12 +252,7 @@ def _parse_row(line: int, values: dict[str, str], today: date, number: int | Non
         problem = _name_problem(values[column], column)
         if problem:
             raise ValueError(problem)
-    if not is_iso_date(values["date"]):
-        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03")
-    try:
-        day = date.fromisoformat(values["date"])
-    except ValueError:
-        raise ValueError(f"date {_shown(values['date'])} is not a date like 2025-11-03") from None
+    day = iso_date(values["date"])
     if day > today:
         raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
     return Row(

@@ -1,5 +1,8 @@
 """The club's data, a module per concept; Django and the migrations find every model here."""
 
+# Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
+from league.submissions import Submission
+
 from .club import Category, Game, Page, Player, Revision
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
 from .matchdays import SEDMA_FIELDS, Matchday, MatchdayQuerySet, Result
@@ -19,4 +22,5 @@ __all__ = [
     "Player",
     "Result",
     "Revision",
+    "Submission",
 ]

@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from league.validation import parse_won
+from league.validation import finite_number, parse_won
 
 from ..methods.base import ParamError
 from ..methods.deals import SLUG, K, expected
@@ -37,22 +37,19 @@ class Step:
 
 def _rating(text: str, what: str, line: int) -> float:
     try:
-        value = float(text)
-    except ValueError:
-        raise ParamError("attempts", f"line {line}: the {what} rating must be a number, not {text!r}") from None
-    if not math.isfinite(value):
-        raise ParamError("attempts", f"line {line}: the {what} rating must be a finite number, not {text!r}")
-    return value
+        return finite_number(text, f"the {what} rating")
+    except ValueError as error:
+        raise ParamError("attempts", f"line {line}: {error}") from None
 
 
 def parse_k(text: str | None) -> float:
     if text is None or not text.strip():
         return K
     try:
-        k = float(text)
+        k = finite_number(text.strip(), "")
     except ValueError:
         raise ParamError("k", f"must be a number, not {text!r}") from None
-    if not math.isfinite(k) or k <= 0:
+    if k <= 0:
         raise ParamError("k", f"must be a number above 0, not {text!r}")
     return k
 

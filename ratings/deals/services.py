@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
-from league.validation import name_key, seed_problem, variant_problem
+from league.validation import DEALS, LEVELS, name_key, seed_problem, variant_problem
 
 from ..bulk import insert_rows
 from ..models import AttemptRating
@@ -38,7 +38,7 @@ class AttemptInput:
     rated: bool = True
 
 
-LARGEST_LEVEL, LARGEST_DEAL = 32_767, 2_147_483_647  # the database columns' limits
+LARGEST_LEVEL, LARGEST_DEAL = LEVELS.highest, DEALS.highest  # the database columns' limits
 
 
 def attempt_problems(game: Game | None, attempts: Sequence[AttemptInput]) -> list[str]:

@@ -7,12 +7,11 @@ methods with plain values.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from league.validation import is_ranking
+from league.validation import finite_number, is_ranking, whole_number
 
 
 class MethodError(ValueError):
@@ -35,11 +34,6 @@ class ParamError(ValueError):
         self.message = message
 
 
-# Numbers as a person writes them: ASCII digits, an optional sign, decimals and exponent. Python's
-# float() and int() also read "1_000", "inf", "nan" and non-ASCII digits such as "²" or "١", which
-# nobody types as a rating; those are refused rather than read as something else.
-NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,4})?")
-WHOLE = re.compile(r"[+-]?[0-9]{1,18}")
 SHOWN = 24  # characters of a refused value quoted back in a message
 
 
@@ -50,20 +44,13 @@ def shown(raw: Any) -> str:
 
 
 def read_number(raw: Any, whole: bool = False) -> float | int | None:
-    """`raw` as a finite number (a whole number with `whole`), or None if it is not one."""
-    if isinstance(raw, bool):
+    """`raw` as league.validation reads a number (a whole number with `whole`), or None if it is not
+    one: every way in reads numbers alike."""
+    text = raw.strip() if isinstance(raw, str) else raw  # spaces around a value, as forms and files trim
+    try:
+        return whole_number(text, "") if whole else finite_number(text, "")
+    except ValueError:
         return None
-    if isinstance(raw, int | float) and not isinstance(raw, bool):
-        value = raw
-    else:
-        text = str(raw).strip()
-        if not (WHOLE if whole else NUMBER).fullmatch(text):
-            return None
-        value = int(text) if whole else float(text)
-    if whole:
-        return int(value) if float(value).is_integer() and abs(value) < 10**18 else None
-    value = float(value)
-    return value if math.isfinite(value) else None
 
 
 def number_text(value: float) -> str:

@@ -27,7 +27,7 @@ from ratings.selectors.standings import matchday_changes
 from ratings.services.matchdays import ResultInput, delete_matchdays, results_problems, save_matchday
 from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
-from web.fields import WHOLE_NUMBERS
+from web.fields import READERS
 from web.formatting import format_change, format_rating, long_date
 
 
@@ -116,7 +116,7 @@ class ResultInline(admin.TabularInline):
     # The most players a matchday has; rows past it are refused by the check of the whole matchday
     # (and a form posting over 1,000 more by Django's formset, before anything is read).
     max_num = PLAYERS.highest
-    formfield_overrides = WHOLE_NUMBERS
+    formfield_overrides = READERS
     ordering = ["placing", "player__short_name"]
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
@@ -175,7 +175,7 @@ class MatchdayAdmin(admin.ModelAdmin):
     fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
-    formfield_overrides = WHOLE_NUMBERS
+    formfield_overrides = READERS
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").prefetch_related("results__player")

@@ -1,12 +1,12 @@
 """The results import in the admin: upload a CSV file, see what it would create and change, then
 import it. The preview is the import itself run inside a transaction that is rolled back, so it
 refuses exactly what the import would refuse and counts exactly what it would create; the file waits
-in the secretary's session (by its digest) until they confirm."""
+in the secretary's session until they confirm, with a one-time token (league.submissions) that makes
+a second confirmation import nothing."""
 
 from __future__ import annotations
 
 import base64
-import hashlib
 
 from django import forms
 from django.contrib import messages
@@ -15,6 +15,7 @@ from django.db import transaction
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
+from league import submissions
 from ratings.services.imports import ImportSummary
 from web.importing import ImportFailed, import_results
 
@@ -65,21 +66,7 @@ def import_view(model_admin, request):
         "title": "Import results",
     }
     if request.method == "POST" and "confirm" in request.POST:
-        pending = request.session.get(SESSION_KEY)
-        if not pending or pending["digest"] != request.POST["confirm"]:
-            messages.error(request, "That preview has expired; upload the file again.")
-            return redirect("admin:league_matchday_import")
-        data = base64.b64decode(pending["data"])
-        try:
-            summary = import_results(data, replace=pending["replace"])
-        except ImportFailed as failed:  # the league changed since the preview
-            del request.session[SESSION_KEY]
-            return TemplateResponse(
-                request, "admin/league/matchday/import.html", {**context, "form": UploadForm(), "errors": failed.errors}
-            )
-        del request.session[SESSION_KEY]
-        messages.success(request, f"Imported: {describe(summary)}")
-        return redirect("admin:league_matchday_changelist")
+        return _confirm(request, context, request.POST["confirm"])
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data, replace = form.cleaned_data["file"], form.cleaned_data["replace"]
@@ -89,15 +76,45 @@ def import_view(model_admin, request):
             return TemplateResponse(
                 request, "admin/league/matchday/import.html", {**context, "form": form, "errors": failed.errors}
             )
-        digest = hashlib.sha256(data).hexdigest()
-        request.session[SESSION_KEY] = {
-            "digest": digest,
-            "data": base64.b64encode(data).decode(),
-            "replace": replace,
-        }
-        preview = {"summary": summary, "text": describe(summary), "digest": digest, "replace": replace}
+        token = submissions.new_token()
+        request.session[SESSION_KEY] = {"token": token, "data": base64.b64encode(data).decode(), "replace": replace}
+        preview = {"summary": summary, "text": describe(summary), "token": token, "replace": replace}
         return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "preview": preview})
     return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "form": form})
+
+
+def _confirm(request, context: dict, token: str):
+    """Import the previewed file once: a second confirmation of one preview (Back, a double click, a
+    reload) imports nothing and says what the first imported."""
+    if submissions.is_token(token) and (done := submissions.saved_with(token)):
+        return _already_imported(request, done)
+    pending = request.session.get(SESSION_KEY)
+    if not pending or pending.get("token") != token:
+        messages.error(request, "That preview has expired; upload the file again.")
+        return redirect("admin:league_matchday_import")
+
+    def save():
+        summary = import_results(base64.b64decode(pending["data"]), replace=pending["replace"])
+        return summary, None, describe(summary)
+
+    try:
+        summary = submissions.save_once(token, save)
+    except submissions.AlreadySaved as done:
+        return _already_imported(request, done.submission)
+    except ImportFailed as failed:  # the league changed since the preview
+        del request.session[SESSION_KEY]
+        return TemplateResponse(
+            request, "admin/league/matchday/import.html", {**context, "form": UploadForm(), "errors": failed.errors}
+        )
+    del request.session[SESSION_KEY]
+    messages.success(request, f"Imported: {describe(summary)}")
+    return redirect("admin:league_matchday_changelist")
+
+
+def _already_imported(request, done: submissions.Submission):
+    request.session.pop(SESSION_KEY, None)
+    messages.warning(request, f"That file was already imported ({done.saved}); nothing was imported again.")
+    return redirect("admin:league_matchday_changelist")
 
 
 def describe(summary: ImportSummary) -> str:

@@ -17,9 +17,10 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
 from league.models import Attempt, DealSession, Game
-from league.validation import variant_problem
+from league.validation import DEALS, LEVELS, variant_problem
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
+from web.fields import READERS, WholeNumberField
 from web.formatting import format_change, format_rating
 
 
@@ -27,8 +28,8 @@ class AttemptForm(forms.ModelForm):
     """One attempt; the deal is typed as variant, level and number rather than chosen from a list."""
 
     variant = forms.CharField(max_length=20, help_text='e.g. "8x4"')
-    level = forms.IntegerField(min_value=0, max_value=deal_services.LARGEST_LEVEL)
-    number = forms.IntegerField(label="Deal", min_value=0, max_value=deal_services.LARGEST_DEAL)
+    level = WholeNumberField(label="Level", span=LEVELS)
+    number = WholeNumberField(label="Deal", span=DEALS)
 
     class Meta:
         model = Attempt
@@ -117,6 +118,7 @@ class DealSessionAdmin(admin.ModelAdmin):
     fields = ["game", "date", "notes", "rating_changes"]
     readonly_fields = ["rating_changes"]
     inlines = [AttemptInline]
+    formfield_overrides = READERS
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game").annotate(attempt_count=Count("attempts"))

@@ -23,12 +23,21 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 
-from league.models import Game, Player
-from league.validation import name_key, parse_rated, parse_won, seed_problem, variant_problem
+from league.validation import (
+    NAME_LENGTH,
+    RANGES,
+    SHORT_NAME_LENGTH,
+    checked_name,
+    iso_date,
+    name_key,
+    parse_rated,
+    parse_won,
+    seed_problem,
+    variant_problem,
+    whole_number,
+)
 from ratings.deals import services as deal_services
 from ratings.deals.services import (
-    LARGEST_DEAL,
-    LARGEST_LEVEL,
     DealImportSummary,
     ImportedAttempt,
     ImportedSeed,
@@ -39,11 +48,7 @@ from web.importing import ImportFailed, _capped, _check_utf8, _lines
 ATTEMPT_COLUMNS = ["date", "game", "variant", "level", "deal", "player", "won"]
 ATTEMPT_OPTIONAL = ["rated"]
 SEED_COLUMNS = ["game", "variant", "level", "deal", "plays", "wins"]
-LONGEST = {
-    "player": Player._meta.get_field("short_name").max_length,
-    "game": Game._meta.get_field("name").max_length,
-}
-LARGEST = {"level": LARGEST_LEVEL, "deal": LARGEST_DEAL, "plays": LARGEST_DEAL, "wins": LARGEST_DEAL}
+LONGEST = {"player": SHORT_NAME_LENGTH, "game": NAME_LENGTH}
 
 
 def _rows(data: bytes, required: list[str], optional: list[str]):
@@ -80,23 +85,16 @@ def _rows(data: bytes, required: list[str], optional: list[str]):
             yield line, {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
 
 
-def _whole(values: dict, column: str, minimum: int = 0) -> int:
-    text = values[column]
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{column} must be a whole number, not {text!r}") from None
-    if not minimum <= value <= LARGEST[column]:
-        raise ValueError(f"{column} must be between {minimum} and {LARGEST[column]}, not {value}")
-    return value
+def _whole(values: dict, column: str) -> int:
+    return whole_number(values[column], column, RANGES[column])
 
 
 def _text(values: dict, *columns: str) -> None:
     for column in columns:
         if values[column] == "":
             raise ValueError(f"{column} is empty")
-        if column in LONGEST and len(values[column]) > LONGEST[column]:
-            raise ValueError(f"{column} {values[column]!r} is longer than {LONGEST[column]} characters")
+        if column in LONGEST:
+            checked_name(values[column], column, LONGEST[column])
     problem = variant_problem(values["variant"])
     if problem:
         raise ValueError(problem)
@@ -104,10 +102,7 @@ def _text(values: dict, *columns: str) -> None:
 
 def _attempt(line: int, values: dict) -> tuple[date, str, ImportedAttempt]:
     _text(values, "date", "game", "variant", "level", "deal", "player", "won")
-    try:
-        day = date.fromisoformat(values["date"])
-    except ValueError:
-        raise ValueError(f"date {values['date']!r} is not a date like 2025-11-03") from None
+    day = iso_date(values["date"])
     attempt = ImportedAttempt(
         line,
         values["player"],

@@ -1,0 +1,71 @@
+"""Saving a previewed form once: a preview carries a one-time token, and saving stores the token with
+what was saved, in the same transaction. A second Save of the same preview (Back, a double click, a
+reload, another server) finds the token taken and saves nothing.
+
+The token is stored by a unique insert before anything is written: of two simultaneous saves of one
+preview, the second waits for the first's transaction and then finds the token taken.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.db import IntegrityError, models, transaction
+
+TOKEN = re.compile(r"[0-9a-f]{64}")
+T = TypeVar("T")
+
+
+class Submission(models.Model):
+    """A preview that was saved: its token, and what it saved (the matchday, or the import in words)."""
+
+    token = models.CharField(max_length=64)
+    matchday = models.ForeignKey("league.Matchday", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    saved = models.CharField(max_length=300, help_text="What was saved, in words: Matchday 7, or an import's summary.")
+    saved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "league"
+        ordering = ["-saved_at"]
+        constraints = [models.UniqueConstraint(fields=["token"], name="league_submission_token_once")]
+
+    def __str__(self) -> str:
+        return f"{self.saved} ({self.saved_at:%Y-%m-%d %H:%M})"
+
+
+class AlreadySaved(Exception):
+    """The preview's token was used: `submission` says what it saved."""
+
+    def __init__(self, submission: Submission):
+        super().__init__(submission.saved)
+        self.submission = submission
+
+
+def new_token() -> str:
+    return secrets.token_hex(32)
+
+
+def is_token(text: str | None) -> bool:
+    return bool(text) and bool(TOKEN.fullmatch(text))
+
+
+def saved_with(token: str) -> Submission | None:
+    return Submission.objects.select_related("matchday").filter(token=token).first()
+
+
+def save_once(token: str, save: Callable[[], tuple[T, models.Model | None, str]]) -> T:
+    """Run `save` (which returns its result, the matchday it saved or None, and what it saved in
+    words) once for `token`, atomically with taking the token; AlreadySaved if it was taken."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                submission = Submission.objects.create(token=token, saved="")
+        except IntegrityError:
+            raise AlreadySaved(saved_with(token)) from None
+        result, matchday, saved = save()
+        submission.matchday, submission.saved = matchday, saved[:300]
+        submission.save(update_fields=["matchday", "saved"])
+    return result
