@@ -209,6 +209,15 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             incomplete.add(number)
             continue
         matchdays.setdefault(row.matchday, []).append(row)
+    errors = _file_errors(matchdays, tallies, problems, incomplete)
+    if errors:
+        raise ImportFailed(_capped(errors, problems.more))
+    return _imported(matchdays)
+
+
+def _file_errors(matchdays: dict, tallies: dict, problems: _Problems, incomplete: set) -> list[str]:
+    """The file's problems: crowded matchdays, the lines' own, and each whole matchday's (if every
+    line of it was read)."""
     crowded = [
         f"Matchday {number} (lines {tally.first_line}-{tally.last_line}): {players_problem(tally.lines)}"
         for number, tally in tallies.items()
@@ -221,8 +230,11 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         for number, rows in matchdays.items():
             if number not in incomplete:
                 errors.extend(_matchday_errors(number, rows))
-    if errors:
-        raise ImportFailed(_capped(errors, problems.more))
+    return errors
+
+
+def _imported(matchdays: dict[int, list[Row]]) -> list[ImportedMatchday]:
+    """The file's matchdays as the import service takes them, in play order."""
     imported = [
         ImportedMatchday(
             number,
