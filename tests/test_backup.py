@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import per_worker
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["/", "/standings/", "/players/1/", "/matchdays/6/", "/games/hearts/"]
 
@@ -91,7 +93,7 @@ def postgres_site():
     import psycopg
 
     config = dj_database_url.parse(url)
-    scratch = f"{config['NAME']}_backup_test"
+    scratch = per_worker(f"{config['NAME']}_backup_test")
     server = {
         "host": config["HOST"],
         "port": config["PORT"] or 5432,
