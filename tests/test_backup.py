@@ -17,6 +17,8 @@ import pytest
 
 from tests.conftest import per_worker
 
+pytestmark = pytest.mark.slow  # sites set up, backed up and restored by manage.py in other processes
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["/", "/standings/", "/players/1/", "/matchdays/6/", "/games/hearts/"]
 

@@ -52,6 +52,7 @@ def _database_urls(tmp_path):
         yield f"{base}/{scratch}"
 
 
+@pytest.mark.slow
 def test_concurrent_imports_of_different_matchdays_leave_tables_equal_to_a_full_recompute(tmp_path):
     rows = list(generate(players=12, matchdays=60, seed=7))
     first = [r for r in rows if r[0] <= 20]

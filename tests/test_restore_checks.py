@@ -13,6 +13,8 @@ import pytest
 from tests.conftest import per_worker
 from tests.test_backup import ROOT, demo_site
 
+pytestmark = pytest.mark.slow  # manage.py backups and restores in other processes
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
