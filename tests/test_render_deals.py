@@ -11,7 +11,7 @@ from django.test import RequestFactory
 from league.models import Attempt, DealSession, Player
 from ratings import deal_selectors, selectors
 from ratings.models import RatingTable
-from tests.test_deal_pages import league  # noqa: F401 - the generated solitaire league
+from tests.test_deal_pages import league, solitaire_league  # noqa: F401 - the generated solitaire league
 from tests.test_render import names, tree
 from web import deal_tables
 from web.render import table_html
