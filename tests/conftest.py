@@ -3,9 +3,11 @@ matchdays, to post the admin's matchday form and to read tables out of pages."""
 
 import csv
 import io
+import os
 import re
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.urls import reverse
@@ -27,6 +29,23 @@ CLUB_PAGE = [
     [1521, 1492, 1461, 1494, 1534],
 ]
 PLAYERS = ["I", "R", "GL", "K", "J"]
+
+
+def per_worker(name: str) -> str:
+    """`name` made this pytest-xdist worker's own (unchanged without xdist), for what the tests make
+    outside their temporary folders and test database, such as PostgreSQL scratch databases."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{name}_{worker}" if worker else name
+
+
+def pytest_configure(config):
+    """Each xdist worker gets its own Redis database (REDIS_URL's number plus the worker's), so one
+    worker's cache.clear() (a FLUSHDB) never empties another's; subprocesses inherit it."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("REDIS_URL")
+    if worker and url:
+        parts = urlsplit(url)
+        number = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+        os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{number}"))
 
 
 @pytest.fixture(autouse=True)

@@ -59,6 +59,7 @@ def matchdays_in(database):
         return db.execute("SELECT count(*) FROM league_matchday").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_an_import_that_gave_up_waiting_for_the_lock_says_so_in_one_line(site, tmp_path):
     path = results_file(tmp_path)
     holder = sqlite3.connect(site.database, isolation_level=None)
@@ -81,6 +82,7 @@ def test_an_import_that_gave_up_waiting_for_the_lock_says_so_in_one_line(site, t
     assert matchdays_in(site.database) == 6
 
 
+@pytest.mark.slow
 def test_a_restore_with_no_terminal_to_ask_on_refuses_in_one_line(site, tmp_path):
     site("backup_database", str(tmp_path / "backup.sqlite3"))
     result = site("restore_database", str(tmp_path / "backup.sqlite3"), stdin="yes\n")
@@ -91,6 +93,7 @@ def test_a_restore_with_no_terminal_to_ask_on_refuses_in_one_line(site, tmp_path
     )
 
 
+@pytest.mark.slow
 def test_a_backup_into_a_folder_that_does_not_exist_refuses_in_one_line(site, tmp_path):
     result = site("backup_database", str(tmp_path / "nowhere" / "backup.sqlite3"))
     assert result.returncode == 1
@@ -101,6 +104,7 @@ def test_a_backup_into_a_folder_that_does_not_exist_refuses_in_one_line(site, tm
     assert not (tmp_path / "nowhere").exists()
 
 
+@pytest.mark.slow
 def test_a_recompute_on_a_read_only_database_says_so_in_one_line(site, tmp_path):
     # Root may write any file, so the database is made read-only the way SQLite itself offers.
     (tmp_path / "readonly_settings.py").write_text(

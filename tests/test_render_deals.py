@@ -12,7 +12,7 @@ from league.models import Attempt, DealSession, Player
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors.standings import ranked_standings, standing_rows
-from tests.test_deal_pages import league  # noqa: F401 - the generated solitaire league
+from tests.test_deal_pages import league, solitaire_league  # noqa: F401 - the generated solitaire league
 from tests.test_render import names, tree
 from web.deals import tables as deal_tables
 from web.render import table_html
