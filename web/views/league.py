@@ -14,7 +14,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result
 from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
-from web.grid_html import grid_html
+from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.render import table_html
@@ -24,7 +24,6 @@ from web.tables import (
     LeaderboardTable,
     MatchdayResultsTable,
     StandingsTable,
-    grid_table,
 )
 from web.views import deals
 from web.views.common import Exports, Section, get_or_404, player_names, public_page
