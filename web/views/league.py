@@ -17,7 +17,7 @@ from ratings.selectors import grids, overview
 from ratings.selectors.standings import Span, matchday_entries, ranked_standings, standing_rows
 from ratings.selectors.standings import spans as spans_of
 from web.deals import views as deals
-from web.grid_html import grid_html
+from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.render import table_html
@@ -27,7 +27,6 @@ from web.tables import (
     LeaderboardTable,
     MatchdayResultsTable,
     StandingsTable,
-    grid_table,
 )
 from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 

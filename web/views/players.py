@@ -18,7 +18,6 @@ from web.deals import views as deals
 from web.formatting import format_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
-from web.player_html import entries_html, head_to_head_html
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
 from web.views.sections import Exports, get_or_404, player_names, public_page
 
@@ -102,7 +101,7 @@ def player(request, pk):
         with_year = bool(days) and standings.Span(len(days), days[0], days[-1]).needs_year(today)
         method = table.rating_method
         build = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable(e, method=m, with_year=y)  # noqa: E731
-        write = lambda names, e=entries, m=method, y=with_year: entries_html(e, m, with_year=y)  # noqa: E731
+        write = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable.page_html(e, m, with_year=y)  # noqa: E731
         sections.append(section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write))
     counts = paginate(head_to_head_counts(player, games), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
@@ -110,7 +109,7 @@ def player(request, pk):
         lambda names: HeadToHeadTable(opponents, names),
         counts,
         title="Head to head",
-        html=lambda names: head_to_head_html(opponents, names),
+        html=lambda names: HeadToHeadTable.page_html(opponents, names),
     )
     exports.names = player_names([player, *(r.opponent for r in opponents)], tables)
     ctx = {
