@@ -1,11 +1,14 @@
 # Two commands set everything up: `make run` and `make test`; `make serve` runs it in production.
+# `make test` leaves the slow tests (processes, servers, Chromium, benchmarks) to `make test-all`.
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
+# pytest-xdist: a worker per core, at most one per Redis database (16); `TEST_PARALLEL=` runs in one process.
+TEST_PARALLEL ?= -n auto --maxprocesses=16
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: run serve test lint migrations-check install clean
+.PHONY: run serve test test-all lint migrations-check install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +41,10 @@ migrations-check: install
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 test: install migrations-check lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_PARALLEL) -m "not slow"
+
+test-all: install migrations-check lint
+	$(BIN)/python -m pytest $(TEST_PARALLEL)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -1,7 +1,7 @@
 """Every method on the same results, in memory: which one predicts the club's games best?
 
 Pure Python (no Django, nothing written): the comparison page hands in a window of a table's most
-recent matchdays, read in a fixed number of queries by `selectors.table_history`, and every method
+recent matchdays, read in a fixed number of queries by `selectors.standings.table_history`, and every method
 rates it from scratch, each player starting at the method's start at the window's first matchday.
 
 Before each matchday, each method's ratings make three predictions, scored afterwards:

@@ -53,7 +53,7 @@ def sync_tables() -> None:
             game=game,
             name=game.name,
             slug=slug,
-            # A game played against deals is rated attempt by attempt (ratings.deal_engine), not here.
+            # A game played against deals is rated attempt by attempt (ratings.deals.engine), not here.
             method=methods.deals.SLUG if game.against_deals else "club",
             description=f"Players rated against the deals of {game.name} they play."
             if game.against_deals
@@ -131,7 +131,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     transaction (which includes the edit that asked for the recompute) ends. On PostgreSQL that is a
     row lock; SQLite's immediate transactions already let one writer in at a time.
     """
-    tables = [table for table in tables if not table.against_deals]  # ratings.deal_engine rates those
+    tables = [table for table in tables if not table.against_deals]  # ratings.deals.engine rates those
     if not tables:
         return 0
     list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))

@@ -19,8 +19,8 @@ class RatingTableQuerySet(models.QuerySet):
 class RatingTable(models.Model):
     """One rating: which matchdays count in it, and the formula's parameters.
 
-    Tables are kept in step with the games by `ratings.services.sync_tables`: one overall table for
-    official games, one per game, and one per category of unofficial games.
+    Tables are kept in step with the games by `ratings.engine.sync_tables`, which the services call:
+    one overall table for official games, one per game, and one per category of unofficial games.
     """
 
     class Scope(models.TextChoices):
@@ -115,7 +115,7 @@ class RatingTable(models.Model):
     @property
     def against_deals(self) -> bool:
         """Whether this is the table of a game played against deals, rated attempt by attempt by
-        `ratings.deal_engine` (the matchday engine leaves it alone)."""
+        `ratings.deals.engine` (the matchday engine leaves it alone)."""
         return self.rating_method.against_deals
 
     def counts(self, game: Game) -> bool:
@@ -276,7 +276,7 @@ class Standing(models.Model):
         return f"{self.player} {self.rating:.0f} in {self.table}"
 
 
-# Ratings of games played against deals (see ratings/methods/deals.py and ratings/deal_engine.py):
+# Ratings of games played against deals (see ratings/methods/deals.py and ratings/deals/engine.py):
 # one row per rated attempt, each deal's and each level's current state. Players' current ratings
 # are their `Standing` in the game's table. Derived data: rebuilt at will.
 

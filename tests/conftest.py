@@ -3,17 +3,19 @@ matchdays, to post the admin's matchday form and to read tables out of pages."""
 
 import csv
 import io
+import os
 import re
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Player
 from league.results import values
-from ratings import services
+from ratings.services.matchdays import ResultInput, save_matchday
 from tools.generate import people
 from web.importing import import_results
 
@@ -29,6 +31,23 @@ CLUB_PAGE = [
     [1521, 1492, 1461, 1494, 1534],
 ]
 PLAYERS = ["I", "R", "GL", "K", "J"]
+
+
+def per_worker(name: str) -> str:
+    """`name` made this pytest-xdist worker's own (unchanged without xdist), for what the tests make
+    outside their temporary folders and test database, such as PostgreSQL scratch databases."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{name}_{worker}" if worker else name
+
+
+def pytest_configure(config):
+    """Each xdist worker gets its own Redis database (REDIS_URL's number plus the worker's), so one
+    worker's cache.clear() (a FLUSHDB) never empties another's; subprocesses inherit it."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("REDIS_URL")
+    if worker and url:
+        parts = urlsplit(url)
+        number = int(parts.path.strip("/") or 0) + int(worker.removeprefix("gw"))
+        os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{number}"))
 
 
 @pytest.fixture(autouse=True)
@@ -61,8 +80,8 @@ def make_matchday(db, hearts):
             player = Player.objects.filter(short_name=short_name).first() or Player(
                 name=short_name, short_name=short_name
             )
-            results.append(services.ResultInput(placing, (rated or {}).get(short_name), player=player))
-        services.save_matchday(matchday, results)
+            results.append(ResultInput(placing, (rated or {}).get(short_name), player=player))
+        save_matchday(matchday, results)
         return matchday
 
     return make
@@ -136,9 +155,9 @@ def change_url(matchday):
 
 
 def results_of(matchday) -> dict:
-    """A stored matchday's results as `services.ResultInput`s, by short name, to edit and save."""
+    """A stored matchday's results as `ResultInput`s, by short name, to edit and save."""
     return {
-        r.player.short_name: services.ResultInput(*values(r), player=r.player, note=r.note)
+        r.player.short_name: ResultInput(*values(r), player=r.player, note=r.note)
         for r in matchday.results.select_related("player")
     }
 
@@ -148,7 +167,7 @@ def save_results(matchday, placings: dict) -> None:
     results = results_of(matchday)
     for short_name, placing in placings.items():
         results[short_name] = replace(results[short_name], placing=placing)
-    services.save_matchday(matchday, list(results.values()))
+    save_matchday(matchday, list(results.values()))
 
 
 def grid_page(table, number=1, *, size=None):
@@ -156,11 +175,11 @@ def grid_page(table, number=1, *, size=None):
     from django.conf import settings
     from django.core.paginator import Paginator
 
-    from ratings import selectors
+    from ratings.selectors import grids, standings
 
-    span = selectors.spans([table]).of(table)
-    paginator = Paginator(selectors.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
-    return selectors.rating_grid(table, paginator.page(number))
+    span = standings.spans([table]).of(table)
+    paginator = Paginator(grids.grid_matchdays(table, span), size or settings.LEAGUE_GRID_PAGE_SIZE)
+    return grids.rating_grid(table, paginator.page(number))
 
 
 MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named as people are
@@ -175,8 +194,8 @@ def mixed_league(db):
 
     from tools.generate import generate
     from tools.generate_deals import generate_attempts
+    from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
     from web.importing import COLUMNS
-    from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 
     call_command("load_demo", stdout=io.StringIO())
     start, end = date(2025, 12, 1), date(2026, 6, 30)

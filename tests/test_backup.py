@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import per_worker
+
+pytestmark = pytest.mark.slow  # sites set up, backed up and restored by manage.py in other processes
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["/", "/standings/", "/players/1/", "/matchdays/6/", "/games/hearts/"]
 
@@ -91,7 +95,7 @@ def postgres_site():
     import psycopg
 
     config = dj_database_url.parse(url)
-    scratch = f"{config['NAME']}_backup_test"
+    scratch = per_worker(f"{config['NAME']}_backup_test")
     server = {
         "host": config["HOST"],
         "port": config["PORT"] or 5432,

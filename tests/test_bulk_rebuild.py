@@ -5,8 +5,10 @@ a rebuild that fails leaves it as it was."""
 import pytest
 from django.db import connection
 
-from ratings import engine, services
+from ratings import engine
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.rating_tables import save_rating_table
+from ratings.services.recompute import differences, rebuild_all
 from tests.conftest import CLUB_CSV
 from web.importing import import_results
 
@@ -36,14 +38,14 @@ def test_a_full_rebuild_builds_the_history_index_after_its_rows(club):
     before, rows = history_index_sql(), RatingEntry.objects.count()
     statements = Statements()
     with connection.execute_wrapper(statements):
-        services.rebuild_all()
+        rebuild_all()
     assert statements.dropped()
     creates = [s for s in statements.sql if s.startswith("CREATE INDEX") and engine.HISTORY_INDEX in s]
     last_insert = max(i for i, s in enumerate(statements.sql) if s.startswith("INSERT INTO") and "ratingentry" in s)
     assert creates and statements.sql.index(creates[0]) > last_insert
     assert history_index_sql() == before  # the same index, built again
     assert RatingEntry.objects.count() == rows
-    assert services.differences() == []
+    assert differences() == []
     # ... and the pages' reads use it again.
     with connection.cursor() as cursor:
         cursor.execute(
@@ -63,7 +65,7 @@ def test_a_rebuild_that_fails_leaves_the_index_and_the_rows(club, monkeypatch):
 
     monkeypatch.setattr(engine, "_write_entries", failing)
     with pytest.raises(engine.RecomputeError):
-        services.rebuild_all()
+        rebuild_all()
     assert history_index_sql() == before
     assert sorted(RatingEntry.objects.values_list("pk", "rating_after")) == rows
 
@@ -74,9 +76,9 @@ def test_edits_and_one_tables_rebuild_keep_the_index(club, make_matchday):
         make_matchday(7, "2025-11-20", {"I": 1, "J": 2, "K": 3})  # recomputes from matchday 7 on
         table = RatingTable.objects.get(slug="hearts")
         table.whole_numbers = False
-        services.save_rating_table(table)  # one table rebuilt from nothing: the others' rows remain
+        save_rating_table(table)  # one table rebuilt from nothing: the others' rows remain
     assert not statements.dropped()
-    assert services.differences() == []
+    assert differences() == []
 
 
 def test_a_leagues_first_import_builds_the_index_after_its_rows(db):
@@ -86,7 +88,7 @@ def test_a_leagues_first_import_builds_the_index_after_its_rows(db):
         import_results(CLUB_CSV.read_bytes())
     assert statements.dropped()
     assert history_index_sql() == before
-    assert services.differences() == []
+    assert differences() == []
     statements = Statements()
     with connection.execute_wrapper(statements):
         import_results(CLUB_CSV.read_bytes(), replace=True)  # every row from matchday 1 on: all of them
@@ -102,4 +104,4 @@ def test_a_leagues_first_import_builds_the_index_after_its_rows(db):
     with connection.execute_wrapper(statements):
         import_results(later.encode())  # the rows before matchday 7 stay
     assert not statements.dropped()
-    assert services.differences() == []
+    assert differences() == []

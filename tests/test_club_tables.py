@@ -3,8 +3,10 @@
 import pytest
 
 from league.models import Player
-from ratings import selectors, services
 from ratings.models import RatingEntry, RatingTable
+from ratings.selectors import grids
+from ratings.services.rating_tables import save_rating_table
+from ratings.services.recompute import rebuild_all
 from tests.conftest import CLUB_PAGE, PLAYERS, grid_page
 
 
@@ -36,19 +38,19 @@ def test_every_stored_rating_change_matches_the_club_page(club):
 
 def test_a_full_rebuild_gives_the_same_tables(club):
     RatingEntry.objects.all().delete()
-    services.rebuild_all()
+    rebuild_all()
     assert grid_numbers("overall") == CLUB_PAGE
 
 
 def test_players_join_the_columns_in_the_order_they_first_played(club):
-    assert [p.short_name for p in selectors.in_join_order(Player.objects.all())] == PLAYERS
+    assert [p.short_name for p in grids.in_join_order(Player.objects.all())] == PLAYERS
     assert Player.objects.count() == 5
 
 
 def test_unrounded_carry_is_a_table_setting(club):
     table = RatingTable.objects.get(slug="hearts")
     table.whole_numbers = False
-    services.save_rating_table(table)
+    save_rating_table(table)
     numbers = grid_numbers("hearts")
     # Matchday 1 unrounded: 1500 + 70 * (S - 1/2) for S = 1, 1/3, 0, 2/3.
     assert numbers[0][:4] == pytest.approx([1535, 1488.3333, 1465, 1511.6667])

@@ -8,7 +8,6 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from ratings import selectors
 from ratings.comparison import (
     MatchdayRecord,
     Played,
@@ -20,6 +19,7 @@ from ratings.comparison import (
 )
 from ratings.methods import METHODS, Facts, Seat
 from ratings.models import RatingEntry, RatingTable
+from ratings.selectors import standings
 from tests.conftest import section, table_rows
 
 
@@ -170,7 +170,7 @@ def test_the_matchday_list_runs_newest_first_in_pages(client, club, make_matchda
 def test_only_the_window_of_recent_matchdays_is_read_and_rated(client, club, settings):
     settings.LEAGUE_COMPARE_MATCHDAYS = 4
     table = RatingTable.objects.get(slug="hearts")
-    history, players, total = selectors.table_history(table, 4)
+    history, players, total = standings.table_history(table, 4)
     assert ([m.number for m in history], total) == ([3, 4, 5, 6], 6)
     html = client.get(reverse("ratings:compare"), {"table": "hearts"}).content.decode()
     assert "the <b>4 most recent</b> of the 6 matchdays of Hearts" in html

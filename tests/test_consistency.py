@@ -11,6 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings.models import RatingEntry
+from tests.conftest import per_worker
 from tools.generate import generate
 from web.importing import COLUMNS
 
@@ -44,12 +45,14 @@ def _database_urls(tmp_path):
         import psycopg
 
         base, _, _name = url.rpartition("/")
+        scratch = per_worker("league_concurrency")
         with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
-            db.execute("DROP DATABASE IF EXISTS league_concurrency")
-            db.execute("CREATE DATABASE league_concurrency")
-        yield f"{base}/league_concurrency"
+            db.execute(f"DROP DATABASE IF EXISTS {scratch}")
+            db.execute(f"CREATE DATABASE {scratch}")
+        yield f"{base}/{scratch}"
 
 
+@pytest.mark.slow
 def test_concurrent_imports_of_different_matchdays_leave_tables_equal_to_a_full_recompute(tmp_path):
     rows = list(generate(players=12, matchdays=60, seed=7))
     first = [r for r in rows if r[0] <= 20]

@@ -5,14 +5,14 @@ import pytest
 from django.urls import reverse
 
 from league.models import Attempt, DealSession, Game, Player
-from ratings import services
 from ratings.models import AttemptRating, RatingTable
+from ratings.services.catalogue import save_game
 
 
 @pytest.fixture
 def solitaire(db):
     game = Game(name="Solitaire", slug="solitaire", against_deals=True)
-    services.save_game(game)
+    save_game(game)
     for name in ("GL", "K"):
         Player.objects.create(name=name, short_name=name)
     return game

@@ -10,16 +10,19 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from league.models import Attempt, Deal, DealSession, Game, Player
-from ratings import deal_services, services
-from ratings.deal_services import AttemptInput, ImportedSeed
+from ratings.deals import services as deal_services
+from ratings.deals.services import AttemptInput, ImportedSeed
 from ratings.methods import deals
 from ratings.models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
+from ratings.services.catalogue import save_game
+from ratings.services.rating_tables import save_rating_table
+from ratings.services.recompute import differences, rebuild_all
 
 
 @pytest.fixture
 def solitaire(db):
     game = Game(name="Solitaire", slug="solitaire", against_deals=True)
-    services.save_game(game)
+    save_game(game)
     return game
 
 
@@ -152,7 +155,7 @@ def test_only_rated_attempts_count(solitaire):
 def test_with_first_attempt_only_a_players_replays_of_a_deal_are_not_rated(solitaire):
     table = table_of(solitaire)
     table.parameters = {"first_attempt_only": True}
-    services.save_rating_table(table)
+    save_rating_table(table)
     play(solitaire, "2025-11-03", [("A", "8x4", 5, 1, True, False), ("A", "8x4", 5, 1, False)])
     play(solitaire, "2025-11-04", [("A", "8x4", 5, 1, True), ("B", "8x4", 5, 1, True)])
     # A's unrated try does not count as a first attempt; their first rated one does; the replay not.
@@ -211,7 +214,7 @@ def edits(game):
 def test_a_recompute_from_an_edited_session_equals_a_full_one(solitaire, edit, first_only):
     table = table_of(solitaire)
     table.parameters = {"first_attempt_only": first_only}
-    services.save_rating_table(table)
+    save_rating_table(table)
     deal_services.seed_deals([ImportedSeed(1, "Solitaire", "8x4", 5, 1, 50, 20)])
     random_league(solitaire)
     cutoff = DealSession.objects.order_by("date")[2].date  # every edit lies after it
@@ -222,9 +225,9 @@ def test_a_recompute_from_an_edited_session_equals_a_full_one(solitaire, edit, f
     partial = stored(solitaire)
     assert partial != before
     assert first_rows <= set(table.attempt_ratings.values_list("pk", flat=True))  # earlier rows were kept
-    services.rebuild_all()
+    rebuild_all()
     assert stored(solitaire) == partial
-    assert services.differences() == []
+    assert differences() == []
 
 
 def test_recompute_ratings_check_finds_a_stale_deal_rating(solitaire):
@@ -240,7 +243,7 @@ def test_recompute_ratings_check_finds_a_stale_deal_rating(solitaire):
 def test_a_deal_game_counts_only_in_its_own_table(solitaire, club):
     overall = RatingTable.objects.get(slug="overall")
     play(solitaire, "2025-11-20", [("I", "8x4", 5, 1, True)])
-    services.rebuild_all()
+    rebuild_all()
     assert not overall.counts(solitaire)
     assert table_of(solitaire).method == "player-vs-deal"
     assert Standing.objects.get(table=table_of(solitaire)).rating > 1500
@@ -271,21 +274,21 @@ def test_a_game_with_sessions_cannot_stop_being_played_against_deals(solitaire):
     play(solitaire, "2025-11-03", [("A", "8x4", 5, 1, True)])
     solitaire.against_deals = False
     with pytest.raises(ValidationError, match="must stay played against deals"):
-        services.save_game(solitaire)
+        save_game(solitaire)
 
 
 def test_the_table_of_a_deal_game_refuses_a_method_of_matchdays(solitaire):
     table = table_of(solitaire)
     table.method = "club"
     with pytest.raises(ValidationError, match="only Player against deal rates"):
-        services.save_rating_table(table)
+        save_rating_table(table)
 
 
 def test_changing_the_inactivity_window_recomputes_nothing(solitaire):
     play(solitaire, "2025-11-03", [("A", "8x4", 5, 1, True)])
     table = table_of(solitaire)
     table.parameters = {"inactive_days": 30}
-    assert services.save_rating_table(table) is None
+    assert save_rating_table(table) is None
     table.parameters = {"inactive_days": 30, "k": 16}
-    assert services.save_rating_table(table) == 1
+    assert save_rating_table(table) == 1
     assert AttemptRating.objects.get().k == 16

@@ -6,8 +6,8 @@ from django.core.management.base import CommandError
 
 from league.models import Attempt, Deal, DealSeed, DealSession, Game, Player
 from ratings.models import AttemptRating, DealRating, Standing
+from web.deals.importing import import_attempts, import_seeds
 from web.importing import ImportFailed
-from web.importing_deals import import_attempts, import_seeds
 
 ATTEMPTS = """\
 date,game,variant,level,deal,player,won,rated

@@ -7,14 +7,15 @@ import re
 from datetime import date
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
-from league.models import Attempt, Deal, DealLevel, Game, Player
-from ratings import deal_services
+from league.models import Attempt, Deal, DealLevel, Game, Player, Revision
+from ratings.deals import services as deal_services
 from ratings.models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 from tests.conftest import section, table_rows
 from tools.generate_deals import generate_attempts, generate_seeds
-from web.importing_deals import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
+from web.deals.importing import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
 
 
 def csv_bytes(header, rows):
@@ -25,11 +26,23 @@ def csv_bytes(header, rows):
     return out.getvalue().encode()
 
 
+@pytest.fixture(scope="module")
+def solitaire_league(django_db_setup, django_db_blocker):
+    """A generated solitaire league: 1,500 attempts by 30 players, a quarter of the deals seeded.
+    Imported once per module in a transaction rolled back at its end; each test runs in a savepoint
+    of it, so what a test writes is gone for the next, as with the `db` fixture alone."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        import_seeds(csv_bytes(SEED_COLUMNS, generate_seeds(5)))
+        import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], generate_attempts(30, 1500, 5)))
+        yield
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def league(db):
-    """A generated solitaire league: 1,500 attempts by 30 players, a quarter of the deals seeded."""
-    import_seeds(csv_bytes(SEED_COLUMNS, generate_seeds(5)))
-    import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], generate_attempts(30, 1500, 5)))
+def league(solitaire_league, db):
+    # A fresh revision, as a fresh import gave each test: what a worker keeps per revision (the
+    # pages' shape) must be read again, not carried over from the last test's rolled-back token.
+    Revision.bump()
     return Game.objects.get(name="Solitaire")
 
 
@@ -133,8 +146,8 @@ def test_the_player_page_explains_each_attempt(client, league, django_assert_num
 
 
 def test_the_seeds_example_line_reads_as_the_issue_writes_it(db):
-    from ratings.deal_selectors import AttemptRow
-    from web.deal_tables import explain_attempt
+    from ratings.deals.selectors import AttemptRow
+    from web.deals.tables import explain_attempt
 
     class Rated:
         deal_before, expected, delta = 1000.0, 0.9468, 0.4259

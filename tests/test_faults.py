@@ -59,6 +59,7 @@ def matchdays_in(database):
         return db.execute("SELECT count(*) FROM league_matchday").fetchone()[0]
 
 
+@pytest.mark.slow
 def test_an_import_that_gave_up_waiting_for_the_lock_says_so_in_one_line(site, tmp_path):
     path = results_file(tmp_path)
     holder = sqlite3.connect(site.database, isolation_level=None)
@@ -81,6 +82,7 @@ def test_an_import_that_gave_up_waiting_for_the_lock_says_so_in_one_line(site, t
     assert matchdays_in(site.database) == 6
 
 
+@pytest.mark.slow
 def test_a_restore_with_no_terminal_to_ask_on_refuses_in_one_line(site, tmp_path):
     site("backup_database", str(tmp_path / "backup.sqlite3"))
     result = site("restore_database", str(tmp_path / "backup.sqlite3"), stdin="yes\n")
@@ -91,6 +93,7 @@ def test_a_restore_with_no_terminal_to_ask_on_refuses_in_one_line(site, tmp_path
     )
 
 
+@pytest.mark.slow
 def test_a_backup_into_a_folder_that_does_not_exist_refuses_in_one_line(site, tmp_path):
     result = site("backup_database", str(tmp_path / "nowhere" / "backup.sqlite3"))
     assert result.returncode == 1
@@ -101,6 +104,7 @@ def test_a_backup_into_a_folder_that_does_not_exist_refuses_in_one_line(site, tm
     assert not (tmp_path / "nowhere").exists()
 
 
+@pytest.mark.slow
 def test_a_recompute_on_a_read_only_database_says_so_in_one_line(site, tmp_path):
     # Root may write any file, so the database is made read-only the way SQLite itself offers.
     (tmp_path / "readonly_settings.py").write_text(
@@ -243,12 +247,12 @@ def test_each_fault_is_told_in_a_few_words_on_one_line(error, words):
 
 
 def test_a_fault_in_the_admin_gets_a_503_page_and_changes_nothing(admin_client, club, monkeypatch):
-    from ratings import services
+    from ratings import engine
 
     def locked(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services.engine, "recompute", locked)
+    monkeypatch.setattr(engine, "recompute", locked)
     rows = [("I", 1, None), ("R", 2, None)]
     response = admin_client.post(add_url(), form_data(7, "2025-11-20", 3, rows))
     assert response.status_code == 503
@@ -259,12 +263,12 @@ def test_a_fault_in_the_admin_gets_a_503_page_and_changes_nothing(admin_client, 
 
 
 def test_a_bug_is_still_a_500(admin_client, club, monkeypatch):
-    from ratings import services
+    from ratings import engine
 
     def broken(*args, **kwargs):
         raise OperationalError("no such column: x")  # not a fault a person can do something about
 
-    monkeypatch.setattr(services.engine, "recompute", broken)
+    monkeypatch.setattr(engine, "recompute", broken)
     admin_client.raise_request_exception = False
     response = admin_client.post(add_url(), form_data(7, "2025-11-20", 3, [("I", 1, None), ("R", 2, None)]))
     assert response.status_code == 500

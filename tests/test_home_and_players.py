@@ -12,8 +12,9 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.models import Category, Game, Matchday, Player
-from ratings import overview, services
 from ratings.models import RatingTable
+from ratings.selectors import overview
+from ratings.services.catalogue import save_category, save_game
 from tests.conftest import section, table_rows
 from web.formatting import csv_cell
 
@@ -62,9 +63,9 @@ def test_the_leaderboard_moves_players_by_the_places_they_gained_at_the_latest_m
 
 def test_an_unofficial_matchday_shows_the_change_in_its_games_own_table(client, club, make_matchday):
     tcg = Category(name="Trading card games", slug="trading-card-games")
-    services.save_category(tcg)
+    save_category(tcg)
     pokemon = Game(name="Pokemon", slug="pokemon", category=tcg, official=False)
-    services.save_game(pokemon)
+    save_game(pokemon)
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=pokemon, rounds=2)
     latest = overview.latest_matchdays(list(RatingTable.objects.in_page_order()), 3, 6)
     assert latest[0].matchday.number == 7 and latest[0].table.slug == "pokemon"
@@ -124,7 +125,7 @@ def test_the_directory_pages_by_25_and_ignores_an_unknown_sort(client, db):
 
 
 def test_a_game_named_results_gets_a_table_key_of_its_own(client, club, make_matchday):
-    services.save_game(Game(name="Results", slug="results"))
+    save_game(Game(name="Results", slug="results"))
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=Game.objects.get(slug="results"))
     html = client.get("/").content.decode()
     ids = [part.split('"')[0] for part in html.split(' id="')[1:]]
@@ -233,8 +234,8 @@ def test_no_page_reads_more_with_more_rows_to_show(client, db):
     from django.test.utils import CaptureQueriesContext
 
     tcg = Category(name="Trading card games", slug="trading-card-games")
-    services.save_category(tcg)
-    services.save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
+    save_category(tcg)
+    save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
     _import_generated(12, 40, 1, "2024-01-01")
     urls = ["/", "/?overall-page=2&results-page=3", "/standings/", "/games/hearts/", "/players/", "/matchdays/3/"]
     urls.append(reverse("league:player", args=[Player.objects.get(short_name="P00003").pk]))
@@ -260,7 +261,7 @@ def test_export_ratings_neutralises_formula_names_and_keeps_numbers(club):
     league_services.save_player(gl)
     hearts = Game.objects.get(slug="hearts")
     hearts.name = "-Hearts"
-    services.save_game(hearts)
+    save_game(hearts)
     out = io.StringIO()
     call_command("export_ratings", stdout=out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))

@@ -4,8 +4,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from league.models import Game, Matchday, Player, Result
-from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_CSV, grid_page
 from web.importing import ImportFailed, import_results
 
@@ -559,13 +559,14 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
     )
     hearts = RatingTable.objects.get(slug="hearts")
     hearts.method = "sedma"  # a two-player method
-    services.save_rating_table(hearts)
+    save_rating_table(hearts)
     errors = failure(csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,"))
     assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
     assert not Matchday.objects.filter(number=2).exists()
     assert not Player.objects.filter(short_name="C").exists()
 
 
+@pytest.mark.slow  # a big community's history: the benchmark's size
 def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
     """The size of a big community's history; the benchmark times it (see README, Performance)."""
     import io as _io

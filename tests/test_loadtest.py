@@ -13,6 +13,8 @@ import pytest
 
 from tests.browser.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # a load benchmark against gunicorn
+
 PAGES = ("home", "standings", "game", "player", "matchday", "players")
 
 

@@ -4,8 +4,9 @@ import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Result
-from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.catalogue import save_game
+from ratings.services.rating_tables import save_rating_table
 from tests.conftest import add_url, form_data
 
 
@@ -95,10 +96,10 @@ def test_the_sedma_counts_appear_only_for_games_rated_by_sedma(admin_client, clu
 
 def test_a_matchday_its_tables_methods_cannot_rate_is_refused(admin_client, club):
     sedma = Game(name="Sedma", slug="sedma", official=False)
-    services.save_game(sedma)
+    save_game(sedma)
     table = RatingTable.objects.get(slug="sedma")
     table.method = "sedma"
-    services.save_rating_table(table)
+    save_rating_table(table)
     rows = [("I", 1, None), ("R", 2, None), ("GL", 3, None)]
     response = admin_client.post(add_url(), form_data(7, "2025-11-20", 1, rows, game=sedma))
     assert response.status_code == 200

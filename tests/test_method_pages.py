@@ -2,9 +2,9 @@
 
 from django.urls import reverse
 
-from ratings import services
 from ratings.methods import METHODS
 from ratings.models import RatingTable
+from ratings.services.rating_tables import save_rating_table
 
 
 def test_the_methods_page_explains_every_method_with_a_worked_example(client, club, django_assert_num_queries):
@@ -23,7 +23,7 @@ def test_the_methods_page_explains_every_method_with_a_worked_example(client, cl
 def test_every_rating_table_names_its_method_and_links_to_it(client, club):
     table = RatingTable.objects.get(slug="hearts")
     table.method, table.parameters = "pairwise-placing", {"k": 24}
-    services.save_rating_table(table)
+    save_rating_table(table)
     html = client.get(reverse("league:game", args=["hearts"])).content.decode()
     assert 'href="/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>' in html
     home = client.get(reverse("league:home")).content.decode()

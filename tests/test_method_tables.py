@@ -6,9 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from league.models import Game, Matchday, Result
-from ratings import services
 from ratings.methods import METHODS, Facts, Seat
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.matchdays import save_matchday
+from ratings.services.rating_tables import save_rating_table
+from ratings.services.recompute import rebuild_all
 from tests.conftest import results_of, save_results
 
 
@@ -20,7 +22,7 @@ def use(slug, method, **parameters):
     table.parameters = parameters
     table.start_rating = METHODS[method].start(METHODS[method].clean_params(parameters))[0]
     table.whole_numbers = defaults["round"]
-    services.save_rating_table(table)
+    save_rating_table(table)
     return table
 
 
@@ -51,7 +53,7 @@ def sedma_game(db, make_matchday):
     Result.objects.filter(matchday__number=2, player__short_name="R").update(won_by_16=2, bad_moves=1)
     Result.objects.filter(matchday__number=2, player__short_name="GL").update(won_by_24=1)
     Result.objects.filter(matchday__number=4, player__short_name="GL").update(bad_moves=20)
-    services.rebuild_all()
+    rebuild_all()
     return game
 
 
@@ -116,7 +118,7 @@ def test_a_method_that_cannot_rate_a_tables_matchdays_is_refused(club):
     table = RatingTable.objects.get(slug="hearts")
     table.method = "sedma"
     with pytest.raises(ValidationError, match="two-player games only, not 4 players"):
-        services.save_rating_table(table)
+        save_rating_table(table)
     assert RatingTable.objects.get(slug="hearts").method == "club"
 
 
@@ -128,7 +130,7 @@ def test_recomputing_from_an_edited_matchday_equals_a_full_rebuild(club, method)
     save_results(matchday, {"J": 4, "GL": 1})
     incremental = rows(table)
     assert kept <= set(table.entries.values_list("pk", flat=True))  # earlier rows were not rewritten
-    services.rebuild_all()
+    rebuild_all()
     assert rows(table) == incremental
     assert incremental[(4, "GL")][3] != incremental[(4, "J")][3]
 
@@ -139,8 +141,8 @@ def test_sedma_recomputed_from_an_edited_matchday_equals_a_full_rebuild(sedma_ga
     third = Matchday.objects.get(number=3)
     results = results_of(third)
     results["GL"] = replace(results["GL"], won_by_24=2)  # 0.02 in a loss
-    services.save_matchday(third, list(results.values()))
+    save_matchday(third, list(results.values()))
     incremental = rows(table)
     assert incremental != before
-    services.rebuild_all()
+    rebuild_all()
     assert rows(table) == incremental

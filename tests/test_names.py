@@ -10,7 +10,9 @@ from league import services as league_services
 from league.models import Game, Matchday, Player, Result
 from league.results import Entry
 from league.validation import name_key, name_problem
-from ratings import services
+from ratings.services.catalogue import save_game
+from ratings.services.imports import ImportedMatchday, import_matchdays
+from ratings.services.matchdays import ResultInput, save_matchday
 from tests.test_import import HEADER, counts, csv, failure
 from web.importing import import_results
 
@@ -134,9 +136,9 @@ def test_the_player_service_refuses_invisible_characters(db, name):
 
 
 def test_the_game_service_refuses_a_look_alike_game(db):
-    services.save_game(Game(name="Hearts", slug="hearts"))
+    save_game(Game(name="Hearts", slug="hearts"))
     with pytest.raises(ValidationError) as raised:
-        services.save_game(Game(name="ＨＥＡＲＴＳ", slug="hearts-wide"))
+        save_game(Game(name="ＨＥＡＲＴＳ", slug="hearts-wide"))
     assert "is the same game as 'Hearts'" in raised.value.message_dict["name"][0]
 
 
@@ -144,11 +146,11 @@ def test_a_new_player_in_a_saved_matchday_is_checked_too(db, hearts):
     Player.objects.create(name="GL", short_name="GL")
     matchday = Matchday(number=1, date="2025-11-03", game=hearts, rounds=1)
     results = [
-        services.ResultInput(1, player=Player.objects.get(short_name="GL")),
-        services.ResultInput(2, player=Player(name="x", short_name="G\u200bL")),
+        ResultInput(1, player=Player.objects.get(short_name="GL")),
+        ResultInput(2, player=Player(name="x", short_name="G\u200bL")),
     ]
     with pytest.raises(ValidationError) as raised:
-        services.save_matchday(matchday, results)
+        save_matchday(matchday, results)
     assert "invisible or control character" in " ".join(raised.value.messages)
     assert not Matchday.objects.exists() and Player.objects.count() == 1
 
@@ -257,9 +259,9 @@ def test_the_import_service_checks_names_for_any_caller(db):
     from datetime import date
 
     results = [Entry(1, player="I", row="Line 2"), Entry(2, player="\x00", row="Line 3")]
-    imported = [services.ImportedMatchday(1, date(2025, 11, 3), "Hearts", 1, results)]
+    imported = [ImportedMatchday(1, date(2025, 11, 3), "Hearts", 1, results)]
     with pytest.raises(ValidationError) as raised:
-        services.import_matchdays(imported)
+        import_matchdays(imported)
     assert raised.value.messages[0].startswith("Line 3: player '\\x00' holds an invisible or control character")
     assert counts()["Player"] == 0
 

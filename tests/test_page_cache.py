@@ -13,8 +13,8 @@ from django.urls import reverse
 from league import revision
 from league import services as league_services
 from league.models import Page, Player
-from ratings import services
 from ratings.models import RatingTable
+from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_CSV
 from web import page_cache
 
@@ -80,7 +80,7 @@ def _rename_gl(make_matchday):
 def _switch_method(make_matchday):
     table = RatingTable.objects.get(slug="hearts")
     table.method = "pairwise-placing"
-    services.save_rating_table(table)
+    save_rating_table(table)
 
 
 def _import(make_matchday, tmp_path=None):

@@ -12,6 +12,8 @@ import pytest
 
 from tests.browser.conftest import GUNICORN, ROOT, _free_port, production_env, serving
 
+pytestmark = pytest.mark.slow  # gunicorn's workers on a site set up in other processes
+
 WORKERS = 3
 
 

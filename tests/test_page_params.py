@@ -17,7 +17,7 @@ from league.models import Deal, Game, Matchday, Page, Player
 from ratings.models import RatingTable
 from tools.generate_deals import generate_attempts, generate_seeds
 from web import page_params
-from web.importing_deals import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
+from web.deals.importing import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
 from web.page_cache import cache_key
 from web.page_params import PageParams, cached_page
 

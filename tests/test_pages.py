@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Category, Game, Page, Player
-from ratings import services
+from ratings.services.catalogue import save_category, save_game
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 
 
@@ -32,8 +32,8 @@ def test_the_results_grid_uses_the_club_notation(client, club):
 
 def test_an_unofficial_category_gets_its_own_table_labelled_as_such(client, club):
     tcg = Category(name="Trading card games", slug="trading-card-games", description="Not part of the official rating.")
-    services.save_category(tcg)
-    services.save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
+    save_category(tcg)
+    save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
     html = client.get(reverse("league:home")).content.decode()
     tcg_section = section(html, "trading-card-games-heading")
     assert "Trading card games rating" in tcg_section and "unofficial" in tcg_section

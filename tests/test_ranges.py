@@ -9,8 +9,10 @@ from django.db import IntegrityError, transaction
 from league.models import Game, Matchday, Page, Player, Result
 from league.results import Entry
 from league.validation import MATCHDAY_NUMBERS, PLACINGS, ROUNDS, SEDMA_COUNTS, WINNER_SCORES, whole_number
-from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.catalogue import save_game
+from ratings.services.imports import ImportedMatchday, import_matchdays
+from ratings.services.matchdays import ResultInput, save_matchday
 from tests.conftest import add_url, form_data
 from tests.test_import import counts, csv, failure
 from web.importing import import_results
@@ -180,17 +182,13 @@ def test_the_matchday_service_refuses_numbers_out_of_range(db, hearts):
     for values in ({"number": 0}, {"rounds": 101}, {"winner_score": 1001}):
         matchday = Matchday(**{"number": 1, "date": "2025-11-03", "game": hearts, "rounds": 1, **values})
         with pytest.raises(ValidationError):
-            services.save_matchday(matchday, [services.ResultInput(1, player=a), services.ResultInput(2, player=b)])
+            save_matchday(matchday, [ResultInput(1, player=a), ResultInput(2, player=b)])
     matchday = Matchday(number=1, date="2025-11-03", game=hearts, rounds=1)
     with pytest.raises(ValidationError) as raised:
-        services.save_matchday(
-            matchday, [services.ResultInput(1, bad_moves=101, player=a), services.ResultInput(2, player=b)]
-        )
+        save_matchday(matchday, [ResultInput(1, bad_moves=101, player=a), ResultInput(2, player=b)])
     assert raised.value.messages == ["A: Bad moves must be at most 100."]
     with pytest.raises(ValidationError) as raised:
-        services.save_matchday(
-            matchday, [services.ResultInput(1, player=a, note="\x00"), services.ResultInput(2, player=b)]
-        )
+        save_matchday(matchday, [ResultInput(1, player=a, note="\x00"), ResultInput(2, player=b)])
     assert raised.value.messages == ["A: Null characters are not allowed."]
     assert not Matchday.objects.exists()
 
@@ -201,7 +199,7 @@ def test_the_import_service_refuses_numbers_out_of_range_for_any_caller(db):
     results = [Entry(1, player="A", row="Line 2"), Entry(2, player="B", row="Line 3")]
     for number, rounds in ((0, 1), (1, 101), (1, 40_000)):
         with pytest.raises(ValidationError) as raised:
-            services.import_matchdays([services.ImportedMatchday(number, date(2025, 11, 3), "Hearts", rounds, results)])
+            import_matchdays([ImportedMatchday(number, date(2025, 11, 3), "Hearts", rounds, results)])
         assert raised.value.messages[0].startswith(f"Matchday {number}: ")
     assert counts()["Matchday"] == 0
 
@@ -257,6 +255,6 @@ def test_a_table_slug_taken_by_another_table_is_cut_to_fit(db):
 
     long = "x" * 100
     category = Category.objects.create(name="Trading card games", slug=long)
-    services.save_game(Game(name="Pokemon", slug="pokemon", category=category, official=False))
-    services.save_game(Game(name="X" * 100, slug=long))  # its table wants the category table's slug
+    save_game(Game(name="Pokemon", slug="pokemon", category=category, official=False))
+    save_game(Game(name="X" * 100, slug=long))  # its table wants the category table's slug
     assert RatingTable.objects.get(game__slug=long).slug == "x" * 98 + "-2"

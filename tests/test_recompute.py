@@ -3,8 +3,10 @@
 from datetime import date
 
 from league.models import Category, Game, Matchday
-from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.catalogue import save_game
+from ratings.services.matchdays import delete_matchdays, save_matchday
+from ratings.services.recompute import rebuild_all
 from tests.conftest import results_of, save_results
 
 
@@ -35,7 +37,7 @@ def test_saving_a_matchday_rewrites_only_the_rows_from_it_on(club):
     fourth = Matchday.objects.get(number=4)
     kept = set(table.entries.filter(matchday__number__lt=4).values_list("pk", flat=True))
     rewritten = set(table.entries.filter(matchday__number__gte=4).values_list("pk", flat=True))
-    services.save_matchday(fourth, list(results_of(fourth).values()))
+    save_matchday(fourth, list(results_of(fourth).values()))
     after = set(table.entries.values_list("pk", flat=True))
     assert kept <= after
     assert not rewritten & after  # matchdays 4, 5 and 6 got new rows
@@ -53,21 +55,21 @@ def test_a_new_matchday_at_the_end_writes_only_its_own_rows(club, make_matchday)
 def test_a_matchday_moved_earlier_is_rated_in_its_new_place(club):
     sixth = Matchday.objects.get(number=6)
     sixth.date = date(2025, 11, 7)  # between matchdays 2 and 3
-    services.save_matchday(sixth, list(results_of(sixth).values()))
+    save_matchday(sixth, list(results_of(sixth).values()))
     after = snapshot()
     # Matchday 6 now follows matchday 2: I starts it with 1535, K with 1515.
     assert after[6]["I"][1] == 1535 and after[6]["K"][1] == 1515
     # ... and matchday 3 now starts from matchday 6's results.
     assert after[3]["I"][1] == after[6]["I"][2]
     fresh = snapshot()
-    services.rebuild_all()
+    rebuild_all()
     assert {n: {p: v[1:] for p, v in r.items()} for n, r in snapshot().items()} == {
         n: {p: v[1:] for p, v in r.items()} for n, r in fresh.items()
     }
 
 
 def test_deleting_a_matchday_recomputes_from_its_place(club):
-    services.delete_matchdays([Matchday.objects.get(number=1)])
+    delete_matchdays([Matchday.objects.get(number=1)])
     after = snapshot()
     assert 1 not in after
     assert all(v[1] == 1500 for v in after[2].values())
@@ -80,7 +82,7 @@ def test_making_a_game_unofficial_moves_its_matchdays_to_the_category_table(club
     assert RatingEntry.objects.filter(table__slug="overall", matchday__number=7).count() == 2
 
     magic.official = False
-    services.save_game(magic)
+    save_game(magic)
 
     assert not RatingEntry.objects.filter(table__slug="overall", matchday__number=7).exists()
     category_table = RatingTable.objects.get(scope="category", category=tcg)
@@ -92,7 +94,7 @@ def test_a_game_moved_to_another_game_leaves_the_old_games_table(club, make_matc
     spades = Game.objects.create(name="Spades", slug="spades")
     seventh = make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
     seventh.game = spades
-    services.save_matchday(seventh, list(results_of(seventh).values()))
+    save_matchday(seventh, list(results_of(seventh).values()))
     assert not RatingEntry.objects.filter(table__slug="hearts", matchday=seventh).exists()
     assert RatingEntry.objects.filter(table__slug="spades", matchday=seventh).count() == 2
     assert RatingEntry.objects.filter(table__slug="overall", matchday=seventh).count() == 2

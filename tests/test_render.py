@@ -13,13 +13,12 @@ from django.utils.safestring import mark_safe
 
 from league.models import Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts, head_to_head_records
-from ratings import overview, selectors
 from ratings.methods import METHODS
 from ratings.models import RatingTable
-from ratings.player_reads import entry_pages
+from ratings.selectors import grids, overview, standings
+from ratings.selectors.players import entry_pages
 from tests.conftest import grid_page
-from web import player_html, tables
-from web.grid_html import grid_html
+from web import grid_table, tables
 from web.names import PlayerNames
 from web.render import table_html
 
@@ -50,7 +49,7 @@ def tree(html: str) -> list:
 
 
 def names():
-    return PlayerNames(selectors.current_ratings(Player.objects.values_list("pk", flat=True)))
+    return PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))
 
 
 def _history(player, table):
@@ -66,23 +65,23 @@ def _cases():
     matchday = Matchday.objects.get(number=5)
     r = Player.objects.get(short_name="R")
     grid = grid_page(overall)
-    results_page = Paginator(selectors.results_matchdays(), 25).page(1)
-    standings_page = Paginator(selectors.ranked_standings(overall), 25).page(1)
-    entries = [e for _, es in selectors.matchday_entries(matchday) for e in es]
+    results_page = Paginator(grids.results_matchdays(), 25).page(1)
+    standings_page = Paginator(standings.ranked_standings(overall), 25).page(1)
+    entries = [e for _, es in standings.matchday_entries(matchday) for e in es]
     history = _history(r, overall)
     counts = head_to_head_counts(r)
     rating_tables = list(RatingTable.objects.in_page_order())
     latest = overview.latest_matchdays(rating_tables, 3, 6)
     directory = Paginator(overview.player_directory("", "rating"), 25).page(1)
     return {
-        "rating grid": lambda: tables.grid_table(grid, names(), show_game=True, ratings=True, with_year=False),
-        "rating grid with years": lambda: tables.grid_table(
+        "rating grid": lambda: grid_table.grid_table(grid, names(), show_game=True, ratings=True, with_year=False),
+        "rating grid with years": lambda: grid_table.grid_table(
             grid, names(), show_game=False, ratings=True, with_year=True
         ),
-        "results grid": lambda: tables.grid_table(
-            selectors.results_grid(results_page), names(), show_game=False, ratings=False, with_year=False
+        "results grid": lambda: grid_table.grid_table(
+            grids.results_grid(results_page), names(), show_game=False, ratings=False, with_year=False
         ),
-        "standings": lambda: tables.StandingsTable(selectors.standing_rows(overall, standings_page, 3), names()),
+        "standings": lambda: tables.StandingsTable(standings.standing_rows(overall, standings_page, 3), names()),
         "leaderboard": lambda: tables.LeaderboardTable(overview.leaderboard(overall, 10, 3), names()),
         "latest matchday": lambda: tables.LatestResultsTable(latest[0].results, names()),
         "players directory": lambda: tables.PlayersTable(overview.directory_rows(directory), names(), with_year=True),
@@ -97,7 +96,7 @@ def _cases():
     }
 
 
-# Which case stands for each table class of web.tables.
+# Which case stands for each table class of web.tables and web.grid_table.
 CLASSES = {
     "MatchdayGridTable": "rating grid",
     "StandingsTable": "standings",
@@ -114,9 +113,10 @@ CLASSES = {
 def test_every_table_class_of_the_site_has_a_case():
     classes = {
         name
-        for name, cls in inspect.getmembers(tables, inspect.isclass)
+        for module in (tables, grid_table)
+        for name, cls in inspect.getmembers(module, inspect.isclass)
         if issubclass(cls, django_tables2.Table)
-        and cls.__module__ == tables.__name__
+        and cls.__module__ == module.__name__
         and name not in ("SiteTable", "ExplainedColumns")
     }
     assert classes == set(CLASSES)
@@ -229,13 +229,13 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
     if kind == "ratings":
         grid = grid_page(overall)
     elif kind == "results":
-        grid = selectors.results_grid(Paginator(selectors.results_matchdays(), 4).page(2))
+        grid = grids.results_grid(Paginator(grids.results_matchdays(), 4).page(2))
     else:
-        grid = selectors.Grid([], [])
+        grid = grids.Grid([], [])
     ratings = kind != "results"
     shown = dict(show_game=show_game, ratings=ratings, with_year=with_year)
-    ours = grid_html(grid, names(), **shown)
-    assert ours == table_html(tables.grid_table(grid, names(), **shown))
+    ours = grid_table.grid_html(grid, names(), **shown)
+    assert ours == table_html(grid_table.grid_table(grid, names(), **shown))
     assert (len(grid.rows), len(grid.players)) != (0, 0) or kind == "empty"
 
 
@@ -246,7 +246,7 @@ def test_a_players_entries_written_straight_are_the_entry_table_byte_for_byte(cl
     r = Player.objects.get(short_name="R")
     entries = _history(r, overall)
     entries[0].k = entries[1].opponents_mean = entries[2].delta = None  # empty values show the same dash
-    written = player_html.entries_html(entries, METHODS[method], with_year=with_year)
+    written = tables.PlayerEntryTable.page_html(entries, METHODS[method], with_year=with_year)
     built = table_html(tables.PlayerEntryTable(entries, method=METHODS[method], with_year=with_year))
     assert written == built and "<td" in written
 
@@ -256,6 +256,27 @@ def test_head_to_head_written_straight_is_the_head_to_head_table_byte_for_byte(c
     Player.objects.filter(short_name="GL").update(name='G <"&> L', short_name='G<"&>L')  # escaped alike
     records = head_to_head_records(head_to_head_counts(Player.objects.get(short_name="R")))
     records = records if opponents == "all" else []
-    written = player_html.head_to_head_html(records, names())
+    written = tables.HeadToHeadTable.page_html(records, names())
     assert written == table_html(tables.HeadToHeadTable(records, names()))
     assert ("&lt;" in written) == (opponents == "all")
+
+
+def test_a_table_with_render_methods_of_its_own_is_not_written_from_its_declaration():
+    from web.render import Shown, declared_html
+
+    with pytest.raises(TypeError, match="StandingsTable"):
+        declared_html(tables.StandingsTable, [], Shown())  # its player cell reads the table's own names
+
+
+def test_extra_columns_each_keep_their_own_attributes_when_written_from_the_declaration(club):
+    from web.render import Shown, declared_html
+
+    records = head_to_head_records(head_to_head_counts(Player.objects.get(short_name="R")))
+    extra = [
+        ("first", django_tables2.Column("First", accessor="met", attrs={"td": {"class": "a"}})),
+        ("second", django_tables2.Column("Second", accessor="ahead", attrs={"td": {"class": "a"}})),
+        ("third", django_tables2.Column("Third", accessor="tied", attrs={"th": {"class": "c"}})),
+    ]
+    written = declared_html(tables.HeadToHeadTable, records, Shown(names()), extra=extra)
+    assert written == table_html(tables.HeadToHeadTable(records, names(), extra_columns=extra))
+    assert '<th class="c">Third</th>' in written and '<td class="a">' in written

@@ -1,5 +1,5 @@
 """web.render writes the deal games' tables exactly as django-tables2 does (see tests/test_render.py),
-for every table class of web.deal_tables."""
+for every table class of web.deals.tables."""
 
 import inspect
 
@@ -9,17 +9,18 @@ from django.core.paginator import Paginator
 from django.test import RequestFactory
 
 from league.models import Attempt, DealSession, Player
-from ratings import deal_selectors, selectors
+from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
-from tests.test_deal_pages import league  # noqa: F401 - the generated solitaire league
+from ratings.selectors.standings import ranked_standings, standing_rows
+from tests.test_deal_pages import league, solitaire_league  # noqa: F401 - the generated solitaire league
 from tests.test_render import names, tree
-from web import deal_tables
+from web.deals import tables as deal_tables
 from web.render import table_html
 
 
 def _cases():
     table = RatingTable.objects.get(game__name="Solitaire")
-    standings = Paginator(selectors.ranked_standings(table), 25).page(1)
+    standings = Paginator(ranked_standings(table), 25).page(1)
     levels = deal_selectors.level_rows(table)
     session = DealSession.objects.order_by("-date").first()
     unrated = Attempt.objects.filter(rated=False).first()
@@ -29,7 +30,7 @@ def _cases():
     player = Player.objects.order_by("pk").first()
     history = deal_selectors.attempt_rows(deal_selectors.player_attempts(player, table)[:30], True)
     return {
-        "standings": lambda: deal_tables.DealStandingsTable(selectors.standing_rows(table, standings, 3), names()),
+        "standings": lambda: deal_tables.DealStandingsTable(standing_rows(table, standings, 3), names()),
         "level grid": lambda: deal_tables.level_grid_table(deal_selectors.level_grid(levels)),
         "power rankings": lambda: deal_tables.PowerRankingsTable(deal_selectors.power_rankings(levels)),
         "attempts": lambda: deal_tables.AttemptTable(attempts, names()),

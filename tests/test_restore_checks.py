@@ -10,7 +10,10 @@ import sys
 
 import pytest
 
+from tests.conftest import per_worker
 from tests.test_backup import ROOT, demo_site
+
+pytestmark = pytest.mark.slow  # manage.py backups and restores in other processes
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +166,7 @@ def pg_site(tmp_path_factory):
 
     def database(name, template=None):
         """A fresh scratch database and its URL."""
-        full = f"{config['NAME']}_{name}"
+        full = per_worker(f"{config['NAME']}_{name}")
         with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{full}" WITH (FORCE)')
             admin.execute(f'CREATE DATABASE "{full}"' + (f' TEMPLATE "{template}"' if template else ""))

@@ -5,8 +5,11 @@ import pytest
 from django.core.paginator import Paginator
 
 from league.models import Game, Matchday, Player
-from ratings import selectors, services
 from ratings.models import RatingEntry, RatingTable, Standing
+from ratings.selectors import standings
+from ratings.services.catalogue import save_game
+from ratings.services.matchdays import delete_matchdays, save_matchday
+from ratings.services.recompute import rebuild_all
 from tests.conftest import CLUB_PAGE, PLAYERS, grid_page, results_of, save_results
 
 
@@ -34,7 +37,7 @@ def entries_snapshot():
 
 def assert_same_as_full_recompute():
     kept = standings_snapshot(), entries_snapshot()
-    services.rebuild_all()
+    rebuild_all()
     assert (standings_snapshot(), entries_snapshot()) == kept
 
 
@@ -55,26 +58,26 @@ def test_editing_deleting_and_moving_matchdays_keeps_tables_equal_to_a_full_reco
     assert_same_as_full_recompute()
 
     # J's last matchday: J's standing must fall back
-    services.delete_matchdays([Matchday.objects.get(number=5)])
+    delete_matchdays([Matchday.objects.get(number=5)])
     assert Standing.objects.get(table__slug="overall", player__short_name="J").matchday_number == 4
     assert_same_as_full_recompute()
 
     sixth = Matchday.objects.get(number=6)
     sixth.date = sixth.date.replace(day=1)  # now the first matchday of all
-    services.save_matchday(sixth, list(results_of(sixth).values()))
+    save_matchday(sixth, list(results_of(sixth).values()))
     assert_same_as_full_recompute()
 
     spades = Game(name="Spades", slug="spades")
-    services.save_game(spades)
+    save_game(spades)
     third = Matchday.objects.select_related("game").get(number=3)
     third.game = spades
-    services.save_matchday(third, list(results_of(third).values()))
+    save_matchday(third, list(results_of(third).values()))
     assert_same_as_full_recompute()
 
 
 def test_an_edit_rewrites_only_the_rows_of_its_matchday_and_later_in_its_tables(club, make_matchday):
     spades = Game(name="Spades", slug="spades")
-    services.save_game(spades)
+    save_game(spades)
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=spades)
     fourth = Matchday.objects.get(number=4)
     before = dict(RatingEntry.objects.values_list("pk", "matchday__number"))
@@ -133,8 +136,8 @@ def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
 
 def test_standings_pages_keep_ranks_across_pages(club, small_pages):
     overall = RatingTable.objects.get(slug="overall")
-    page = Paginator(selectors.ranked_standings(overall), 2).page(2)
-    rows = selectors.standing_rows(overall, page)
+    page = Paginator(standings.ranked_standings(overall), 2).page(2)
+    rows = standings.standing_rows(overall, page)
     assert [(r.rank, r.player.short_name) for r in rows] == [(3, "K"), (4, "R")]
     assert page.paginator.num_pages == 3
 

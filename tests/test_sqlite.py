@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PRAGMAS = """
@@ -85,6 +87,7 @@ def test_the_busy_timeout_comes_from_the_environment(tmp_path):
     assert json.loads(result.stdout)["busy_timeout"] == 5000
 
 
+@pytest.mark.slow  # two processes, one waiting for the other's lock
 def test_two_writers_at_once_both_save_instead_of_finding_the_database_locked(tmp_path):
     result = run(TWO_WRITERS, tmp_path / "db.sqlite3")
     assert result.returncode == 0, result.stderr

@@ -12,10 +12,11 @@ from django.urls import reverse
 
 from league import validation
 from league.models import Attempt, DealSeed, Game, Matchday, Player, Result
-from ratings import calculator, deal_calculator
+from ratings import calculator
+from ratings.deals import calculator as deal_calculator
 from ratings.methods import ParamError
+from web.deals.importing import import_attempts, import_seeds
 from web.importing import ImportFailed, import_results
-from web.importing_deals import import_attempts, import_seeds
 
 INVISIBLE = "holds an invisible or control character, U+200B ZERO WIDTH SPACE, at position 2"
 NOT_WHOLE = ["５", "٣", "2.0", "1_0", "+2"]

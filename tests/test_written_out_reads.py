@@ -15,10 +15,10 @@ from django.db.models import signals
 
 from league.models import Category, Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts
-from ratings import selectors
-from ratings.grid_reads import MatchdayPages
 from ratings.models import RatingEntry, RatingTable, Standing
-from ratings.player_reads import entry_pages, player_standings, rating_history
+from ratings.selectors import grids, standings
+from ratings.selectors.grids import MatchdayPages
+from ratings.selectors.players import entry_pages, player_standings, rating_history
 from web.context_processors import navigation
 
 PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
@@ -65,20 +65,20 @@ def test_spans_agree_with_the_matchdays_of_each_table(league):
     tables = list(RatingTable.objects.in_page_order())
     assert len(tables) >= 4  # overall, two games, the category
     for counted in (True, False):
-        spans = selectors.spans(tables, counted=counted)
+        spans = standings.spans(tables, counted=counted)
         for table in tables:
             matchdays = Matchday.objects.filter(table.counted()).order_by("date")
             days = list(matchdays.values_list("date", flat=True))
             games = tuple(sorted(set(matchdays.values_list("game_id", flat=True))))
-            assert spans.of(table) == selectors.Span(len(days) if counted else 0, days[0], days[-1], games)
+            assert spans.of(table) == standings.Span(len(days) if counted else 0, days[0], days[-1], games)
         every = list(Matchday.objects.order_by("date").values_list("date", flat=True))
         games = tuple(sorted(set(Matchday.objects.values_list("game_id", flat=True))))
-        assert spans.everything == selectors.Span(len(every) if counted else 0, every[0], every[-1], games)
+        assert spans.everything == standings.Span(len(every) if counted else 0, every[0], every[-1], games)
     sedma = league[1]
-    only = selectors.spans(tables, games=[sedma.pk])
+    only = standings.spans(tables, games=[sedma.pk])
     assert only.everything.matchdays == Matchday.objects.filter(game=sedma).count()
-    nothing = selectors.Spans({t.pk: selectors.Span() for t in tables}, selectors.Span())
-    assert selectors.spans(tables, games=[]) == nothing
+    nothing = standings.Spans({t.pk: standings.Span() for t in tables}, standings.Span())
+    assert standings.spans(tables, games=[]) == nothing
 
 
 def test_players_come_in_the_order_they_joined(league):
@@ -92,7 +92,7 @@ def test_players_come_in_the_order_they_joined(league):
         tables = games if table is None else [table]
         mine = [p for p in players if any(t.entries.filter(player=p).exists() for t in tables)]
         expected = sorted(mine, key=lambda p, tables=tables: (first(p, tables), p.short_name))
-        ordered = selectors.in_join_order(mine, table)
+        ordered = grids.in_join_order(mine, table)
         assert [p.short_name for p in ordered] == [p.short_name for p in expected]
         assert [p.name for p in ordered] == [p.name for p in expected]  # whole players, not just ids
 
@@ -100,7 +100,7 @@ def test_players_come_in_the_order_they_joined(league):
 def test_a_players_pages_of_rows_agree_with_the_orms_reading(league):
     tables = list(RatingTable.objects.all())
     for player in Player.objects.exclude(short_name="NP"):
-        newest_first = selectors.entries_with_field_size().order_by("-matchday_date", "-matchday_number")
+        newest_first = standings.entries_with_field_size().order_by("-matchday_date", "-matchday_number")
         histories = {t.pk: list(newest_first.filter(player=player, table=t)) for t in tables}
         for size in (1, 3, 50):
             for number in (1, 2, 3):
@@ -126,7 +126,7 @@ def values(instance, but: str = "") -> dict:
 
 
 def test_the_rows_models_are_made_without_init_only_while_nothing_listens_to_it():
-    """`player_reads` makes its rows' models without `__init__` (see `_model_from_row`): a receiver of
+    """`ratings.selectors.players` makes its rows' models without `__init__` (see `_model_from_row`): a receiver of
     these signals would miss them."""
     for model in (RatingEntry, Matchday):
         assert not signals.pre_init.has_listeners(model) and not signals.post_init.has_listeners(model)
@@ -140,7 +140,7 @@ def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league
         rows = player_standings(player, tables, provisional_below=3)
         mine = Standing.objects.filter(player=player)
         assert [row["table"].pk for row in rows] == [
-            s.table_id for s in sorted(mine.select_related("table"), key=lambda s: selectors.table_order(s.table))
+            s.table_id for s in sorted(mine.select_related("table"), key=lambda s: standings.table_order(s.table))
         ]
         for row in rows:
             standing, table = row["standing"], row["table"]
@@ -175,13 +175,13 @@ def matchday_view(matchday: Matchday) -> tuple:
 def test_the_grids_pages_of_matchdays_agree_with_the_orms_reading(league, django_assert_num_queries):
     hearts, sedma, _ = league
     newest_first = Matchday.objects.order_by("-date", "-number").select_related("game")
-    cases = [(selectors.results_matchdays(), newest_first), (selectors.results_matchdays(sedma), newest_first)]
+    cases = [(grids.results_matchdays(), newest_first), (grids.results_matchdays(sedma), newest_first)]
     cases[1] = (cases[1][0], newest_first.filter(game=sedma))
     tables = list(RatingTable.objects.all())
-    spans = selectors.spans(tables)
+    spans = standings.spans(tables)
     for table in tables:
         orm = table.matchdays().reverse().select_related("game")
-        cases.append((selectors.grid_matchdays(table, spans.of(table)), orm))  # each game's, merged
+        cases.append((grids.grid_matchdays(table, spans.of(table)), orm))  # each game's, merged
         cases.append((MatchdayPages(table), orm))  # filtered by the games' columns
     assert len(spans.of(RatingTable.objects.get(scope="overall")).games) == 2
     for pages, orm in cases:
@@ -202,10 +202,10 @@ def test_the_grids_pages_of_matchdays_agree_with_the_orms_reading(league, django
 
 def test_a_rating_grid_reads_the_rows_of_its_page(league):
     for table in RatingTable.objects.all():
-        paginator = Paginator(selectors.grid_matchdays(table, selectors.spans([table]).of(table)), 4)
+        paginator = Paginator(grids.grid_matchdays(table, standings.spans([table]).of(table)), 4)
         assert paginator.num_pages >= 2
         page = paginator.page(2)
-        grid = selectors.rating_grid(table, page)
+        grid = grids.rating_grid(table, page)
         for row in grid.rows:
             entries = RatingEntry.objects.filter(table=table, matchday=row.matchday)
             assert {e.player_id: e.rating_after for e in entries} == {p: row.cells[p] for p in row.notes}

@@ -20,8 +20,10 @@ from django.db.models import Count, Sum
 from django.test import Client
 
 from league.models import Category, Game, Matchday, Player, Result
-from ratings import services
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.catalogue import save_category, save_game
+from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.recompute import rebuild_all
 from tools import baselines
 from tools.generate import UNOFFICIAL_GAME
 from web import page_cache
@@ -53,8 +55,8 @@ def empty_database() -> None:
     otherwise create as an official one."""
     call_command("flush", interactive=False, verbosity=0)
     category = Category(slug="trading-card-games", name="Trading card games")
-    services.save_category(category)
-    services.save_game(Game(name=UNOFFICIAL_GAME, slug=UNOFFICIAL_GAME.lower(), category=category, official=False))
+    save_category(category)
+    save_game(Game(name=UNOFFICIAL_GAME, slug=UNOFFICIAL_GAME.lower(), category=category, official=False))
 
 
 def checksum() -> dict[str, tuple[int, float]]:
@@ -74,24 +76,24 @@ def add_latest_matchday(rng: random.Random, pool: list[Player]) -> Matchday:
         game=last.game,
         rounds=5,
     )
-    services.save_matchday(matchday, [services.ResultInput(i, player=p) for i, p in enumerate(players, start=1)])
+    save_matchday(matchday, [ResultInput(i, player=p) for i, p in enumerate(players, start=1)])
     return matchday
 
 
 def remove_matchday(matchday: Matchday) -> None:
-    services.delete_matchdays([matchday])
+    delete_matchdays([matchday])
 
 
 def edit_middle_matchday() -> None:
     """Swap the first two placings of the middle matchday and recompute from it."""
     middle = Matchday.objects.select_related("game").order_by("date", "number")[Matchday.objects.count() // 2]
     results = [
-        services.ResultInput(r.placing, player=r.player)
+        ResultInput(r.placing, player=r.player)
         for r in middle.results.select_related("player").order_by("placing", "pk")
     ]
     first, second = results[:2]
     results[:2] = [replace(first, placing=second.placing), replace(second, placing=first.placing)]
-    services.save_matchday(middle, results)
+    save_matchday(middle, results)
 
 
 def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
@@ -121,7 +123,7 @@ def measure(csv_path: str, runs: int) -> dict:
     figures["matchdays"] = Matchday.objects.count()
     figures["results"] = Result.objects.count()
     figures["players"] = Player.objects.count()
-    figures["recompute"] = timed(services.rebuild_all, runs, before=settle)
+    figures["recompute"] = timed(rebuild_all, runs, before=settle)
     figures["rows"] = RatingEntry.objects.count()
     project = checksum()
     if connection.vendor == "sqlite":
@@ -131,7 +133,7 @@ def measure(csv_path: str, runs: int) -> dict:
         figures["bare"] = timed(baselines.bare, runs, before=settle)
         ids = dict(RatingTable.objects.values_list("slug", "pk"))
         figures["bare_agrees"] = {ids[slug]: value for slug, value in project.items()} == baselines.bare_checksum()
-        services.rebuild_all()
+        rebuild_all()
     rng = random.Random(1)
     added: list[Matchday] = []
     pool = list(Player.objects.all()[:500])

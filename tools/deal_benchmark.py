@@ -18,10 +18,11 @@ from django.db import connection
 from django.db.models import Count, Sum
 
 from league.models import Attempt, Deal, DealSession, Game, Player
-from ratings import deal_services, services
+from ratings.deals import services as deal_services
 from ratings.models import AttemptRating, DealRating, RatingTable, Standing
+from ratings.services.recompute import rebuild_all
 from tools.benchmark import empty_database, page_figures, settle, timed
-from web.importing_deals import import_attempts, import_seeds
+from web.deals.importing import import_attempts, import_seeds
 
 
 def checksum() -> dict:
@@ -62,6 +63,16 @@ def raw_baseline() -> int:
     for name in ("ratings_attemptrating", "ratings_dealrating", "ratings_levelrating"):
         db.execute(f"DELETE FROM {name} WHERE table_id = ?", (table_id,))  # noqa: S608 - our own names
     db.execute("DELETE FROM ratings_standing WHERE table_id = ?", (table_id,))
+    levels, deals = _raw_seeds(db, game_id, start)
+    rows, players = _raw_rate(db, table_id, game_id, (start, k, boost), levels, deals)
+    _raw_write(db, table_id, rows, players, deals, levels)
+    db.commit()
+    db.close()
+    return len(rows)
+
+
+def _raw_seeds(db, game_id: int, start: float) -> tuple[dict[int, list], dict[int, list]]:
+    """The levels and deals as their seeds start them."""
     levels: dict[int, list] = {}  # level -> [offset, known, partials, attempts, wins, last]
     deals: dict[int, list] = {}  # deal -> [level, base, seeded, played, wins, first, last]
     seeds: dict[int, list[tuple]] = {}
@@ -80,6 +91,12 @@ def raw_baseline() -> int:
             deals[deal] = [level, rating, rating, 0, 0, None, None]
             state[1] += 1
             _exact_add(state[2], rating)
+    return levels, deals
+
+
+def _raw_rate(db, table_id: int, game_id: int, maths: tuple, levels: dict, deals: dict) -> tuple[list, dict]:
+    """Every attempt rated in play order: the rows to write and the players' standings."""
+    start, k, boost = maths
     players: dict[int, list] = {}  # player -> [rating, played, last, delta]
     rows = []
     for attempt, day, position, player, deal, level, won, rated in db.execute(
@@ -117,6 +134,10 @@ def raw_baseline() -> int:
             (table_id, attempt, player, deal, level, day, position, won, rating, rating + delta, deal_rating,
              new_base + offset, new_base, offset, chance, k, delta)
         )  # fmt: skip
+    return rows, players
+
+
+def _raw_write(db, table_id: int, rows: list, players: dict, deals: dict, levels: dict) -> None:
     db.executemany(
         "INSERT INTO ratings_attemptrating (table_id, attempt_id, player_id, deal_id, level_id, session_date, position,"
         " won, player_before, player_after, deal_before, deal_after, deal_base_after, level_offset_after, expected, k,"
@@ -142,9 +163,6 @@ def raw_baseline() -> int:
             if s[1]
         ],
     )
-    db.commit()
-    db.close()
-    return len(rows)
 
 
 def tonight(rng: random.Random) -> tuple[DealSession, list[deal_services.AttemptInput]]:
@@ -190,13 +208,13 @@ def measure(csv_path: str, seeds_path: str, runs: int) -> dict:
     figures["attempts"] = Attempt.objects.count()
     figures["players"] = Player.objects.count()
     figures["deals"] = Deal.objects.count()
-    figures["recompute"] = timed(services.rebuild_all, runs, before=settle)
+    figures["recompute"] = timed(rebuild_all, runs, before=settle)
     figures["rows"] = AttemptRating.objects.count()
     project = checksum()
     if connection.vendor == "sqlite":
         figures["baseline"] = timed(raw_baseline, runs, before=settle)
         figures["baseline_agrees"] = checksum() == project
-        services.rebuild_all()
+        rebuild_all()
     rng = random.Random(1)
     sessions = [tonight(rng) for _ in range(runs)]  # prepared untimed
     added: list[DealSession] = []

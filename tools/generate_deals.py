@@ -1,4 +1,4 @@
-"""A reproducible synthetic solitaire league, in the attempts import format (web.importing_deals).
+"""A reproducible synthetic solitaire league, in the attempts import format (web.deals.importing).
 
 Every deal has a hidden difficulty (its variant's, plus a step per level, plus its own luck) and every
 player a hidden skill; a player wins a deal with the Elo chance of their skill against its
@@ -47,7 +47,7 @@ def generate_attempts(
     days = max(1, attempts // 35)
     stretch = None if end is None else max((end - start).days + 1, 1)
     joined = {name: rng.randrange(days) // 2 for name in names}  # everyone plays a stretch of the span
-    left = {name: joined[name] + rng.randint(max(days // 5, 7), days) for name in names}  # some stop early
+    left = {name: joined[name] + rng.randint(min(max(days // 5, 7), days), days) for name in names}  # some stop early
     variants = [v for v, (weight, _) in VARIANTS.items() for _ in range(weight)]
     written, day = 0, 0
     while written < attempts:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
 
@@ -90,25 +91,36 @@ def _x_label(day: date, years: bool) -> str:
     return f"{day:%b} {day.year}" if years else f"{day:%b} {day.day}"
 
 
+@dataclass(frozen=True)
+class _Scale:
+    """Where a day and a rating fall on the chart: its first and last day, its lowest and highest rating."""
+
+    first: date
+    last: date
+    low: float
+    high: float
+
+    def x(self, day: date) -> float:
+        days = max((self.last - self.first).days, 1)
+        offset = (day - self.first).days / days if self.last != self.first else 0.5
+        return round(LEFT + offset * (WIDTH - LEFT - RIGHT), 1)
+
+    def y(self, rating: float) -> float:
+        return round(TOP + (self.high - rating) / (self.high - self.low) * (HEIGHT - TOP - BOTTOM), 1)
+
+
 def rating_chart(series: list[Series], title: str) -> SafeString:
     points = [p for s in series for p in s.points]
     if not points:
         return SafeString("")
     first, last = min(p.day for p in points), max(p.day for p in points)
-    days = max((last - first).days, 1)
     low, high = min(p.rating for p in points), max(p.rating for p in points)
     step = nice_step(high - low)
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
     if low == high:
         low, high = low - step, high + step
-
-    def x(day: date) -> float:
-        offset = (day - first).days / days if last != first else 0.5
-        return round(LEFT + offset * (WIDTH - LEFT - RIGHT), 1)
-
-    def y(rating: float) -> float:
-        return round(TOP + (high - rating) / (high - low) * (HEIGHT - TOP - BOTTOM), 1)
-
+    scale = _Scale(first, last, low, high)
+    y = scale.y
     y_ticks = [low + i * step for i in range(round((high - low) / step) + 1)]
     dates = sorted({p.day for p in points})
     x_ticks = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
@@ -122,10 +134,28 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     labels = format_html_join(
         "",
         '<text class="x-label{}" x="{}" y="{}">{}</text>',
-        ((" minor" if i % 2 else "", x(d), HEIGHT - BOTTOM + 18, _x_label(d, years)) for i, d in enumerate(x_ticks)),
+        (
+            (" minor" if i % 2 else "", scale.x(d), HEIGHT - BOTTOM + 18, _x_label(d, years))
+            for i, d in enumerate(x_ticks)
+        ),
     )
     size = 4 if len(points) <= 100 else 2.5
-    xs = {day: x(day) for day in dates}  # the tables' lines share their days
+    xs = {day: scale.x(day) for day in dates}  # the tables' lines share their days
+    return format_html(
+        '<figure class="chart"><svg viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}{}</svg>'
+        '<ul class="legend">{}</ul></figure>',
+        WIDTH,
+        HEIGHT,
+        title,
+        grid,
+        labels,
+        SafeString("".join(_lines(series, xs, y, size))),
+        _legend(series),
+    )
+
+
+def _lines(series: list[Series], xs: dict[date, float], y, size: float) -> list[SafeString]:
+    """Each series as a line through its points, with a marker at each (its caption as a tooltip)."""
     lines = []
     for i, s in enumerate(series):
         colour, dash, width, shape = _style(i)
@@ -145,7 +175,12 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
                 SafeString(markers),
             )
         )
-    legend = format_html_join(
+    return lines
+
+
+def _legend(series: list[Series]) -> SafeString:
+    """A key per series: its line's colour, dash and marker beside its label."""
+    return format_html_join(
         "",
         '<li><svg class="key" viewBox="0 0 32 12" width="32" height="12" aria-hidden="true">'
         '<line x1="0" y1="6" x2="32" y2="6" stroke="{}" stroke-width="{}"{}/>{}</svg>{}</li>',
@@ -160,15 +195,4 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
             for i, s in enumerate(series)
             for colour, dash, width, shape in [_style(i)]
         ),
-    )
-    return format_html(
-        '<figure class="chart"><svg viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}{}</svg>'
-        '<ul class="legend">{}</ul></figure>',
-        WIDTH,
-        HEIGHT,
-        title,
-        grid,
-        labels,
-        SafeString("".join(lines)),
-        legend,
     )

@@ -26,7 +26,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Player
 from league.results import FIELDS, Entry, values
 from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
-from ratings import services
+from ratings.services.matchdays import ResultInput
 from web.fields import IsoDateField, WholeNumberField
 
 # The keyword each count of the result record is typed with (`won16=2`), as league.results declares it.
@@ -251,16 +251,14 @@ class EntryForm(forms.Form):
             raise ValidationError(problems)
         return data
 
-    def matchday_and_results(self, number: int) -> tuple[Matchday, list[services.ResultInput]]:
+    def matchday_and_results(self, number: int) -> tuple[Matchday, list[ResultInput]]:
         """The matchday and its results as the services take them; new players unsaved."""
         data = self.cleaned_data
         facts = {name: data[name] for name in ("date", "game", "rounds", "winner_score")}
         matchday = Matchday(number=number, **facts)
         new = {name_key(p["name"]): Player(short_name=p["name"], name=p["full"] or p["name"]) for p in self.new_players}
         results = [
-            services.ResultInput(
-                *values(r), player=self.resolved.players.get(name_key(r.player)) or new[name_key(r.player)]
-            )
+            ResultInput(*values(r), player=self.resolved.players.get(name_key(r.player)) or new[name_key(r.player)])
             for r in self.results
         ]
         return matchday, results

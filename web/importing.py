@@ -10,7 +10,7 @@ counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0). 
 short name) and games (by name) are created; new games count as official. Names are compared as
 `league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
 read as people write them (digits 0-9 only). This module reads and checks the file;
-`ratings.services.import_matchdays` writes it.
+`ratings.services.imports.import_matchdays` writes it.
 """
 
 from __future__ import annotations
@@ -40,8 +40,7 @@ from league.validation import (
     players_problem,
     whole_number,
 )
-from ratings import services
-from ratings.services import ImportedMatchday, ImportSummary
+from ratings.services.imports import ImportedMatchday, ImportSummary, import_matchdays
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
 # The rest of the result record (league.results), which a file may leave out: a flag (1 or empty)
@@ -212,6 +211,15 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             incomplete.add(number)
             continue
         matchdays.setdefault(row.matchday, []).append(row)
+    errors = _file_errors(matchdays, tallies, problems, incomplete)
+    if errors:
+        raise ImportFailed(_capped(errors, problems.more))
+    return _imported(matchdays)
+
+
+def _file_errors(matchdays: dict, tallies: dict, problems: _Problems, incomplete: set) -> list[str]:
+    """The file's problems: crowded matchdays, the lines' own, and each whole matchday's (if every
+    line of it was read)."""
     crowded = [
         f"Matchday {number} (lines {tally.first_line}-{tally.last_line}): {players_problem(tally.lines)}"
         for number, tally in tallies.items()
@@ -224,8 +232,11 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         for number, rows in matchdays.items():
             if number not in incomplete:
                 errors.extend(_matchday_errors(number, rows))
-    if errors:
-        raise ImportFailed(_capped(errors, problems.more))
+    return errors
+
+
+def _imported(matchdays: dict[int, list[Row]]) -> list[ImportedMatchday]:
+    """The file's matchdays as the import service takes them, in play order."""
     imported = [
         ImportedMatchday(
             number,
@@ -320,6 +331,6 @@ def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
     """Import a CSV file's results and recompute the ratings they touch; nothing changes on error."""
     imported = parse(data)
     try:
-        return services.import_matchdays(imported, replace=replace)
+        return import_matchdays(imported, replace=replace)
     except ValidationError as error:
         raise ImportFailed(error.messages) from None

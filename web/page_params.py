@@ -16,7 +16,7 @@ from django.http import QueryDict
 
 from web.page_cache import request_table_slugs
 
-EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/common.py)
+EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/sections.py)
 
 
 def canonical(
@@ -48,7 +48,7 @@ def canonical(
 
 
 def page_param(key: str) -> str:
-    """The query parameter of a table section's page number (web/views/common.py: Section)."""
+    """The query parameter of a table section's page number (web/views/sections.py: Section)."""
     return f"{key}-page"
 
 
@@ -66,7 +66,7 @@ class PageParams:
 
     def pages(self, table_slugs: Iterable[str]) -> set[str]:
         keys = {*self.sections, *(table_slugs if self.tables else ())}
-        # A section whose key is taken on its page (a game named "Results") gets "-2" (web/views/common.py).
+        # A section whose key is taken on its page (a game named "Results") gets "-2" (web/views/sections.py).
         return {page_param(f"{key}{suffix}") for key in keys for suffix in ("", "-2")}
 
     def names(self, table_slugs: Iterable[str]) -> set[str]:

@@ -10,7 +10,7 @@ from web.errors import NotFound
 def paginate(queryset, number, per_page: int, count: int | None = None) -> Page:
     """A page of `queryset`; a 404 that says which pages there are when `number` is not one.
 
-    `count`, when the caller knows it already (see `ratings.selectors.spans`), spares the query that
+    `count`, when the caller knows it already (see `ratings.selectors.standings.spans`), spares the query that
     counts the rows."""
     paginator = Paginator(queryset, per_page, allow_empty_first_page=True)
     if count is not None:

@@ -1,16 +1,15 @@
-"""django-tables2 tables: every table on the pages, and every table's CSV and JSON download.
+"""django-tables2 tables: the one declaration of every table on the pages and of its CSV and JSON
+download (the matchday grids are in `web.grid_table`, the deal games' in `web.deals.tables`).
 
-The grids have one column per player, so their classes are built per page from the players shown.
-Pages render these tables with web.render (same markup, much faster); downloads go through
-django-tables2's `as_values`. Cells are written by the columns' `render` (HTML) and `value` (the plain
-value a download holds: numbers as numbers, names as text, dates as ISO 8601), which both renderers
-call. Cells are rendered from data already loaded by the selectors: no column runs a query or a
-template per cell.
+A column declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
+`value` (the plain value a download holds: numbers as numbers, names as text, dates as ISO 8601).
+Pages write these tables with `web.render`, reading the same declaration; downloads go through
+django-tables2's `as_values`. What a cell shows besides its record (the page's names, whether dates
+carry their year) it reads from its `table` argument, so the busiest tables can be written without
+being built (`page_html`). Cells come from data already loaded: no query or template per cell.
 """
 
 from __future__ import annotations
-
-import html
 
 import django_tables2 as tables
 from django.conf import settings
@@ -18,17 +17,17 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from ratings.methods import Method
-from ratings.selectors import Grid
-from web.formatting import explain_change, format_change, format_rating, plain_number, table_date
+from web.formatting import format_change, format_rating, plain_number, table_date
 from web.names import PlayerNames
 from web.paths import number_path
+from web.render import Shown, declared_html
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
 class SiteTable(tables.Table):
     """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
-    carry their year when `with_year` (see `ratings.selectors.Span.needs_year`)."""
+    carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`)."""
 
     def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):
         super().__init__(data, **kwargs)
@@ -67,6 +66,29 @@ def change_html(value):
         return ""
     kind = "up" if value > 0 else "down" if value < 0 else "level"
     return SafeString(f'<span class="{kind}">{format_change(value)}</span>')  # a fixed word and a number
+
+
+class MeanColumn(tables.Column):
+    """The mean rating of a player's opponents, to a tenth; the number itself in downloads."""
+
+    def render(self, value):
+        return format_rating(round(value, 1))
+
+    def value(self, value):
+        return value
+
+
+class PlacingOfColumn(tables.Column):
+    """Where a player finished and among how many ("2 of 5"); the placing alone in downloads."""
+
+    def __init__(self):
+        super().__init__("Placing", empty_values=(), attrs=NUM)
+
+    def render(self, record):
+        return f"{record.display_placing} of {record.players}"
+
+    def value(self, record):
+        return record.display_placing
 
 
 class FractionColumn(tables.Column):
@@ -126,72 +148,6 @@ class MatchdayColumn(tables.Column):
 
     def value(self, value):
         return value
-
-
-def grid_cell(record, player_id: int, ratings: bool) -> str:
-    """One player's cell of a grid row, as escaped HTML. The busiest cell of the site (a game's page
-    has thousands): written without format_html or mark_safe's lazy-string check, as everything in
-    it is made of numbers and fixed words (a placing is "4(3)")."""
-    value = record.cells.get(player_id)
-    if value is None:
-        return "-"
-    text = format_rating(value) if ratings else value
-    note = record.notes.get(player_id)
-    if note:  # the player played this matchday: say how the change came about
-        line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-        return f'<span class="played" title="{line}">{text}</span>'  # numbers only
-    if ratings:
-        return f'<span class="carried">{text}</span>'  # a number
-    return html.escape(text)
-
-
-class PlayerColumn(tables.Column):
-    """One player's cell in a matchday grid; `-` where the row has nothing for them. A rating earned
-    at that matchday is marked as played and explains itself on hover; one carried over is not."""
-
-    def __init__(self, player, names: PlayerNames, ratings: bool):
-        super().__init__(
-            verbose_name=names.html(player),
-            empty_values=(),
-            orderable=False,
-            attrs={"th": {"class": "player-col"}, "td": {"class": "num"}},
-        )
-        self.player_id = player.pk
-        self.ratings = ratings
-
-    def render(self, record):
-        return SafeString(self.cell_html(record))
-
-    def cell_html(self, record) -> str:
-        return grid_cell(record, self.player_id, self.ratings)
-
-    def value(self, record):
-        value = record.cells.get(self.player_id)
-        return plain_number(value) if self.ratings else value
-
-
-class MatchdayGridTable(SiteTable):
-    matchday = MatchdayColumn(attrs={"td": {"class": "num sticky"}, "th": {"class": "sticky"}})
-    date = DateColumn(accessor="matchday__date")
-    # On a phone the game and rounds give way to the ratings; the matchday's page has them.
-    game = tables.Column(
-        "Game", accessor="matchday__game__name", attrs={"td": {"class": "wide"}, "th": {"class": "wide"}}
-    )
-    rounds = tables.Column(
-        "Rounds", accessor="matchday__rounds", attrs={"td": {"class": "num wide"}, "th": {"class": "wide"}}
-    )
-
-    class Meta:
-        orderable = False
-        attrs = {"class": "grid"}
-        empty_text = "No matchdays yet."
-
-
-def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> MatchdayGridTable:
-    players = [(f"player_{p.pk}", PlayerColumn(p, names, ratings)) for p in grid.players]
-    return MatchdayGridTable(
-        grid.rows, names, with_year=with_year, extra_columns=players, exclude=() if show_game else ("game",)
-    )
 
 
 class StandingsTable(SiteTable):
@@ -307,9 +263,7 @@ class ExplainedColumns(SiteTable):
         super().__init__(*args, exclude=[p for p in PIECES if p not in method.pieces], **kwargs)
 
     rating_before = RatingColumn("Before")
-    opponents_mean = tables.Column(
-        "M", attrs={**NUM, "th": {"class": "num", "title": "Mean rating of the other players"}}
-    )
+    opponents_mean = MeanColumn("M", attrs={**NUM, "th": {"class": "num", "title": "Mean rating of the other players"}})
     expected = FractionColumn("Expected")
     score = FractionColumn("Score")
     k = RatingColumn("K")
@@ -318,12 +272,6 @@ class ExplainedColumns(SiteTable):
 
     class Meta:
         orderable = False
-
-    def render_opponents_mean(self, value):
-        return format_rating(round(value, 1))
-
-    def value_opponents_mean(self, value):
-        return value
 
 
 class EntryTable(ExplainedColumns):
@@ -344,18 +292,19 @@ class PlayerEntryTable(ExplainedColumns):
     date = DateColumn(accessor="matchday__date")
     matchday = MatchdayColumn(attrs=NUM)
     game = tables.Column("Game", accessor="matchday__game__name")
-    placing = tables.Column("Placing", empty_values=(), attrs=NUM)
+    placing = PlacingOfColumn()
 
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
         sequence = ("date", "matchday", "game", "placing", "...")
 
-    def render_placing(self, record):
-        return f"{record.display_placing} of {record.players}"
-
-    def value_placing(self, record):
-        return record.display_placing
+    @classmethod
+    def page_html(cls, entries, method: Method, *, with_year: bool) -> SafeString:
+        """`table_html(PlayerEntryTable(entries, method=method, with_year=with_year))`, written without
+        building the table (the busiest player's page has thousands of these cells)."""
+        exclude = [p for p in PIECES if p not in method.pieces]
+        return declared_html(cls, entries, Shown(with_year=with_year), exclude=exclude)
 
 
 class HeadToHeadTable(SiteTable):
@@ -369,6 +318,11 @@ class HeadToHeadTable(SiteTable):
     class Meta:
         orderable = False
         empty_text = "No opponents yet."
+
+    @classmethod
+    def page_html(cls, records, names: PlayerNames) -> SafeString:
+        """`table_html(HeadToHeadTable(records, names))`, written without building the table."""
+        return declared_html(cls, records, Shown(names))
 
 
 class MatchdayResultsTable(SiteTable):

@@ -6,7 +6,8 @@ parameters it reads beside its view (web/page_params.py: `cached_page`).
 
 from django.urls import include, path
 
-from web.views import deals, enter, league, methods, players
+from web.deals import views as deals
+from web.views import enter, league, methods, players
 
 league_patterns = [
     path("", league.home, name="home"),

@@ -48,6 +48,14 @@ def _site_env(folder: Path) -> dict:
     }
 
 
+def pytest_collection_modifyitems(items):
+    """Every test in this folder drives Chromium: `make test` leaves them to `make test-all`."""
+    here = Path(__file__).parent
+    for item in items:
+        if item.path.is_relative_to(here):
+            item.add_marker(pytest.mark.slow)
+
+
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 GUNICORN = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 from league import services as league_services
 from league.models import Category, Game, Player
-from ratings import services
+from ratings.services.catalogue import save_category, save_game
 from tools.generate import UNOFFICIAL_GAME, full_name
 from web.importing import import_results
 
 
 def build(csv_path: str) -> None:
     category = Category(slug="trading-card-games", name="Trading card games")
-    services.save_category(category)
-    services.save_game(Game(name=UNOFFICIAL_GAME, slug=UNOFFICIAL_GAME.lower(), category=category, official=False))
+    save_category(category)
+    save_game(Game(name=UNOFFICIAL_GAME, slug=UNOFFICIAL_GAME.lower(), category=category, official=False))
     import_results(Path(csv_path).read_bytes())
     for player in Player.objects.all():
         player.name = full_name(int(player.short_name[1:]))

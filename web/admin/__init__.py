@@ -4,7 +4,8 @@ pages' revision on in one transaction."""
 
 from django.contrib import admin
 
-from web.admin import catalogue, deals, matchdays, rating_tables, site
+from web.admin import catalogue, matchdays, rating_tables, site
+from web.deals import admin as deals
 
 site.configure(admin.site)
 

@@ -7,7 +7,7 @@ from django.db.models import Min
 
 from league import services as league_services
 from league.models import Category, Game, Page, Player
-from ratings import services
+from ratings.services.catalogue import delete_categories, delete_games, save_category, save_game
 
 
 @admin.register(Player)
@@ -38,13 +38,13 @@ class CategoryAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     def save_model(self, request, obj, form, change):
-        services.save_category(obj)
+        save_category(obj)
 
     def delete_model(self, request, obj):
-        services.delete_categories([obj])
+        delete_categories([obj])
 
     def delete_queryset(self, request, queryset):
-        services.delete_categories(queryset)
+        delete_categories(queryset)
 
 
 @admin.register(Game)
@@ -54,13 +54,13 @@ class GameAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     def save_model(self, request, obj, form, change):
-        services.save_game(obj)
+        save_game(obj)
 
     def delete_model(self, request, obj):
-        services.delete_games([obj])
+        delete_games([obj])
 
     def delete_queryset(self, request, queryset):
-        services.delete_games(queryset)
+        delete_games(queryset)
 
 
 @admin.register(Page)

@@ -1,6 +1,6 @@
 """Matchdays with their results in the admin.
 
-A save hands the matchday and its results to `ratings.services.save_matchday`, which checks them,
+A save hands the matchday and its results to `ratings.services.matchdays.save_matchday`, which checks them,
 writes them and recomputes the tables from that matchday on; the admin then reports each player's
 rating change.
 """
@@ -22,9 +22,10 @@ from django.utils.html import format_html, format_html_join
 from league.models import Matchday, Result
 from league.results import FIELDS, RESULT_FIELDS, SEDMA_FIELDS, Entry
 from league.validation import PLAYERS, rated_placings
-from ratings import deletion, services
 from ratings.models import RatingTable
-from ratings.selectors import matchday_changes
+from ratings.selectors import deletion
+from ratings.selectors.standings import matchday_changes
+from ratings.services.matchdays import ResultInput, delete_matchdays, results_problems, save_matchday
 from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS
@@ -41,10 +42,10 @@ def _kept_rows(formset) -> list[tuple[int, dict]]:
     return rows
 
 
-def result_inputs(formset) -> list[services.ResultInput]:
+def result_inputs(formset) -> list[ResultInput]:
     """The rows' results; a field of the record that a row does not show (or leaves blank) is its default."""
     return [
-        services.ResultInput(
+        ResultInput(
             **{name: FIELDS[name].default if data.get(name) is None else data[name] for name in RESULT_FIELDS},
             player=data["player"],
             note=data.get("note") or "",
@@ -80,7 +81,7 @@ class ResultFormSet(BaseInlineFormSet):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
         game = self.instance.game if self.instance.game_id else None
-        problems = services.results_problems(game, result_inputs(self))
+        problems = results_problems(game, result_inputs(self))
         if problems:
             raise ValidationError(problems)
         super().clean()
@@ -217,7 +218,7 @@ class MatchdayAdmin(admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         (formset,) = formsets
         formset.save(commit=False)  # what changed, for the admin's history; the service writes
-        changes = services.save_matchday(form.instance, result_inputs(formset))
+        changes = save_matchday(form.instance, result_inputs(formset))
         by_table = groupby(changes, key=lambda e: e.table.name)
         summary = "; ".join(
             f"{table}: "
@@ -255,7 +256,7 @@ class MatchdayAdmin(admin.ModelAdmin):
         _, recomputes = deletion.recomputed_by_deleting(matchdays)
         tables = [r.table for r in recomputes]
         before = deletion.ratings_now(tables)
-        services.delete_matchdays(matchdays)
+        delete_matchdays(matchdays)
         changes = deletion.moved(before, deletion.ratings_now(tables))
         self.message_user(request, deletion_report(changes), messages.SUCCESS)
 

@@ -13,8 +13,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
 
-from ratings import methods, services
+from ratings import methods
 from ratings.models import RatingTable
+from ratings.services.rating_tables import method_problems, save_rating_table
+from ratings.services.recompute import RecomputeError
 
 
 def own_params(method: methods.Method) -> list[methods.Param]:
@@ -88,7 +90,7 @@ class BaseRatingTableForm(forms.ModelForm):
             start, _ = method.start(method.clean_params(parameters))
             data["start_rating"] = start
         if self.instance.pk is not None and not self.errors:
-            problems = services.method_problems(self.instance, method)
+            problems = method_problems(self.instance, method)
             if problems:
                 self.add_error("method", [f"{method.name} cannot rate this table: {p}" for p in problems[:5]])
         return data
@@ -160,8 +162,8 @@ class RatingTableAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         try:
-            rows = services.save_rating_table(obj)
-        except (ValidationError, services.RecomputeError) as error:
+            rows = save_rating_table(obj)
+        except (ValidationError, RecomputeError) as error:
             # The form checks what it can before saving; a method that fails on a matchday's numbers
             # is only found by rating them. The service's transaction has undone everything.
             request.rating_table_refused = True

@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 
 from league import submissions
 from league.results import SEDMA_FIELDS
-from ratings.services import ImportSummary
+from ratings.services.imports import ImportSummary
 from web.importing import ImportFailed, import_results
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`

@@ -18,7 +18,7 @@ from django.utils import timezone
 from league import submissions
 from league.models import Matchday, Player
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
-from ratings import services
+from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.fields import refusal
 from web.formatting import explain_change
@@ -33,7 +33,7 @@ def _next_number() -> int:
     return (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
-def _preview_rows(preview: services.MatchdayPreview) -> list[dict]:
+def _preview_rows(preview: MatchdayPreview) -> list[dict]:
     n = len(preview.results)
     sections = []
     for table, outcomes in preview.changes:
@@ -70,7 +70,7 @@ def _save(form: EntryForm, number: int, token: str):
 
     def save():
         matchday, results = form.matchday_and_results(number)
-        services.save_matchday(matchday, results)
+        save_matchday(matchday, results)
         return matchday, matchday, str(matchday)
 
     return submissions.save_once(token, save)
@@ -126,7 +126,7 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
     """The preview of the form's matchday as `number`, with a new one-time token for its Save."""
     matchday, results = form.matchday_and_results(number)
     try:
-        preview = services.preview_matchday(matchday, results)
+        preview = preview_matchday(matchday, results)
     except ValidationError as error:
         form.add_error(None, error)
     else:

@@ -12,9 +12,12 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from league.models import Game, Matchday, Page, Result
-from ratings import overview, selectors
 from ratings.models import RatingTable, Standing
-from web.grid_html import grid_html
+from ratings.selectors import grids, overview
+from ratings.selectors.standings import Span, matchday_entries, ranked_standings, standing_rows
+from ratings.selectors.standings import spans as spans_of
+from web.deals import views as deals
+from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.render import table_html
@@ -24,20 +27,18 @@ from web.tables import (
     LeaderboardTable,
     MatchdayResultsTable,
     StandingsTable,
-    grid_table,
 )
-from web.views import deals
-from web.views.common import Exports, Section, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: selectors.Span, per_page: int) -> Section:
+def rating_section(section: Section, table: RatingTable, span: Span, per_page: int) -> Section:
     """One table's rating grid: the page asked for (the newest first), everyone who played in it."""
-    page = paginate(selectors.grid_matchdays(table, span), section.page_number, per_page, count=span.matchdays)
-    grid = selectors.rating_grid(table, page)
+    page = paginate(grids.grid_matchdays(table, span), section.page_number, per_page, count=span.matchdays)
+    grid = grids.rating_grid(table, page)
     show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
@@ -50,11 +51,11 @@ def rating_section(section: Section, table: RatingTable, span: selectors.Span, p
     )
 
 
-def results_section(section: Section, game: Game | None, span: selectors.Span, per_page: int, table=None) -> Section:
+def results_section(section: Section, game: Game | None, span: Span, per_page: int, table=None) -> Section:
     """The placings at every matchday (or `game`'s), a page at a time, newest first, of everyone who
     played in it."""
-    page = paginate(selectors.results_matchdays(game), section.page_number, per_page, count=span.matchdays)
-    grid = selectors.results_grid(page, table)
+    page = paginate(grids.results_matchdays(game), section.page_number, per_page, count=span.matchdays)
+    grid = grids.results_grid(page, table)
     show_game, with_year = table is None, span.needs_year(timezone.localdate())
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
@@ -72,7 +73,7 @@ def home(request):
     exports = Exports(request, reserved=("latest", "latest-heading", "calculation"))
     leaders_section, results = exports.section("leaderboard"), exports.section("results")
     tables = list(RatingTable.objects.in_page_order())
-    spans = selectors.spans(tables)
+    spans = spans_of(tables)
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
     per_page = settings.LEAGUE_HOME_GRID_PAGE_SIZE
@@ -103,7 +104,7 @@ def home(request):
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
-    spans, today = selectors.spans(tables, counted=False), timezone.localdate()
+    spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
     since = today - timedelta(days=days) if days and not show_all else None
@@ -117,11 +118,11 @@ def standings(request):
             shown.extend(row.player for row in section.rows)
             continue
         page = paginate(
-            selectors.ranked_standings(table, active_since=since),
+            ranked_standings(table, active_since=since),
             section.page_number,
             settings.LEAGUE_STANDINGS_PAGE_SIZE,
         )
-        rows = selectors.standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+        rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
         if not rows and table.scope == RatingTable.Scope.GAME:
             continue
         shown.extend(row.player for row in rows)
@@ -135,7 +136,7 @@ def standings(request):
 
 @cached_page(
     PageParams(
-        # a deal game's page (web/views/deals.py: game_page) has sections of its own
+        # a deal game's page (web/deals/views.py: game_page) has sections of its own
         sections=("standings", "results", "power-rankings", "latest-session"),
         tables=True,
         choices=SHOW_ALL,
@@ -150,13 +151,11 @@ def game(request, slug):
     table = game.rating_table
     exports = Exports(request)
     standings_section, results = exports.section("standings"), exports.section("results")
-    span = selectors.spans([table], games=[game.pk]).of(table)
+    span = spans_of([table], games=[game.pk]).of(table)
     section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
     results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table)
-    ranking_page = paginate(
-        selectors.ranked_standings(table), standings_section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE
-    )
-    ranking = selectors.standing_rows(table, ranking_page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    ranking_page = paginate(ranked_standings(table), standings_section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    ranking = standing_rows(table, ranking_page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     with_year = span.needs_year(timezone.localdate())
     standings_section.show(
         lambda names: StandingsTable(ranking, names, with_year=with_year), ranking_page, title="Standings"
@@ -184,7 +183,7 @@ def matchday(request, number):
             title=f"{table.name} rating",
             rating_table=table,
         )
-        for table, entries in selectors.matchday_entries(matchday)
+        for table, entries in matchday_entries(matchday)
     ]
     exports.names = player_names([r.player for r in results])
     ctx = {

@@ -11,16 +11,16 @@ from django.http import JsonResponse
 from django.shortcuts import render
 
 from ratings import calculator as calc
-from ratings import comparison, selectors
+from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
 from ratings.methods.examples import EXAMPLES
 from ratings.models import RatingTable
+from ratings.selectors.standings import table_history
 from web.errors import NotFound
 from web.page_cache import request_revision
 from web.page_params import cached_page
 from web.paging import paginate
-from web.views import common
-from web.views.common import public_page
+from web.views.sections import page_links, public_page
 
 
 def _notes(outcome: Outcome) -> str:
@@ -124,7 +124,7 @@ def _compared(request, table: RatingTable):
     key = f"compare:{table.pk}:{window}:{token}"
     found = cache.get(key)
     if found is None:
-        history, players, total = selectors.table_history(table, window)
+        history, players, total = table_history(table, window)
         configs = [
             (m, table.method_params() if m.slug == table.method else m.defaults())
             for m in METHODS.values()
@@ -192,9 +192,9 @@ def compare(request):
         "matchdays": [
             _matchday_row(history[i], [run.days[i] if not run.error else None for run in runs]) for i in newest_first
         ],
-        "matchdays_pager": common.page_links(request, "matchdays-page", newest_first),
+        "matchdays_pager": page_links(request, "matchdays-page", newest_first),
         "standings": [_standing_row(pid, players[pid], runs, ranks) for pid in standings.object_list],
-        "standings_pager": common.page_links(request, "standings-page", standings),
+        "standings_pager": page_links(request, "standings-page", standings),
     }
     return render(request, "ratings/compare.html", ctx)
 

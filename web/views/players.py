@@ -10,17 +10,16 @@ from django.utils import timezone
 
 from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
-from ratings import overview, selectors
 from ratings.models import RatingTable
-from ratings.player_reads import entry_pages, player_standings, rating_history
+from ratings.selectors import overview, standings
+from ratings.selectors.players import entry_pages, player_standings, rating_history
 from web import charts
+from web.deals import views as deals
 from web.formatting import format_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
-from web.player_html import entries_html, head_to_head_html
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
-from web.views import deals
-from web.views.common import Exports, get_or_404, player_names, public_page
+from web.views.sections import Exports, get_or_404, player_names, public_page
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
 SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
@@ -36,7 +35,7 @@ def directory(request):
     section = exports.section("players")
     page = paginate(overview.player_directory(search, order), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     rows = overview.directory_rows(page)
-    with_year = selectors.all_dates().needs_year(timezone.localdate())
+    with_year = standings.all_dates().needs_year(timezone.localdate())
     section.show(lambda names: PlayersTable(rows, names, with_year=with_year), page, title="Players")
     exports.names = player_names([row.player for row in rows])
     query = request.GET.copy()
@@ -99,10 +98,10 @@ def player(request, pk):
         section, page = pages[table.pk]
         page.object_list = entries = found[table.pk][::-1]  # pages run newest first, each in play order
         days = [day for day, _, _ in history.get(table.pk, [])]
-        with_year = bool(days) and selectors.Span(len(days), days[0], days[-1]).needs_year(today)
+        with_year = bool(days) and standings.Span(len(days), days[0], days[-1]).needs_year(today)
         method = table.rating_method
         build = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable(e, method=m, with_year=y)  # noqa: E731
-        write = lambda names, e=entries, m=method, y=with_year: entries_html(e, m, with_year=y)  # noqa: E731
+        write = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable.page_html(e, m, with_year=y)  # noqa: E731
         sections.append(section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write))
     counts = paginate(head_to_head_counts(player, games), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
@@ -110,7 +109,7 @@ def player(request, pk):
         lambda names: HeadToHeadTable(opponents, names),
         counts,
         title="Head to head",
-        html=lambda names: head_to_head_html(opponents, names),
+        html=lambda names: HeadToHeadTable.page_html(opponents, names),
     )
     exports.names = player_names([player, *(r.opponent for r in opponents)], tables)
     ctx = {

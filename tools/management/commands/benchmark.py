@@ -88,7 +88,7 @@ class Command(BaseCommand):
         one session, on a throwaway database."""
         from tools.deal_benchmark import report as solitaire_report
         from tools.generate_deals import generate_attempts, generate_seeds
-        from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
+        from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
 
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
             csv_path, seeds_path = Path(folder) / "attempts.csv", Path(folder) / "seeds.csv"

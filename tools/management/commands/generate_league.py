@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tools.generate import first_day, generate, last_day, numbered, people
 from tools.generate_deals import generate_attempts, generate_seeds
+from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
 from web.importing import COLUMNS
-from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
 
 
 class Command(BaseCommand):

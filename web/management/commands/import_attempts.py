@@ -3,8 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 from web.importing import ImportFailed
-from web.importing_deals import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 
 
 def read(file: Path) -> bytes:

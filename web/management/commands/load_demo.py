@@ -8,7 +8,7 @@ from django.db import transaction
 
 from league import services as league_services
 from league.models import Category, Game, Matchday, Page
-from ratings import services
+from ratings.services.catalogue import save_category, save_game
 from web.faults import told
 from web.importing import import_results
 
@@ -31,13 +31,13 @@ def _category(slug: str, name: str, description: str = "") -> Category:
     category = Category.objects.filter(slug=slug).first()
     if category is None:
         category = Category(slug=slug, name=name, description=description)
-        services.save_category(category)
+        save_category(category)
     return category
 
 
 def _game(slug: str, name: str, category: Category, official: bool = True) -> None:
     if not Game.objects.filter(slug=slug).exists():
-        services.save_game(Game(slug=slug, name=name, category=category, official=official))
+        save_game(Game(slug=slug, name=name, category=category, official=official))
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import services
 from ratings.models import RatingTable
+from ratings.services.recompute import differences, rebuild_all
 from web.faults import told
 
 
@@ -18,13 +18,13 @@ class Command(BaseCommand):
     def handle(self, check: bool, **options):
         if check:
             with told("Nothing was compared"):
-                lines = services.differences()
+                lines = differences()
             if lines:
                 shown = "\n".join(lines[:50]) + (f"\n... and {len(lines) - 50} more" if len(lines) > 50 else "")
                 raise CommandError(f"The stored rating tables differ from a fresh computation:\n{shown}")
             self.stdout.write("The stored rating tables agree with a fresh computation.")
             return
         with told("Nothing was recomputed"):
-            rows = services.rebuild_all()
+            rows = rebuild_all()
             tables = RatingTable.objects.count()
         self.stdout.write(f"Recomputed {tables} rating tables ({rows} rows).")

@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from web.deals.importing import SEED_COLUMNS, import_seeds
 from web.importing import ImportFailed
-from web.importing_deals import SEED_COLUMNS, import_seeds
 from web.management.commands.import_attempts import read
 
 

@@ -12,7 +12,7 @@ line order. Seeds, one row per deal:
 
     game,variant,level,deal,plays,wins
 
-This module reads and checks the files; `ratings.deal_services` writes them.
+This module reads and checks the files; `ratings.deals.services` writes them.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from league.validation import (
     variant_problem,
     whole_number,
 )
-from ratings import deal_services
-from ratings.deal_services import (
+from ratings.deals import services as deal_services
+from ratings.deals.services import (
     DealImportSummary,
     ImportedAttempt,
     ImportedSeed,

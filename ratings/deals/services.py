@@ -1,7 +1,7 @@
 """The one way to change a game played against deals: a function per operation.
 
 Like `ratings.services` (which this completes, for solitaire and patience nights), each function
-validates, writes, recomputes the game's table (`ratings.deal_engine`) from the earliest session it
+validates, writes, recomputes the game's table (`ratings.deals.engine`) from the earliest session it
 touched and moves the league's revision on, in one transaction; refusals are `ValidationError`s
 written for the club's secretary. The admin, the imports and the commands call only these.
 """
@@ -19,9 +19,11 @@ from django.db.models import Q
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import DEALS, LEVELS, name_key, seed_problem, variant_problem
 
-from . import deal_engine, deal_selectors, services
-from .bulk import insert_rows
-from .models import AttemptRating
+from ..bulk import insert_rows
+from ..models import AttemptRating
+from ..services.catalogue import free_game_slug, game_table, save_game
+from . import engine as deal_engine
+from . import selectors as deal_selectors
 
 
 @dataclass
@@ -102,7 +104,7 @@ def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
     """Recompute each deal game's table from its date (None: from its seeds on), and move the
     revision on."""
     for game_id, since in since_by_game.items():
-        deal_engine.recompute(services.game_table(Game(pk=game_id)), since)
+        deal_engine.recompute(game_table(Game(pk=game_id)), since)
     Revision.bump()
 
 
@@ -206,8 +208,8 @@ def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) ->
     for name, line in first.values():
         game = games.get(name_key(name))
         if game is None:
-            game = Game(name=name, slug=services.free_game_slug(name), against_deals=True)
-            services.save_game(game)
+            game = Game(name=name, slug=free_game_slug(name), against_deals=True)
+            save_game(game)
             games[name_key(name)] = game
             summary.games_created.append(name)
         elif not game.against_deals:

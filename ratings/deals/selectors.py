@@ -11,8 +11,8 @@ from django.db.models import F, QuerySet
 
 from league.models import Attempt, Deal, DealSession, Player
 
-from .methods.deals import power_ranking
-from .models import AttemptRating, DealRating, RatingTable
+from ..methods.deals import power_ranking
+from ..models import AttemptRating, DealRating, RatingTable
 
 
 def session_changes(session: DealSession) -> list[AttemptRating]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.html import format_html
 
-from ratings.deal_selectors import AttemptRow, LevelGrid
+from ratings.deals.selectors import AttemptRow, LevelGrid
 from web.tables import DateColumn, PlayerNameColumn, SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}}

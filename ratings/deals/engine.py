@@ -26,9 +26,9 @@ from django.db.models import Max, Q
 
 from league.models import Attempt, DealSeed
 
-from .bulk import BATCH, insert_rows
-from .methods import deals
-from .models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
+from ..bulk import BATCH, insert_rows
+from ..methods import deals
+from ..models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 
 
 @dataclass
@@ -140,7 +140,29 @@ def _resume(run: _Run, since: date, attempts) -> None:
     deal_rows = table.deal_ratings.filter(Q(deal_id__in=deals_from) | Q(last_date__gte=since))
     level_rows = table.level_ratings.filter(Q(level_id__in=attempts.values("deal__level_id")) | Q(last_date__gte=since))
     before = table.attempt_ratings.before_date(since)
+    _resume_players(run, since, standings, before)
+    _resume_deals(run, since, deal_rows, before)
+    _resume_levels(run, since, level_rows, before)
 
+    if run.first_only:
+        earlier = Attempt.objects.filter(
+            session__game_id=table.game_id,
+            session__date__lt=since,
+            rated=True,
+            player_id__in=players_from,
+            deal_id__in=deals_from,
+        )
+        run.seen.update(earlier.order_by().values_list("player_id", "deal_id").distinct())
+
+    table.attempt_ratings.filter(session_date__gte=since).delete()
+    deal_rows.delete()
+    level_rows.delete()
+    standings.delete()
+
+
+def _resume_players(run: _Run, since: date, standings, before) -> None:
+    """The players' states before `since`: their standing, or their last row before it."""
+    table = run.table
     # States are read as plain tuples: a recompute from the middle of a long history reads many.
     stale_players = set()
     for player, rating, played, last, delta in standings.values_list(
@@ -161,6 +183,10 @@ def _resume(run: _Run, since: date, attempts) -> None:
         for player, rating, rows, delta in latest.values_list("player_id", "player_after", "rows", "delta"):
             run.players[player] = PlayerState(rating, rows, last_played[player], delta)
 
+
+def _resume_deals(run: _Run, since: date, deal_rows, before) -> None:
+    """The deals' states before `since`: their stored state, or their last row before it (or their seed)."""
+    table = run.table
     stored_deals = {row[0]: row[1:] for row in deal_rows.values_list("deal_id", *DEAL_FIELDS)}
     stale_deals = False
     for pk, (level, base, seeded, played, wins, first, last) in stored_deals.items():
@@ -179,6 +205,10 @@ def _resume(run: _Run, since: date, attempts) -> None:
             level, _, seeded, _, _, first, _ = stored_deals[pk]  # played before `since`: known before it too
             run.deals[pk] = DealState(level, base, seeded, rows, wins, first, day)
 
+
+def _resume_levels(run: _Run, since: date, level_rows, before) -> None:
+    """The levels' states before `since`, with the exact sum of their deals' bases (deals resumed first)."""
+    table = run.table
     stale_levels = set()
     for pk, offset, known, partials, attempts_, wins, last in level_rows.values_list("level_id", *LEVEL_FIELDS):
         if last is not None and last >= since:
@@ -201,21 +231,6 @@ def _resume(run: _Run, since: date, attempts) -> None:
                     continue  # first played from `since` on: not known before it
                 base = run.deals[deal_id].base
             run.levels[level_id].level.add(base)
-
-    if run.first_only:
-        earlier = Attempt.objects.filter(
-            session__game_id=table.game_id,
-            session__date__lt=since,
-            rated=True,
-            player_id__in=players_from,
-            deal_id__in=deals_from,
-        )
-        run.seen.update(earlier.order_by().values_list("player_id", "deal_id").distinct())
-
-    table.attempt_ratings.filter(session_date__gte=since).delete()
-    deal_rows.delete()
-    level_rows.delete()
-    standings.delete()
 
 
 def _rate(run: _Run, stream: Iterable[tuple]) -> Iterator[tuple]:

@@ -2,7 +2,7 @@
 
 The secretary types each attempt as it was played: player, variant, level, deal number, won, rated.
 Deals, variants and levels are created as they first appear. A save hands the session and its
-attempts, in the order of the rows, to `ratings.deal_services.save_session`, which checks them,
+attempts, in the order of the rows, to `ratings.deals.services.save_session`, which checks them,
 writes them and recomputes the game from that session on; the admin then reports each player's
 change over the session.
 """
@@ -18,8 +18,8 @@ from django.utils.html import format_html, format_html_join
 
 from league.models import Attempt, DealSession, Game
 from league.validation import DEALS, LEVELS, variant_problem
-from ratings import deal_services
-from ratings.deal_selectors import session_changes
+from ratings.deals import services as deal_services
+from ratings.deals.selectors import session_changes
 from web.fields import READERS, WholeNumberField
 from web.formatting import format_change, format_rating
 

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import condition
 
-from ratings import selectors
+from ratings.selectors import standings
 from web.errors import NotFound
 from web.formatting import csv_cell
 from web.names import PlainNames, PlayerNames
@@ -55,7 +55,7 @@ public_page = condition(etag_func=_etag, last_modified_func=_last_modified)
 def player_names(players, tables=None) -> PlayerNames:
     """A renderer of player names with rating tooltips for the players a page shows (one query, two
     without the rating `tables`)."""
-    return PlayerNames(selectors.current_ratings({p.pk for p in players}, tables))
+    return PlayerNames(standings.current_ratings({p.pk for p in players}, tables))
 
 
 class Section:

@@ -14,8 +14,8 @@ from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from league.models import Matchday, Player, Result
 
-from .models import RatingEntry, RatingTable, Standing
-from .selectors import StandingRow, provisional, ranked
+from ..models import RatingEntry, RatingTable, Standing
+from .standings import StandingRow, provisional, ranked
 
 
 def count_above(table: RatingTable, ratings: list[float]) -> list[int]:

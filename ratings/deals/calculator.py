@@ -16,8 +16,8 @@ from typing import Any
 
 from league.validation import finite_number, parse_won
 
-from .methods.base import ParamError
-from .methods.deals import SLUG, K, expected
+from ..methods.base import ParamError
+from ..methods.deals import SLUG, K, expected
 
 MAX_LINES = 500
 

@@ -14,8 +14,8 @@ from django.db.models.base import ModelState
 
 from league.models import Game, Matchday, Player, Result
 
-from .models import RatingEntry, RatingTable, Standing
-from .selectors import provisional, read_date, table_order
+from ..models import RatingEntry, RatingTable, Standing
+from .standings import provisional, read_date, table_order
 
 # Only the models' own table names are written in; tables, player and the page's rows are parameters.
 # A row's columns but its state, which no page shows, then its matchday's.

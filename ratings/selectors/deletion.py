@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from league.models import Matchday
 
-from .models import RatingTable, Standing
+from ..models import RatingTable, Standing
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,17 @@ from django.http import JsonResponse
 from django.shortcuts import render
 
 from league.models import Deal, Game, Player
-from ratings import deal_calculator, deal_selectors, selectors
+from ratings.deals import calculator as deal_calculator
+from ratings.deals import selectors as deal_selectors
 from ratings.methods import ParamError
 from ratings.models import RatingTable
+from ratings.selectors.standings import ranked_standings, standing_rows
 from web import charts
-from web.deal_tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
+from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
 from web.formatting import long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
-from web.views.common import Exports, Section, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 PAGE = settings.LEAGUE_STANDINGS_PAGE_SIZE
 
@@ -28,8 +30,8 @@ def standings_section(section: Section, table: RatingTable, show_all: bool, late
     latest = latest or deal_selectors.latest_session(table)
     since = deal_selectors.active_since(table, latest)
     shown_since = None if show_all else since
-    page = paginate(selectors.ranked_standings(table, active_since=shown_since), section.page_number, PAGE)
-    rows = selectors.standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    page = paginate(ranked_standings(table, active_since=shown_since), section.page_number, PAGE)
+    rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     hidden = shown_since is not None and table.standings.filter(matchday_date__lt=shown_since).exists()
     days = table.method_params()["inactive_days"]
     notice = ""

@@ -1,0 +1,25 @@
+"""The club's data, a module per concept; Django and the migrations find every model here."""
+
+# Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
+from league.submissions import Submission
+
+from .club import Category, Game, Page, Player, Revision
+from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
+from .matchdays import Matchday, MatchdayQuerySet, Result
+
+__all__ = [
+    "Attempt",
+    "Category",
+    "Deal",
+    "DealLevel",
+    "DealSeed",
+    "DealSession",
+    "Game",
+    "Matchday",
+    "MatchdayQuerySet",
+    "Page",
+    "Player",
+    "Result",
+    "Revision",
+    "Submission",
+]

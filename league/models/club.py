@@ -1,0 +1,174 @@
+"""The club: its players, games and their categories, its text pages, and the revision that tells
+every page and cache when anything changed.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from league import revision, validation
+from league.validation import (
+    NAME_LENGTH,
+    SHORT_NAME_LENGTH,
+    name_key,
+)
+
+from .rules import NO_NUL, KeyedByName, clean_name, refuse_same_key
+
+
+class Category(models.Model):
+    """A family of games, e.g. "Trick-taking" or "Trading card games"."""
+
+    name = models.CharField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100, unique=True)
+    description = models.TextField(
+        blank=True,
+        validators=NO_NUL,
+        help_text="Shown above the category's rating table when its games are unofficial.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "categories"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        clean_name(self, "name", "name", self._meta.get_field("name").max_length)
+
+
+class Player(KeyedByName, models.Model):
+    KEY_FIELD = "short_name_key"
+
+    name = models.CharField("full name", max_length=NAME_LENGTH)
+    short_name = models.CharField(
+        max_length=SHORT_NAME_LENGTH, unique=True, help_text='Shown in table headers, e.g. "GL".'
+    )
+    # How the short name is compared (league.validation.name_key), kept by save(): unique, so that
+    # "GL", "gl" and "ＧＬ" cannot be three players.
+    short_name_key = models.CharField(
+        max_length=SHORT_NAME_LENGTH * validation.KEY_LENGTH_FACTOR, unique=True, editable=False
+    )
+
+    class Meta:
+        ordering = ["short_name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(short_name_key=""), name="league_player_short_name_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.short_name
+
+    def save(self, *args, **kwargs) -> None:
+        self.short_name_key = name_key(self.short_name)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:player", args=[self.pk])
+
+    def clean(self) -> None:
+        clean_name(self, "short_name", "short name", SHORT_NAME_LENGTH)
+        clean_name(self, "name", "full name", NAME_LENGTH)
+        refuse_same_key(self, "short_name", "short_name_key", "player")
+
+
+class Game(KeyedByName, models.Model):
+    KEY_FIELD = "name_key"
+
+    name = models.CharField(max_length=NAME_LENGTH, unique=True)
+    # How the name is compared (league.validation.name_key), kept by save(): unique, like players'.
+    name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, unique=True, editable=False)
+    slug = models.SlugField(max_length=100, unique=True)
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, null=True, blank=True, related_name="games")
+    official = models.BooleanField(default=True, help_text="Official games count in the overall rating.")
+    against_deals = models.BooleanField(
+        "played against deals",
+        default=False,
+        help_text="Solitaire or patience: players play numbered deals in dated sessions, and players and deals "
+        "are rated against each other (never in the overall rating). Set it before the first session.",
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name_key=""), name="league_game_name_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = name_key(self.name)
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:game", args=[self.slug])
+
+    def clean(self) -> None:
+        clean_name(self, "name", "name", NAME_LENGTH)
+        refuse_same_key(self, "name", "name_key", "game")
+        self._keeps_its_kind()
+
+    def _keeps_its_kind(self) -> None:
+        """A game keeps its kind once played: matchdays and sessions are rated differently."""
+        if self.pk is None:
+            return
+        was = Game.objects.filter(pk=self.pk).values_list("against_deals", flat=True).first()
+        if self.against_deals and not was and self.matchdays.exists():
+            raise ValidationError(
+                {"against_deals": f"{self.name} has matchdays, so it cannot be played against deals."}
+            )
+        if was and not self.against_deals and self.deal_levels.exists():
+            raise ValidationError(
+                {"against_deals": f"{self.name} has deals and sessions, so it must stay played against deals."}
+            )
+
+
+class Page(models.Model):
+    """An admin-edited text page such as the Constitution or the Laws, written in Markdown."""
+
+    slug = models.SlugField(unique=True)
+    title = models.CharField(max_length=100, validators=NO_NUL)
+    body = models.TextField(blank=True, validators=NO_NUL, help_text="Markdown. HTML tags are removed for safety.")
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order in the navigation.")
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:page", args=[self.slug])
+
+
+class Revision(models.Model):
+    """One row that changes whenever anything the public pages show changes: the key of their
+    cached copies, their ETag and Last-Modified (see league.revision)."""
+
+    number = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField()
+    token = models.CharField(
+        max_length=32, default="", help_text="Random, new at every change: a restored backup never reuses one."
+    )
+
+    def __str__(self) -> str:
+        return f"Revision {self.number} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
+
+    @classmethod
+    def bump(cls) -> None:
+        """Mark that the league changed (called by every service that writes, and by a restore)."""
+        now, token = timezone.now(), revision.new_token()
+        if not cls.objects.filter(pk=1).update(number=models.F("number") + 1, changed_at=now, token=token):
+            cls.objects.create(pk=1, number=1, changed_at=now, token=token)
+        revision.publish(token, now)
+
+
+# Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered
+# deals. A deal is a numbered game of a variant at a difficulty level, e.g. "8x4", level 5, deal 11982.
+# Their ratings are derived in `ratings` (player against deal).

@@ -1,0 +1,250 @@
+"""The grids: a rating table's or the results' matchdays as columns and the players as rows.
+
+Their pages of matchdays are written out in SQL: the matchdays newest first (all of them, a
+game's, or those that count in a rating table) with their games, a page per query.
+
+Through the ORM (a filtered, ordered, sliced `select_related` queryset) a page cost more to compile
+than to run, and a home page reads five grids. `tests/test_written_out_reads.py` holds
+every page to the ORM's reading of the same matchdays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.core.paginator import Page
+from django.db import connection
+
+from league.models import Game, Matchday, Player, Result
+
+from ..models import RatingEntry, RatingTable
+from .standings import Span, read_date
+
+_MATCHDAY_FIELDS = [f.attname for f in Matchday._meta.concrete_fields]
+_GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields]
+_GAME_ID = _GAME_FIELDS.index("id")
+# Only the models' own table and column names are written in; every value is a parameter. The
+# columns are named apart (both tables have an id) for the games' union below to order by.
+_COLUMNS = [f"m.{f.column}" for f in Matchday._meta.concrete_fields] + [
+    f"g.{f.column}" for f in Game._meta.concrete_fields
+]
+_CHOSEN = ", ".join(f"{column} AS c{n}" for n, column in enumerate(_COLUMNS))
+_NEWEST_FIRST = f"c{_COLUMNS.index('m.date')} DESC, c{_COLUMNS.index('m.number')} DESC"
+_FROM = f"FROM {Matchday._meta.db_table} m JOIN {Game._meta.db_table} g ON g.id = m.game_id"
+
+
+class MatchdayPages:
+    """Matchdays newest first, as a grid pages them, for a paginator to slice: each slice is one
+    query that brings the matchdays' games along. `table`'s matchdays are those of
+    `RatingTable.counted`, or those of `games` (ids) when given; `game_id` keeps one game's.
+
+    A table of several games reads its first pages by each game's newest matchdays off the (game,
+    date, number) index, merged: filtered by the games' columns, the database may read every
+    matchday of the games to sort them. Past `MERGED_ROWS` the filter is cheaper again: a merge sorts
+    every game's rows up to the page (figures in docs/performance.md)."""
+
+    MERGED_ROWS = 1000  # bounds the sorting a merge does per game
+
+    def __init__(self, table: RatingTable | None = None, game_id: int | None = None, games: Sequence[int] = ()):
+        where, self.params = [], []
+        multiple = table is not None and table.scope != RatingTable.Scope.GAME
+        self.games = list(games) if multiple and games else None
+        if game_id is not None:
+            where.append("m.game_id = %s")
+            self.params.append(game_id)
+        if table is not None and table.scope == RatingTable.Scope.GAME:
+            where.append("m.game_id = %s")
+            self.params.append(table.game_id)
+        elif table is not None and table.scope == RatingTable.Scope.OVERALL:
+            where.append("g.official = %s")
+            self.params.append(True)
+        elif table is not None:  # an unofficial category
+            where.append("g.official = %s AND g.category_id = %s")
+            self.params += [False, table.category_id]
+        self.where = f" WHERE {' AND '.join(where)}" if where else ""
+
+    def count(self) -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT COUNT(*) {_FROM}{self.where}", self.params)  # noqa: S608
+            return cursor.fetchone()[0]
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index):
+        if not isinstance(index, slice):
+            return self[index : index + 1][0]
+        start, stop = index.start or 0, index.stop
+        if stop is not None and stop <= start:
+            return []
+        everything = -1 if connection.vendor == "sqlite" else None  # LIMIT's "no limit"
+        limit = everything if stop is None else stop - start
+        if self.games is None or stop is None or stop > self.MERGED_ROWS:
+            sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
+            params = [*self.params, limit, start]
+        else:  # each game's first `stop` matchdays, merged
+            each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE m.game_id = %s ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
+            games = " UNION ALL ".join(f"{each} game_{n}" for n in range(len(self.games)))
+            sql = f"SELECT * FROM ({games}) games ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
+            params = [*(value for game in self.games for value in (game, stop)), limit, start]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        games: dict[int, Game] = {}
+        width, matchdays = len(_MATCHDAY_FIELDS), []
+        for row in rows:
+            game_values = row[width:]
+            game = games.get(game_values[_GAME_ID])
+            if game is None:
+                game = games[game_values[_GAME_ID]] = Game.from_db(connection.alias, _GAME_FIELDS, game_values)
+            matchday = Matchday.from_db(connection.alias, _MATCHDAY_FIELDS, row[:width])
+            Matchday.game.field.set_cached_value(matchday, game)  # as select_related leaves it
+            matchdays.append(matchday)
+        return matchdays
+
+
+def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
+    """`players` (or their ids), ordered by their first matchday (in `table`, or anywhere), then by
+    the order their results were entered: the column order of the club's tables. One query (two
+    for "anywhere"), each player's first matchday in a table one lookup in the index of rating rows
+    by (table, player, date, number). Every matchday counts in its game's table, so a player's
+    first matchday anywhere is the first of their firsts in the games' tables."""
+    tables = (
+        [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
+    )
+    ids = [getattr(p, "pk", p) for p in players]
+    if not ids:
+        return []
+    concrete = Player._meta.concrete_fields
+    fields = [f.attname for f in concrete]
+    with connection.cursor() as cursor:
+        sql = _firsts_sql([f.column for f in concrete], len(tables), len(ids))
+        cursor.execute(sql, [t for t in tables for _ in _FIRST] + ids)
+        rows = cursor.fetchall()
+    width, by_name = len(fields), fields.index("short_name")
+
+    def joined(row):
+        starts = []
+        for n in range(width, len(row), len(_FIRST)):
+            day, number, pk = row[n : n + len(_FIRST)]
+            if day is not None:
+                starts.append((read_date(day), number, pk))
+        return min(starts, default=(date.max, 0, 0)), row[by_name]
+
+    # Plain rows, then players: a raw queryset's per-row work cost more than the query itself.
+    return [Player.from_db(connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
+
+
+_FIRST = ("matchday_date", "matchday_number", "id")
+
+
+def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
+    """The players, each with the date, number and id of their first rating row in each of `tables`
+    tables. Written out: the ORM's version of these subqueries cost more to compile than to run
+    (SQLite returns the date as text)."""
+    entries, people = RatingEntry._meta.db_table, Player._meta.db_table
+    # Only the models' table names, column names and numbers are written in; values are parameters.
+    firsts = ", ".join(
+        f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"  # noqa: S608
+        f" ORDER BY e.matchday_date, e.matchday_number, e.id LIMIT 1) AS first_{n}_{name}"
+        for n in range(tables)
+        for name in _FIRST
+    )
+    chosen = ", ".join(f"p.{name}" for name in columns)
+    return f"SELECT {chosen}, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
+
+
+@dataclass(frozen=True)
+class CellNote:
+    """What explains a rating earned at a matchday: the change and the pieces it came from."""
+
+    delta: float
+    rated_placing: int
+    placing: int
+    players: int
+    expected: float
+    k: float | None
+
+
+@dataclass
+class GridRow:
+    matchday: Matchday
+    cells: dict[int, object] = field(default_factory=dict)  # player id -> value shown
+    notes: dict[int, CellNote] = field(default_factory=dict)  # player id -> why it changed (played)
+
+
+@dataclass
+class Grid:
+    players: list[Player]
+    rows: list[GridRow]
+
+
+def grid_matchdays(table: RatingTable, span: Span) -> MatchdayPages:
+    """The table's matchdays newest first, as a grid pages them (with their games); `span` is the
+    table's, from `spans`, which names the games played in it."""
+    return MatchdayPages(table, games=span.games)
+
+
+# Through the unique (matchday, table, player) index. Only the model's table and column names are
+# written in; columns are qualified, since PostgreSQL reserves "placing" as a bare name.
+_GRID_COLUMNS = ("matchday_id", "player_id", "rating_before", "rating_after", "delta", "expected", "k", "placing")
+_GRID_ENTRIES = (
+    f"SELECT {', '.join(f'e.{name}' for name in _GRID_COLUMNS)}, e.rated_placing"  # noqa: S608
+    f" FROM {RatingEntry._meta.db_table} e WHERE e.table_id = %s AND e.matchday_id IN ({{}})"
+)
+
+
+def rating_grid(table: RatingTable, page: Page) -> Grid:
+    """The rating of everyone who played in `page`'s matchdays (a page of `grid_matchdays`) after
+    each of them, in play order, players in the order they joined the table.
+
+    A player's rating is carried through the matchdays they missed, and shows the start rating
+    before their first, as on the club's page: before a player's first matchday on the page, the
+    rating they brought to it. Each rating earned at a matchday comes with its explanation. Two
+    queries whatever the length of the history: the page's rating rows, and its players.
+    """
+    matchdays = list(page.object_list)[::-1]  # pages run newest first, each read in play order
+    if not matchdays:
+        return Grid([], [])
+    played: dict[int, dict[int, tuple]] = {}
+    with connection.cursor() as cursor:  # written out: the ORM's compiling cost more than the query
+        cursor.execute(_GRID_ENTRIES.format(", ".join(["%s"] * len(matchdays))), [table.pk, *(m.pk for m in matchdays)])
+        for matchday_id, player_id, *rest in cursor.fetchall():
+            played.setdefault(matchday_id, {})[player_id] = rest
+    brought: dict[int, float] = {}  # each player's rating before their first matchday on the page
+    for matchday in matchdays:
+        for player_id, (rating_before, *_) in played.get(matchday.pk, {}).items():
+            brought.setdefault(player_id, rating_before)
+    ratings = dict(brought)
+    rows = []
+    for matchday in matchdays:
+        day = played.get(matchday.pk, {})
+        notes = {}
+        for player_id, (_before, after, delta, expected, k, placing, rated) in day.items():
+            rated_placing = rated if rated is not None else placing
+            notes[player_id] = CellNote(delta, rated_placing, placing, len(day), expected, k)
+            ratings[player_id] = after
+        rows.append(GridRow(matchday, dict(ratings), notes))
+    return Grid(in_join_order(brought, table), rows)
+
+
+def results_matchdays(game: Game | None = None) -> MatchdayPages:
+    """Every matchday (or `game`'s) newest first, as a results grid pages them (with their games)."""
+    return MatchdayPages(game_id=None if game is None else game.pk)
+
+
+def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
+    """The placing in the club's notation of everyone who played at the matchdays of `page` (a
+    page of `results_matchdays`), in play order; players in the order they joined (`table`, or
+    the club), absent players have no cell. Two queries."""
+    rows = [GridRow(m) for m in reversed(page.object_list)]
+    by_matchday = {row.matchday.pk: row for row in rows}
+    results = Result.objects.filter(matchday__in=list(by_matchday)).only(
+        "matchday_id", "player_id", "placing", "rated_placing"
+    )
+    for result in results:
+        by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
+    players = {pk for row in rows for pk in row.cells}
+    return Grid(in_join_order(players, table) if players else [], rows)

@@ -1,0 +1,96 @@
+"""The games and categories, written here (not in `league`) because each write keeps the rating
+tables in step: a game's table, the overall and category tables it counts in, recomputed when it moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from league.models import Category, Game, Revision
+from league.validation import (
+    fitting_slug,
+)
+
+from .. import engine, methods
+from ..deals import engine as deal_engine
+from ..models import RatingTable
+from .recompute import recompute_from
+
+
+@transaction.atomic
+def save_game(game: Game) -> list[RatingTable]:
+    """Add or change a game. A change of its official flag or category moves its matchdays between
+    the overall and category tables, which are recomputed from its first matchday."""
+    game.full_clean()
+    old = Game.objects.filter(pk=game.pk).first() if game.pk else None
+    game.save()
+    if old is not None and old.against_deals != game.against_deals:
+        _switch_kind(game)
+    if old is None or (old.official, old.category_id) == (game.official, game.category_id):
+        engine.sync_tables()
+        Revision.bump()
+        return []
+    first = game.matchdays.in_play_order().first()
+    if first is None:
+        engine.sync_tables()
+        Revision.bump()
+        return []
+    return recompute_from(first.position, [game, old])
+
+
+@transaction.atomic
+def delete_games(games: Iterable[Game]) -> None:
+    """Delete games nobody has played (a played game's matchdays protect it) and their tables."""
+    Game.objects.filter(pk__in=[g.pk for g in games]).delete()
+    engine.sync_tables()
+    Revision.bump()
+
+
+@transaction.atomic
+def save_category(category: Category) -> None:
+    category.full_clean()
+    category.save()
+    engine.sync_tables()
+    Revision.bump()
+
+
+@transaction.atomic
+def delete_categories(categories: Iterable[Category]) -> None:
+    Category.objects.filter(pk__in=[c.pk for c in categories]).delete()
+    engine.sync_tables()
+    Revision.bump()
+
+
+def _switch_kind(game: Game) -> None:
+    """A game newly played against deals (or no longer) gets its table's method for that; it has
+    nothing to rate yet (`Game.clean` refuses a switch once played)."""
+    table = game_table(game)
+    table.method = methods.deals.SLUG if game.against_deals else "club"
+    table.parameters = {}
+    table.save()
+    if game.against_deals:
+        deal_engine.recompute(table)
+    else:
+        engine.recompute([table])
+
+
+def game_table(game: Game) -> RatingTable:
+    """The game's own rating table (created if the game has none yet)."""
+    table = RatingTable.objects.filter(game=game).first()
+    if table is None:
+        engine.sync_tables()
+        table = RatingTable.objects.get(game=game)
+    return table
+
+
+def free_game_slug(name: str) -> str:
+    """A slug for a new game that no game has, and that fits its column however long the name."""
+    longest = Game._meta.get_field("slug").max_length
+    base = slugify(name) or "game"
+    n = 1
+    while Game.objects.filter(slug=fitting_slug(base, n, longest)).exists():
+        n += 1
+    return fitting_slug(base, n, longest)

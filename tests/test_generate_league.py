@@ -1,0 +1,50 @@
+"""`generate_league` writes a mixed league: matchdays and solitaire attempts by the same members,
+named as people are, spread over the dates asked for."""
+
+import csv
+from datetime import date
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tools.generate import people
+
+
+def rows(path):
+    with open(path, newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def test_it_writes_matchdays_and_attempts_by_the_same_members_over_the_dates_given(tmp_path):
+    results, attempts = tmp_path / "league.csv", tmp_path / "attempts.csv"
+    call_command(
+        "generate_league", str(results), "--players", "12", "--matchdays", "50", "--start", "2025-01-01",
+        "--end", "2025-03-31", "--people", "--attempts-out", str(attempts), "--attempts", "200",
+    )  # fmt: skip
+    played, solitaire = rows(results), rows(attempts)
+    assert len({r["matchday"] for r in played}) == 50 and len(solitaire) == 200
+    for found in (played, solitaire):
+        days = sorted(date.fromisoformat(r["date"]) for r in found)
+        assert days[0] == date(2025, 1, 1) and date(2025, 3, 20) <= days[-1] <= date(2025, 3, 31)
+    members = set(people(12))
+    assert {r["player"] for r in played} <= members and {r["player"] for r in solitaire} <= members
+    assert len({r["player"] for r in played} & {r["player"] for r in solitaire}) >= 6
+
+
+def test_member_names_are_all_different_and_fit_a_short_name():
+    names = people(140)
+    assert len(set(names)) == 140 and names[0] == "Ada N." and names[-1] == "P00140"
+    assert max(len(n) for n in names) <= 12
+
+
+@pytest.mark.parametrize(
+    "dates, message",
+    [
+        (["--start", "2025-03-01", "--end", "2025-01-01"], "--end needs a --start on or before it"),
+        (["--end", "2025-01-01"], "--end needs a --start on or before it"),
+        (["--start", "2025-01-01", "--end", "2999-01-01"], "after today"),
+    ],
+)
+def test_dates_that_cannot_be_are_refused(tmp_path, dates, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("generate_league", str(tmp_path / "x.csv"), "--matchdays", "10", *dates)
