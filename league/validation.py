@@ -37,7 +37,7 @@ class Span(NamedTuple):
 # The ranges of the league's numbers, declared once: the database holds the matchday's as named check
 # constraints (league/models/), and the imports, the forms and the calculator read them from here.
 MATCHDAY_NUMBERS = Span(1, 1_000_000_000)
-PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates 500 in under 2 s
+PLAYERS = Span(2, 500)  # players at one matchday: every rating method rates this many in a moment
 ROUNDS = Span(1, 100)  # K is 10 x rounds in the club formula
 PLACINGS = Span(1, PLAYERS.highest)  # and at most the matchday's number of players
 WINNER_SCORES = Span(1, 1_000)  # table-size: a winner scores (12-18 is a short game); blank, a full one

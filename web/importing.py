@@ -183,7 +183,7 @@ def parse(data: bytes) -> list[ImportedMatchday]:
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
     crowded_cell, crowded_tally = None, None  # the last matchday found crowded, as its lines write it
-    today = timezone.localdate()  # once: asked per line, it took a tenth of a large import
+    today = timezone.localdate()  # once: asked per line, it weighs on a large import
     for line, cells in lines:
         if crowded_cell is not None and len(cells) == len(header) and cells[number_at] == crowded_cell:
             crowded_tally.last_line, crowded_tally.lines = line, crowded_tally.lines + 1

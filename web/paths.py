@@ -1,5 +1,5 @@
 """Paths of the pages a table links to on every row, reversed once per URL pattern rather than once
-per row: Django's `reverse` costs about 0.15 ms a call (a home page names a few hundred players)."""
+per row: `reverse` is costly next to a cell, and a home page names hundreds of players (docs/performance.md)."""
 
 from __future__ import annotations
 

@@ -124,8 +124,8 @@ class Param:
 
 
 # Seats and outcomes are made for every player of every matchday in every table a recompute
-# rebuilds, so they are plain dataclasses: a frozen one costs four times as much to make (each field
-# set through object.__setattr__), a tenth of a full recompute. Nothing changes them once made.
+# rebuilds, so they are plain dataclasses: a frozen one sets each field through object.__setattr__,
+# which a full recompute feels (docs/performance.md). Nothing changes them once made.
 @dataclass
 class Seat:
     """One player at one matchday, as a method sees them: their rating and state, the placing it

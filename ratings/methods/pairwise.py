@@ -67,7 +67,7 @@ def pairwise_outcomes(
     expect: Callable[[float, float], float] = elo_expected,
 ) -> list[Outcome]:
     """Each player's sum of pairwise scores (given) and expectations against everyone else at the
-    table. The sums run over the other players in the order given: O(n^2), about 0.1 s for 500."""
+    table. The sums run over the other players in the order given: O(n^2), which 500 players still afford."""
     ratings = [seat.rating for seat in seats]
     inline = expect is elo_expected and max(ratings) - min(ratings) <= UNCLAMPED_SPREAD
     outcomes = []

@@ -63,7 +63,7 @@ def halve_length(x: float) -> float:
     """The inverse of `double_length`: the difference in games to p for a difference `x` in games to 2p.
 
     `double_length` is odd and rises with a slope between 1.5 and 2, so Newton's method from |x| / 1.5
-    finds it to the last digits in a few steps (bisection took fifty, which a 500-player matchday felt).
+    finds it to the last digits in a few steps, where bisection needs many (a 500-player matchday felt it).
     """
     target = abs(x)
     y = target / 1.5

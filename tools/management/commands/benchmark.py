@@ -59,7 +59,7 @@ class Command(BaseCommand):
             env = {
                 **os.environ,
                 "DATABASE_URL": database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
-                "DEBUG": "0",  # as the site runs: DEBUG's query log and checks cost the pages a third
+                "DEBUG": "0",  # as the site runs: DEBUG's query log and checks would slow the pages
             }
             env.pop("LEAGUE_PRODUCTION", None)
             manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
