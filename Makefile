@@ -25,7 +25,7 @@ run: install
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Production: needs SECRET_KEY and ALLOWED_HOSTS in the environment (see README, Running in production).
+# Production: needs SECRET_KEY and ALLOWED_HOSTS in the environment (see README, Production in brief, and docs/operations.md).
 serve: export LEAGUE_PRODUCTION = 1
 serve: install
 	$(BIN)/python manage.py migrate --no-input

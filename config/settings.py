@@ -249,7 +249,7 @@ LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "25"))
 LEAGUE_HOME_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_HOME_GRID_PAGE_SIZE", "10"))
 LEAGUE_STANDINGS_PAGE_SIZE = int(os.environ.get("LEAGUE_STANDINGS_PAGE_SIZE", "25"))
 # The comparison page rates this many of a table's most recent matchdays with every method (its cost
-# grows with it: see README, Performance).
+# grows with it: see docs/performance.md).
 LEAGUE_COMPARE_MATCHDAYS = max(1, int(os.environ.get("LEAGUE_COMPARE_MATCHDAYS", "200")))
 # Players with fewer matchdays than this in a table are marked provisional there.
 LEAGUE_PROVISIONAL_MATCHDAYS = int(os.environ.get("LEAGUE_PROVISIONAL_MATCHDAYS", "3"))

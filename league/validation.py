@@ -2,7 +2,7 @@
 
 Pure Python (no Django): the admin, the CSV import, the services, the model fields and their database
 constraints, and the rating methods all take their rules from here, so that each mistake gets the
-same answer whichever way it came in. README's "What the site accepts" says the same in words.
+same answer whichever way it came in. docs/formats.md's "What the site accepts" says the same in words.
 """
 
 from __future__ import annotations

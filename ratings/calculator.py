@@ -37,7 +37,7 @@ def _whole(name: str, label: str, default: int, help: str, span: Span | None = N
     return Param(name, label, default, help, int, span.lowest, span.highest)
 
 
-# The calculator's own inputs, with their ranges (shown on the page and in README).
+# The calculator's own inputs, with their ranges (shown on the page and in docs/methods.md).
 RATINGS = Param(
     "ratings", "Ratings", 1500, "Each player's rating before the game.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT
 )

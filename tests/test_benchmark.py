@@ -1,5 +1,5 @@
 """`manage.py benchmark` runs end to end on a small league and prints every figure (timings are
-reported, never asserted: see README, Performance)."""
+reported, never asserted: see docs/performance.md)."""
 
 import os
 import subprocess

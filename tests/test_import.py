@@ -568,7 +568,7 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
 
 @pytest.mark.slow  # a big community's history: the benchmark's size
 def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
-    """The size of a big community's history; the benchmark times it (see README, Performance)."""
+    """The size of a big community's history; the benchmark times it (see docs/performance.md)."""
     import io as _io
 
     from tools.generate import generate

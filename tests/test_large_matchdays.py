@@ -1,6 +1,6 @@
 """A matchday has 2 to 500 players. Beyond that it is refused with the lines named, without first
 building an object per line of a huge file; up to it, every check and formula is linear or n log n
-(the speed itself is measured in README, not asserted here)."""
+(the speed itself is measured in docs/performance.md, not asserted here)."""
 
 import math
 import random
@@ -42,7 +42,7 @@ def test_a_huge_matchday_is_refused_without_reading_each_of_its_lines(db, monkey
     read = []
     parse_row = importing._parse_row
     monkeypatch.setattr(importing, "_parse_row", lambda line, *args: read.append(line) or parse_row(line, *args))
-    rows = 200_000  # a million behaves the same, in about five times as long (README)
+    rows = 200_000  # a million behaves the same, in about five times as long (docs/performance.md)
     data = matchday_file(rows) + b"2,2025-11-04,Hearts,1,A,1,\n2,2025-11-04,Hearts,1,B,2,\n"
 
     errors = failure(data)

@@ -1,6 +1,6 @@
 """The load benchmark runs end to end: a throwaway production site under gunicorn, each public page
 warm, cold and during imports, against the same bytes served from memory. A tiny run: what it
-checks is that every figure is measured and printed, not the figures themselves (the README's
+checks is that every figure is measured and printed, not the figures themselves (docs/performance.md's
 come from full runs on a quiet machine)."""
 
 import os

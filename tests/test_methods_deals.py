@@ -65,7 +65,7 @@ def test_the_seeding_example_10_wins_in_100_plays_at_a_64_percent_level_is_rated
 
 
 def test_the_seeds_other_example_follows_the_formula_1664_not_the_printed_1668():
-    # (1 + 3.2) / 15 = 28%: 1500 + 400 log10(0.72 / 0.28) = 1664; the seed prints 1668 (README says so).
+    # (1 + 3.2) / 15 = 28%: 1500 + 400 log10(0.72 / 0.28) = 1664; the seed prints 1668 (docs/solitaire.md says so).
     assert round(deals.seed_rating(10, 1, 0.64)) == 1664
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The environment README's "Running in production" documents.
+# The environment docs/operations.md documents for production.
 PRODUCTION_ENV = {
     "LEAGUE_PRODUCTION": "1",
     "SECRET_KEY": "a-production-key-of-fifty-characters-0123456789xyz",
