@@ -22,6 +22,7 @@ from league.validation import DEALS, LEVELS, name_key, seed_problem, variant_pro
 from ..bulk import insert_rows
 from ..models import AttemptRating
 from ..services.catalogue import free_game_slug, game_table, save_game
+from ..services.imports import players_named
 from . import engine as deal_engine
 from . import selectors as deal_selectors
 
@@ -241,15 +242,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
         lines = ", ".join(f"{by_key[k].date} {by_key[k].game} (line {by_key[k].attempts[0].line})" for k in keys[:5])
         more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
         raise ValidationError(f"These sessions already exist: {lines}{more}; use --replace to replace their attempts.")
-    players = {p.short_name_key: p for p in Player.objects.all()}
-    new_players = {}
-    for session in imported:
-        for attempt in session.attempts:
-            key = name_key(attempt.player)
-            if key not in players and key not in new_players:
-                new_players[key] = Player(name=attempt.player, short_name=attempt.player, short_name_key=key)
-    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
-    summary.players_created = [p.short_name for p in new_players.values()]
+    players, summary.players_created = players_named(a.player for s in imported for a in s.attempts)
     Attempt.objects.filter(session__in=list(existing.values())).delete()
     sessions = [existing.get(key) or DealSession(game_id=key[0], date=key[1]) for key in by_key]
     DealSession.objects.bulk_create([s for s in sessions if s.pk is None])

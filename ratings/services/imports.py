@@ -4,7 +4,7 @@ written as plain rows, and one recompute from the earliest matchday touched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -112,18 +112,8 @@ def _existing(imported: Sequence[ImportedMatchday], replace: bool) -> dict[int, 
 
 
 def _players_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Player], list[str]]:
-    """Every player by name key, those the file names first created; and the names created.
-    Names are matched by their key: "GL", "gl" and "ＧＬ" in a file are the stored player GL (or one
-    new player, spelt as in the first line that names them)."""
-    players = {p.short_name_key: p for p in Player.objects.all()}
-    new_players = {}
-    for matchday in imported:
-        for row in matchday.results:
-            key = name_key(row.player)
-            if key not in players and key not in new_players:
-                new_players[key] = Player(name=row.player, short_name=row.player, short_name_key=key)
-    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
-    return players, [p.short_name for p in new_players.values()]
+    """Every player by name key, those the file names first created; and the names created."""
+    return players_named(row.player for matchday in imported for row in matchday.results)
 
 
 def _games_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Game], list[str]]:
@@ -170,3 +160,17 @@ def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
         if len(problems) >= 20:
             break
     return problems[:20]
+
+
+def players_named(names: Iterable[str]) -> tuple[dict[str, Player], list[str]]:
+    """Every player by name key, those of `names` not yet stored created (spelt as first named); and
+    the names created. "GL", "gl" and "ＧＬ" are one player. For the imports, inside their transaction
+    (which moves the revision on)."""
+    players = {p.short_name_key: p for p in Player.objects.all()}
+    new_players: dict[str, Player] = {}
+    for name in names:
+        key = name_key(name)
+        if key not in players and key not in new_players:
+            new_players[key] = Player(name=name, short_name=name, short_name_key=key)
+    players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
+    return players, [p.short_name for p in new_players.values()]
