@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from league.validation import PLACINGS
+from league.validation import PLACINGS, SIDE_LENGTH, WEIGHTS, checked_name, finite_number, whole_number
 from league.validation import SEDMA_COUNTS as SEDMA_SPAN
 
 
@@ -38,6 +38,12 @@ class Play:
     won_by_24: int = _count("Rounds won by 24", "won24")
     won_by_4_and_last: int = _count("Rounds won with 4 and last", "last4")
     bad_moves: int = _count("Bad moves", "bad")
+    # Partnerships: players whose side labels match play as one side and share its placing; a blank
+    # label is a side of one, so a matchday without labels is rated player by player, as always.
+    side: str = field(default="", metadata={"label": "Side", "longest": SIDE_LENGTH, "plural": "sides"})
+    # Partial play (joined late, left early): the share of the game played, from 0 to 1. It weights the
+    # player in their side's rating and scales their change (TrueSkill: the package's own weights).
+    weight: float = field(default=1.0, metadata={"label": "Weight", "span": WEIGHTS, "plural": "weights"})
 
     @property
     def effective_placing(self) -> int:
@@ -53,12 +59,31 @@ FIELDS = {f.name: f for f in fields(Play)}
 SEDMA_FIELDS = tuple(name for name, f in FIELDS.items() if f.metadata.get("method") == "Sedma")
 LABELS = {name: f.metadata["label"] for name, f in FIELDS.items()}
 FLAGS = tuple(name for name, f in FIELDS.items() if f.type == "bool")  # annotations as text (postponed)
+TEXTS = tuple(name for name, f in FIELDS.items() if f.type == "str")  # the side's label
+FRACTIONS = tuple(name for name, f in FIELDS.items() if f.type == "float")  # the weight of partial play
 # The record's values, in RESULT_FIELDS order, of a Play, a stored Result or anything holding them.
 values = attrgetter(*RESULT_FIELDS)
 given_values = attrgetter(*RATED_AS_GIVEN)
 
 
 _RANGED = tuple((name, f.metadata["span"], f.metadata["label"]) for name, f in FIELDS.items() if "span" in f.metadata)
+
+
+def read_given(name: str, text: str) -> str | float | int:
+    """A field that a way in reads as text (a file's column, an entry-page keyword, a calculator value),
+    other than a flag: a side's label, a weight or a count, checked against its range; empty is the
+    field's default. ValueError names the field as the way in names it."""
+    text = text.strip()
+    declared = FIELDS[name]
+    if not text:
+        return declared.default
+    if name in TEXTS:
+        return checked_name(text, name, declared.metadata["longest"])
+    value = finite_number(text, name) if name in FRACTIONS else whole_number(text, name, declared.metadata["span"])
+    problem = declared.metadata["span"].problem(name, value)
+    if problem:
+        raise ValueError(problem)
+    return value
 
 
 def range_problems(play: Play) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from league.results import FIELDS, FLAGS, LABELS, RATED_AS_GIVEN
+from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS
 from league.validation import PLAYERS, RANGES, Span, checked_name
 
 from . import methods
@@ -55,7 +55,7 @@ def _given(name: str) -> Param:
     return _whole(name, label, 0, f"{method}.", FIELDS[name].metadata["span"])
 
 
-PER_PLAYER = tuple(_given(name) for name in RATED_AS_GIVEN)
+PER_PLAYER = tuple(_given(name) for name in RATED_AS_GIVEN if name not in (*TEXTS, *FRACTIONS))
 PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
 GAME_KEYS = {"method", "ratings", "placings", "rounds", "winner_score", *(p.name for p in PER_PLAYER), *PLAYER_INPUTS}
 

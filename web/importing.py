@@ -25,7 +25,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from league.results import FIELDS, FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry
+from league.results import FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry, read_given
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
@@ -283,13 +283,11 @@ def _parse_row(line: int, values: dict[str, str], today: date, number: int | Non
     )
 
 
-def _given(text: str, column: str) -> bool | int:
-    """An optional column's value: a flag, or a whole number in its range (empty: the record's default)."""
+def _given(text: str, column: str) -> bool | int | float | str:
+    """An optional column's value: a flag, a side's label, a weight or a count (empty: the default)."""
     if column in FLAGS:
         return _yes_or_no(text, column)
-    if text == "":
-        return FIELDS[column].default
-    return whole_number(text, column, FIELDS[column].metadata["span"])
+    return read_given(column, text)
 
 
 @functools.lru_cache(maxsize=10_000)

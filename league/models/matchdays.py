@@ -14,6 +14,8 @@ from league.validation import (
     PLACINGS,
     ROUNDS,
     SEDMA_COUNTS,
+    SIDE_LENGTH,
+    WEIGHTS,
     WINNER_SCORES,
 )
 
@@ -117,6 +119,17 @@ class Result(RangesInValidators, models.Model):
     won_by_24 = sedma_count("won_by_24")
     won_by_4_and_last = sedma_count("won_by_4_and_last")
     bad_moves = sedma_count("bad_moves")
+    side = models.CharField(
+        max_length=SIDE_LENGTH,
+        blank=True,
+        validators=NO_NUL,
+        help_text="Partners share a label (A, B ...) and their side's placing; blank: a side of one.",
+    )
+    weight = models.FloatField(
+        default=1.0,
+        validators=in_span(WEIGHTS, "Weight"),
+        help_text="Partial play: the share of the game played, 0 to 1 (0.5 joined halfway). 1: all of it.",
+    )
 
     class Meta:
         ordering = ["matchday", "placing", "player__short_name"]
@@ -125,6 +138,7 @@ class Result(RangesInValidators, models.Model):
             span_check("placing", PLACINGS, "league_result_placing_range"),
             span_check("rated_placing", PLACINGS, "league_result_rated_placing_range", nullable=True),
             *(span_check(name, SEDMA_COUNTS, f"league_result_{name}_range") for name in results.SEDMA_FIELDS),
+            span_check("weight", WEIGHTS, "league_result_weight_range"),
         ]
 
     def __str__(self) -> str:

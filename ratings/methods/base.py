@@ -13,6 +13,7 @@ from typing import Any
 
 from league.results import RATED_AS_GIVEN, Play
 from league.validation import finite_number, is_ranking, whole_number
+from league.validation import side_groups as sides_of
 
 
 class MethodError(ValueError):
@@ -140,6 +141,8 @@ class Seat:
     won_by_24: int = 0
     won_by_4_and_last: int = 0
     bad_moves: int = 0
+    side: str = ""  # partners share a label; blank: a side of one
+    weight: float = 1.0  # partial play, 0 to 1
 
     @classmethod
     def of(cls, play: Play, rating: float = 0.0, state: Mapping[str, float] | None = None) -> Seat:
@@ -242,7 +245,35 @@ class Method:
             raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players", "ratings")
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+        """Each player's outcome, in the order given. Players whose side labels match play as one side
+        (`rate_sides`); a matchday of players alone at full weight is rated player by player."""
+        groups = side_groups(seats)
+        if groups is None:
+            return self.rate_players(seats, facts, params)
+        if len(groups) < 2:
+            raise MethodError("a matchday needs two sides or more; every player here is on one side", "sides")
+        for group in groups:
+            placings = {seats[i].placing for i in group}
+            if len(placings) > 1:
+                raise MethodError(
+                    f"partners on side {seats[group[0]].side} have placings {', '.join(map(str, sorted(placings)))}: "
+                    "partners share their side's placing"
+                )
+            if all(seats[i].weight == 0 for i in group):
+                side = seats[group[0]].side or f"of player {group[0] + 1}"
+                raise MethodError(f"side {side} has no player with a weight above 0", "weights")
+        return self.rate_sides(seats, groups, facts, params)
+
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+        """Each player's outcome when every player is a side of one at full weight."""
         raise NotImplementedError
+
+    def rate_sides(
+        self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
+    ) -> list[Outcome]:
+        """Each player's outcome when players play in sides (`groups`: each side's positions in `seats`)
+        or part of the game. Methods that cannot rate sides say so."""
+        raise MethodError(f"{self.name} rates players alone, not sides or partial play", "sides")
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """The parameters in words, e.g. "K = 32, start 1500"."""
@@ -265,6 +296,17 @@ RATING_LIMIT = 100_000  # every rating that comes in lies within ± this (start 
 
 def start_rating_param(default: float, help: str = "Every player's first rating.") -> Param:
     return Param("start_rating", "Start rating", default, help, minimum=-RATING_LIMIT, maximum=RATING_LIMIT)
+
+
+def side_groups(seats: Sequence[Seat]) -> list[list[int]] | None:
+    """The positions of each side's players (league.validation.side_groups), or None when every player
+    is a side of one at full weight: the common case, told apart at the cost of a pass."""
+    if all(seat.weight == 1 for seat in seats) and not any(seat.side for seat in seats):
+        return None
+    groups = sides_of([seat.side for seat in seats])
+    if len(groups) == len(seats) and all(seat.weight == 1 for seat in seats):
+        return None
+    return groups
 
 
 def check_ranking(placings: Sequence[int]) -> None:
@@ -300,6 +342,23 @@ def normal_win(mu: float, sigma: float, other_mu: float, other_sigma: float, bet
 
 
 SQRT2 = math.sqrt(2.0)
+
+
+def side_performance(
+    states: Sequence[Mapping[str, float]], weights: Sequence[float], beta: float
+) -> tuple[float, float]:
+    """A side's performance in TrueSkill's model: the weighted sum of its players' performances, each
+    N(mu, sigma^2 + beta^2); returns its mean and variance."""
+    mean = sum(w * s["mu"] for s, w in zip(states, weights, strict=True))
+    variance = sum(w * w * (s["sigma"] ** 2 + beta**2) for s, w in zip(states, weights, strict=True))
+    return mean, variance
+
+
+def side_win(side: tuple[float, float], other: tuple[float, float]) -> float:
+    """The chance that the performance `side` (mean, variance) beats `other`: TrueSkill's and
+    openskill's win probability for two teams."""
+    x = (side[0] - other[0]) / math.sqrt(side[1] + other[1])
+    return 0.5 * math.erfc(-x / SQRT2)
 
 
 def pair_score(placing: int, other: int) -> float:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up, start_rating_param
+from .sides import MeanSides
 
 START_RATING = 1500
 K_PER_ROUND = 10
@@ -87,7 +88,7 @@ def club_changes(
     return changes
 
 
-class Club(Method):
+class Club(MeanSides, Method):
     slug = "club"
     name = "Club formula"
     source = "the club's own page"
@@ -120,7 +121,7 @@ R' = R + K (S - E)
         Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
     )
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         return club_changes(
             [s.rating for s in seats],

@@ -227,7 +227,7 @@ power ranking of a variant and level: win rate there x average deal rating there
         if seats[0].placing == seats[1].placing:
             raise MethodError("an attempt is won or lost, never tied")
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         """One attempt as two seats, the player and the deal (placing 1 wins): each gets K (S - E),
         which is the opposite of the other's. The level boost moves the deal's other deals, which
         are not seats here."""

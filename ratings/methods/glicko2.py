@@ -27,7 +27,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import Facts, Method, Outcome, Param, Seat, finish, start_rating_param
+from .base import Facts, Method, Outcome, Param, Seat, finish, pair_score, start_rating_param
 
 SCALE = 173.7178  # Glickman's factor between the Glicko and Glicko-2 scales
 CENTRE = 1500.0
@@ -189,7 +189,7 @@ provisional while RD >= the threshold
         weight = g(math.hypot(rd_a, rd_b) / SCALE)
         return expected_score(a.rating / SCALE, b.rating / SCALE, weight)
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         """Every player's rating period against the others, as `rating_period` does it, with each
         player's mu and g(phi) worked out once rather than once per pair (500 players: 250,000 pairs)."""
         self.check(seats)
@@ -229,6 +229,49 @@ provisional while RD >= the threshold
                     extras={"rd": rd, "volatility": vol, "provisional": rd >= params["provisional_deviation"]},
                 )
             )
+        return outcomes
+
+    def rate_sides(
+        self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
+    ) -> list[Outcome]:
+        """Each side is one opponent of the others: its rating the weighted mean of its players', its
+        deviation the root mean square of theirs. Each player has the rating period of their side's
+        games at the side's rating with their own deviation and volatility, and takes its change (and
+        the change of deviation and volatility) times their weight."""
+        self.check([seats[group[0]] for group in groups])
+        states = [self._state(seat, params) for seat in seats]
+        sides = []
+        for group in groups:
+            total = sum(seats[i].weight for i in group)
+            rating = sum(seats[i].weight * seats[i].rating for i in group) / total
+            rd = math.sqrt(sum(seats[i].weight * states[i]["rd"] ** 2 for i in group) / total)
+            sides.append((rating, rd, seats[group[0]].placing))
+        outcomes: list[Outcome | None] = [None] * len(seats)
+        for s, group in enumerate(groups):
+            rating, _, placing = sides[s]
+            games = [(r, rd, pair_score(placing, p)) for o, (r, rd, p) in enumerate(sides) if o != s]
+            for i in group:
+                seat, state, weight = seats[i], states[i], seats[i].weight
+                new, rd, vol, expected = rating_period(rating, state["rd"], state["vol"], games, params["tau"])
+                rd, vol = state["rd"] + weight * (rd - state["rd"]), state["vol"] + weight * (vol - state["vol"])
+                after = finish(seat.rating, weight * (new - rating), params["round"])
+                outcomes[i] = Outcome(
+                    rating_before=seat.rating,
+                    placing=seat.placing,
+                    expected=expected,
+                    score=sum(game[2] for game in games),
+                    k=None,
+                    delta=after - seat.rating,
+                    rating_after=after,
+                    state={"rd": rd, "vol": vol},
+                    extras={
+                        "rd": rd,
+                        "volatility": vol,
+                        "provisional": rd >= params["provisional_deviation"],
+                        "side_rating": rating,
+                        "weight": weight,
+                    },
+                )
         return outcomes
 
     def _state(self, seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:

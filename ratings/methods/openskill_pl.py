@@ -18,7 +18,20 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, normal_win, pair_score
+from .base import (
+    RATING_LIMIT,
+    Facts,
+    Method,
+    MethodError,
+    Outcome,
+    Param,
+    Seat,
+    finish,
+    normal_win,
+    pair_score,
+    side_performance,
+    side_win,
+)
 
 Z = 3  # ordinal = mu - Z sigma
 SIGMAS = Param(
@@ -96,54 +109,85 @@ E = sum over the other players of the model's chance of beating them
         mu, sigma = params["mu"], params["sigma"]
         return ordinal(mu, sigma), {"mu": mu, "sigma": sigma}
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         pl = model(params)
         before = [pl.rating(**self._state(seat, params)) for seat in seats]
-        teams, shift = self._rate(pl, before, [float(s.placing) for s in seats])
+        teams, shift = self._rate(pl, [[rating] for rating in before], [float(s.placing) for s in seats])
         outcomes = []
         for i, (seat, rating, (moved,)) in enumerate(zip(seats, before, teams, strict=True)):
-            new = pl.rating(mu=moved.mu + shift, sigma=moved.sigma) if shift else moved
             others = [j for j in range(len(seats)) if j != i]
             # The library's predict_win for two players, without building a model call per pair.
             expected = sum(normal_win(rating.mu, rating.sigma, before[j].mu, before[j].sigma, pl.beta) for j in others)
             score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
-            rating_before = ordinal(rating.mu, rating.sigma)
-            after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
-            outcomes.append(
-                Outcome(
-                    rating_before=rating_before,
-                    placing=seat.placing,
-                    expected=expected,
-                    score=score,
-                    k=None,
-                    delta=after - rating_before,
-                    rating_after=after,
-                    state={"mu": new.mu, "sigma": new.sigma},
-                    extras={
-                        "mu": new.mu,
-                        "sigma": new.sigma,
-                        "ordinal": ordinal(new.mu, new.sigma),
-                        "provisional": new.sigma > params["provisional_sigma"],
-                    },
-                )
-            )
+            outcomes.append(self._outcome(seat, rating, moved, shift, expected, score, params))
         return outcomes
 
+    def rate_sides(
+        self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
+    ) -> list[Outcome]:
+        """The library's team rating, each side a team. A weight is partial play, as everywhere on the
+        site: the player takes that share of the change the library gives them. The library's own
+        `weights` argument is not used: it is a share of the team's contribution, normalised within the
+        team, which moves a player who played half the game more than a partner who played all of it."""
+        self.check([seats[group[0]] for group in groups])
+        pl = model(params)
+        before = [pl.rating(**self._state(seat, params)) for seat in seats]
+        placings = [seats[group[0]].placing for group in groups]
+        teams, shift = self._rate(pl, [[before[i] for i in group] for group in groups], [float(p) for p in placings])
+        states = [{"mu": r.mu, "sigma": r.sigma} for r in before]
+        full = [1.0] * len(seats)
+        performances = [side_performance([states[i] for i in g], full[: len(g)], pl.beta) for g in groups]
+        outcomes: list[Outcome | None] = [None] * len(seats)
+        for s, (group, team) in enumerate(zip(groups, teams, strict=True)):
+            others = [o for o in range(len(groups)) if o != s]
+            expected = sum(side_win(performances[s], performances[o]) for o in others)
+            score = sum(pair_score(placings[s], placings[o]) for o in others)
+            for i, moved in zip(group, team, strict=True):
+                w, old = seats[i].weight, before[i]
+                partial = pl.rating(
+                    mu=old.mu + w * (moved.mu + shift - old.mu), sigma=old.sigma + w * (moved.sigma - old.sigma)
+                )
+                outcomes[i] = self._outcome(seats[i], old, partial, 0.0, expected, score, params)
+        return outcomes
+
+    def _outcome(self, seat: Seat, rating, moved, shift: float, expected: float, score: float, params) -> Outcome:
+        pl_mu = moved.mu + shift
+        rating_before = ordinal(rating.mu, rating.sigma)
+        after = finish(ordinal(pl_mu, moved.sigma), 0, params["round"])
+        return Outcome(
+            rating_before=rating_before,
+            placing=seat.placing,
+            expected=expected,
+            score=score,
+            k=None,
+            delta=after - rating_before,
+            rating_after=after,
+            state={"mu": pl_mu, "sigma": moved.sigma},
+            extras={
+                "mu": pl_mu,
+                "sigma": moved.sigma,
+                "ordinal": ordinal(pl_mu, moved.sigma),
+                "provisional": moved.sigma > params["provisional_sigma"],
+            },
+        )
+
     @staticmethod
-    def _rate(pl: PlackettLuce, before: list, ranks: list[float]) -> tuple[list, float]:
+    def _rate(pl: PlackettLuce, teams: list[list], ranks: list[float]) -> tuple[list, float]:
         """The library's update, and the shift of every mu it was computed at.
 
         Plackett-Luce works with exp(mu / c), c = sqrt(sum of sigma^2 + beta^2); past about 700 c that
         overflows. The model depends only on differences of mu, so a matchday whose mus lie that far
         from 0 is rated about their midpoint and shifted back (ordinary ratings never are, and keep
         the library's numbers to the last bit); one whose mus lie that far apart cannot be rated."""
-        mus = [r.mu for r in before]
-        c = math.sqrt(sum(r.sigma**2 + pl.beta**2 for r in before))
+        everyone = [r for team in teams for r in team]
+        mus = [r.mu for r in everyone]
+        c = math.sqrt(sum(r.sigma**2 + pl.beta**2 for r in everyone))
         shift = (max(mus) + min(mus)) / 2 if max(abs(mu) for mu in mus) > 300 * c else 0.0
-        moved = [pl.rating(mu=r.mu - shift, sigma=r.sigma) for r in before] if shift else before
+        if shift:
+            teams = [[pl.rating(mu=r.mu - shift, sigma=r.sigma) for r in team] for team in teams]
         try:
-            return pl.rate([[r] for r in moved], ranks=ranks), shift
+            return pl.rate(teams, ranks=ranks), shift
         except (ZeroDivisionError, OverflowError, ValueError) as error:
             raise MethodError(
                 "the players' skills lie too far apart for the Plackett-Luce model to compute", "ratings"

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, elo_expected, finish, pair_score, start_rating_param
+from .sides import MeanSides
 
 START = start_rating_param(1500)
 ROUND = Param("round", "Whole numbers", False, "Round ratings to whole numbers after every matchday.", bool)
@@ -109,7 +110,7 @@ def placing_scores(seats: Sequence[Seat]) -> list[float]:
     return [float(behind[s.placing]) + 0.5 * (at[s.placing] - 1) for s in seats] if n else []
 
 
-class PairwisePlacing(Method):
+class PairwisePlacing(MeanSides, Method):
     slug = "pairwise-placing"
     name = "Pairwise by placing"
     source = "World of Card Games (Hearts), before November 2015"
@@ -126,7 +127,7 @@ R' = R + K (S - E)
     explanation = PAIRWISE_EXPLANATION
     params = (START, FIXED_K, K_SCALE, ROUND)
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         k = scaled_k(params["k"], params["k_scale"], len(seats))
         return pairwise_outcomes(
@@ -160,7 +161,7 @@ def winner_only_scores(seats: Sequence[Seat]) -> list[float]:
     return scores
 
 
-class PairwiseWinner(Method):
+class PairwiseWinner(MeanSides, Method):
     slug = "pairwise-winner"
     name = "Pairwise, winner only"
     source = "World of Card Games (Hearts), since November 2015"
@@ -182,7 +183,7 @@ R' = R + K (S - E)
     )
     params = (START, FIXED_K, K_SCALE, ROUND)
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         k = scaled_k(params["k"], params["k_scale"], len(seats))
         return pairwise_outcomes(
@@ -201,7 +202,7 @@ def band_k(rating: float) -> int:
     return 16
 
 
-class RatingBand(Method):
+class RatingBand(MeanSides, Method):
     slug = "rating-band"
     name = "Pairwise, K by rating band"
     source = "the Sedma site's dynamic K"
@@ -217,7 +218,10 @@ R' = R + K (S - E)
     explanation = PAIRWISE_EXPLANATION[:-1] + "; K comes from the player's own rating band."
     params = (START, ROUND)
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def own_k(self, seat: Seat, side: Outcome) -> float:
+        return band_k(seat.rating)
+
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         return pairwise_outcomes(
             seats, scores=placing_scores(seats), k_of=lambda seat: band_k(seat.rating), whole_numbers=params["round"]

@@ -19,6 +19,7 @@ from typing import Any
 
 from .base import Facts, Method, MethodError, Outcome, Param, Seat, elo_expected, start_rating_param
 from .pairwise import band_k
+from .sides import MeanSides
 
 
 def f32(value: float) -> float:
@@ -58,7 +59,7 @@ def adjusted_score(seat: Seat, won: bool) -> float:
     return min(max(f32(f32(base + bonus(seat, won)) - malus(seat)), 0.0), 1.0)
 
 
-class Sedma(Method):
+class Sedma(MeanSides, Method):
     slug = "sedma"
     name = "Sedma: rating bands with bonuses"
     source = "the Sedma site's C# code"
@@ -87,12 +88,25 @@ R' = round(R + K (S - E))
     )
     two_players_only = True
 
+    def own_k(self, seat: Seat, side: Outcome) -> float:
+        return band_k(seat.rating)
+
+    def own_score(self, seat: Seat, side: Seat, rated: Outcome) -> float:
+        return adjusted_score(seat, rated.placing < 2)
+
+    def own_extras(self, seat: Seat, side: Seat, rated: Outcome) -> dict[str, Any]:
+        won = rated.placing < 2
+        return {"bonus": bonus(seat, won), "malus": malus(seat)}
+
+    def rounded(self, rating: float, params: Mapping[str, Any]) -> float:
+        return round(rating) if params["round"] else rating  # halves to even, like Math.Round
+
     def check(self, seats: Sequence[Seat]) -> None:
         super().check(seats)
         if seats[0].placing == seats[1].placing:
             raise MethodError("Sedma has no draws: one player must be 1st and the other 2nd")
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         outcomes = []
         first, second = seats

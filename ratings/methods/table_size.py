@@ -21,6 +21,7 @@ from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, elo_expected, start_rating_param
 from .pairwise import PAIRWISE_EXPLANATION, ROUND, pairwise_outcomes, placing_scores
+from .sides import MeanSides
 
 K_STEPS = (48, 32, 24, 16, 12, 8, 6, 4)
 
@@ -96,7 +97,7 @@ def short_game_expectation() -> Callable[[float, float], float]:
     return expected
 
 
-class TableSize(Method):
+class TableSize(MeanSides, Method):
     slug = "table-size"
     name = "Pairwise, K by table size"
     source = "Two Way Street's multiplayer Elo"
@@ -125,7 +126,7 @@ Game-length correction (games to 12): each difference x = R - Rj is replaced by 
         ROUND,
     )
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         k = table_size_k(len(seats), facts.winner_score)
         short = length_steps(facts.winner_score) == 2

@@ -23,7 +23,20 @@ from typing import Any
 
 import trueskill
 
-from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, normal_win, pair_score
+from .base import (
+    RATING_LIMIT,
+    Facts,
+    Method,
+    MethodError,
+    Outcome,
+    Param,
+    Seat,
+    finish,
+    normal_win,
+    pair_score,
+    side_performance,
+    side_win,
+)
 
 Z = 3  # the rating shown is mu - Z sigma
 TAIL = -37.0  # below this the package's normal tail underflows; the continued fraction takes over
@@ -167,7 +180,7 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
         first, second = self._state(a, params), self._state(b, params)
         return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], params["beta"])
 
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+    def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check(seats)
         env = environment(params)
         before = [self._state(seat, params) for seat in seats]
@@ -184,22 +197,51 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
                 for j in others
             )
             score = sum(pair_score(seat.placing, seats[j].placing) for j in others)
-            rating_before = ordinal(state["mu"], state["sigma"])
-            after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
-            outcomes.append(
-                Outcome(
-                    rating_before=rating_before,
-                    placing=seat.placing,
-                    expected=expected,
-                    score=score,
-                    k=None,
-                    delta=after - rating_before,
-                    rating_after=after,
-                    state={"mu": new.mu, "sigma": new.sigma},
-                    extras={"mu": new.mu, "sigma": new.sigma, "provisional": new.sigma > params["provisional_sigma"]},
-                )
-            )
+            outcomes.append(self._outcome(seat, state, new, expected, score, params))
         return outcomes
+
+    def rate_sides(
+        self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
+    ) -> list[Outcome]:
+        """The package's team rating: each side is a team of its players, a weight below 1 is the
+        package's own partial-play weight (the share of the game the player took part in)."""
+        self.check([seats[group[0]] for group in groups])
+        env = environment(params)
+        before = [self._state(seat, params) for seat in seats]
+        teams = [tuple(env.create_rating(**before[i]) for i in group) for group in groups]
+        weights = [tuple(seats[i].weight for i in group) for group in groups]
+        placings = [seats[group[0]].placing for group in groups]
+        try:
+            rated = env.rate(teams, ranks=placings, weights=weights)
+        except (FloatingPointError, ZeroDivisionError, OverflowError, ValueError) as error:
+            raise MethodError(f"the trueskill package cannot rate this matchday ({error})", "ratings") from error
+        performances = [
+            side_performance([before[i] for i in group], weight, params["beta"])
+            for group, weight in zip(groups, weights, strict=True)
+        ]
+        outcomes: list[Outcome | None] = [None] * len(seats)
+        for s, (group, team) in enumerate(zip(groups, rated, strict=True)):
+            others = [o for o in range(len(groups)) if o != s]
+            expected = sum(side_win(performances[s], performances[o]) for o in others)
+            score = sum(pair_score(placings[s], placings[o]) for o in others)
+            for i, new in zip(group, team, strict=True):
+                outcomes[i] = self._outcome(seats[i], before[i], new, expected, score, params)
+        return outcomes
+
+    def _outcome(self, seat: Seat, state: dict, new, expected: float, score: float, params) -> Outcome:
+        rating_before = ordinal(state["mu"], state["sigma"])
+        after = finish(ordinal(new.mu, new.sigma), 0, params["round"])
+        return Outcome(
+            rating_before=rating_before,
+            placing=seat.placing,
+            expected=expected,
+            score=score,
+            k=None,
+            delta=after - rating_before,
+            rating_after=after,
+            state={"mu": new.mu, "sigma": new.sigma},
+            extras={"mu": new.mu, "sigma": new.sigma, "provisional": new.sigma > params["provisional_sigma"]},
+        )
 
     def _state(self, seat: Seat, params: Mapping[str, Any]) -> dict[str, float]:
         if seat.state and "mu" in seat.state and "sigma" in seat.state:

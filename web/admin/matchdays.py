@@ -87,12 +87,16 @@ class ResultFormSet(BaseInlineFormSet):
         super().clean()
 
 
+# Fields a row may leave blank, meaning the record's default: no Sedma counts, the whole game played.
+BLANK_IS_DEFAULT = (*SEDMA_FIELDS, "weight")
+
+
 class ResultForm(forms.ModelForm):
-    """A result row; the Sedma counts may be left blank, which means none."""
+    """A result row; the Sedma counts and the weight may be left blank (none; the whole game)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in SEDMA_FIELDS:
+        for name in BLANK_IS_DEFAULT:
             if name in self.fields:
                 self.fields[name].required = False
                 if self.instance.pk is None:
@@ -100,9 +104,9 @@ class ResultForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        for name in SEDMA_FIELDS:
+        for name in BLANK_IS_DEFAULT:
             if name in self.fields and data.get(name) is None and name not in self.errors:
-                data[name] = 0
+                data[name] = FIELDS[name].default
         return data
 
 
