@@ -237,19 +237,18 @@ class Method:
         return elo_expected(a.rating, b.rating)
 
     def check(self, seats: Sequence[Seat]) -> None:
-        """MethodError if these seats cannot be rated by this method."""
-        if len(seats) < 2:
-            raise MethodError("a matchday needs at least two players", "ratings")
-        check_ranking([s.placing for s in seats])
-        if self.two_players_only and len(seats) != 2:
-            raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players", "ratings")
-
-    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        """Each player's outcome, in the order given. Players whose side labels match play as one side
-        (`rate_sides`); a matchday of players alone at full weight is rated player by player."""
+        """MethodError if these seats cannot be rated by this method, in sides or alone."""
         groups = side_groups(seats)
         if groups is None:
-            return self.rate_players(seats, facts, params)
+            self.check_players(seats)
+        else:
+            self.check_sides(seats, groups)
+
+    def check_sides(self, seats: Sequence[Seat], groups: list[list[int]]) -> None:
+        """MethodError if these sides cannot be rated: the method rates players alone, one side only,
+        partners placed apart, a side nobody played for; then the sides as players."""
+        if type(self).rate_sides is Method.rate_sides:
+            raise MethodError(f"{self.name} rates players alone, not sides or partial play", "sides")
         if len(groups) < 2:
             raise MethodError("a matchday needs two sides or more; every player here is on one side", "sides")
         for group in groups:
@@ -262,6 +261,22 @@ class Method:
             if all(seats[i].weight == 0 for i in group):
                 side = seats[group[0]].side or f"of player {group[0] + 1}"
                 raise MethodError(f"side {side} has no player with a weight above 0", "weights")
+        self.check_players([seats[group[0]] for group in groups])
+
+    def check_players(self, seats: Sequence[Seat]) -> None:
+        """MethodError if these players, each a side of one, cannot be rated by this method."""
+        if len(seats) < 2:
+            raise MethodError("a matchday needs at least two players", "ratings")
+        check_ranking([s.placing for s in seats])
+        if self.two_players_only and len(seats) != 2:
+            raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players", "ratings")
+
+    def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
+        """Each player's outcome, in the order given. Players whose side labels match play as one side
+        (`rate_sides`); a matchday of players alone at full weight is rated player by player."""
+        groups = side_groups(seats)
+        if groups is None:
+            return self.rate_players(seats, facts, params)
         return self.rate_sides(seats, groups, facts, params)
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
@@ -272,8 +287,9 @@ class Method:
         self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
     ) -> list[Outcome]:
         """Each player's outcome when players play in sides (`groups`: each side's positions in `seats`)
-        or part of the game. Methods that cannot rate sides say so."""
-        raise MethodError(f"{self.name} rates players alone, not sides or partial play", "sides")
+        or part of the game. Methods that cannot rate sides say so (`check_sides`)."""
+        self.check_sides(seats, groups)
+        raise NotImplementedError
 
     def describe(self, params: Mapping[str, Any]) -> str:
         """The parameters in words, e.g. "K = 32, start 1500"."""

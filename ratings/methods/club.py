@@ -122,7 +122,7 @@ R' = R + K (S - E)
     )
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         return club_changes(
             [s.rating for s in seats],
             [s.placing for s in seats],

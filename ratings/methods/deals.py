@@ -222,8 +222,8 @@ power ranking of a variant and level: win rate there x average deal rating there
     # Parameters that only change what pages show: changing them recomputes nothing.
     display_only = ("inactive_days",)
 
-    def check(self, seats: Sequence[Seat]) -> None:
-        super().check(seats)
+    def check_players(self, seats: Sequence[Seat]) -> None:
+        super().check_players(seats)
         if seats[0].placing == seats[1].placing:
             raise MethodError("an attempt is won or lost, never tied")
 

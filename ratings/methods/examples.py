@@ -88,3 +88,71 @@ EXAMPLES = {
         (Seat(1500, 1), Seat(1000, 2)),
     ),
 }
+
+
+def _pairs(*players: tuple[str, float, int, str], **given) -> tuple[tuple[str, ...], tuple[Seat, ...]]:
+    """Names and seats of a partnership game: (name, rating, placing, side) per player."""
+    names = tuple(f"{name} (side {side})" for name, _, _, side in players)
+    return names, tuple(
+        Seat(rating, placing, side=side, **given.get(name, {})) for name, rating, placing, side in players
+    )
+
+
+NEW = {"mu": 25.0, "sigma": 25 / 3}
+SPADES = (("GL", 1600, 1, "A"), ("K", 1450, 1, "A"), ("I", 1550, 2, "B"), ("J", 1450, 2, "B"))
+
+# One partnership game per method that rates sides: the Methods page shows it under the method's own example.
+TEAM_EXAMPLES = {
+    "club": Example(
+        "Spades in pairs, 4 rounds (K = 40): GL (1600) and K (1450) beat I (1550) and J (1450). Side A is "
+        "rated 1525 and side B 1500, so Expected = 1 / (1 + 10^(-25/400)) = 0.536 for A; each winner gains "
+        "40 (1 - 0.536) = 18.6, rounded to 19, and each loser loses as much.",
+        *_pairs(*SPADES),
+        Facts(rounds=4),
+    ),
+    "pairwise-placing": Example(
+        "The same Spades game: one Elo game of side A against side B, K 32 for each player.",
+        *_pairs(*SPADES),
+    ),
+    "pairwise-winner": Example(
+        "Three sides of two; only the winning side wins, the others tie each other.",
+        *_pairs(*SPADES, ("R", 1500, 3, "C"), ("M", 1500, 3, "C")),
+    ),
+    "table-size": Example(
+        "The same Spades game: K is that of a table of two sides, 48.",
+        *_pairs(*SPADES),
+    ),
+    "rating-band": Example(
+        "A strong player (2300) partners a new one (1100) and they lose: each takes the side's result with "
+        "the K of their own band, 16 and 40.",
+        *_pairs(("A", 2300, 2, "A"), ("B", 1100, 2, "A"), ("C", 1700, 1, "B"), ("D", 1700, 1, "B")),
+    ),
+    "sedma": Example(
+        "Sedma in pairs: A and B (1200 and 1300) beat C and D (1250 each); A made five bad moves, so A's "
+        "score is 0.9 and B's 1. Each player's K is their own band's.",
+        *_pairs(("A", 1200, 1, "A"), ("B", 1300, 1, "A"), ("C", 1250, 2, "B"), ("D", 1250, 2, "B"), A={"bad_moves": 5}),
+    ),
+    "trueskill": Example(
+        "Two against two, everyone new: the trueskill package's own team update gives each winner mu 28.108, "
+        "sigma 7.774, and each loser 21.892 and 7.774.",
+        ("A (side A)", "B (side A)", "C (side B)", "D (side B)"),
+        tuple(Seat(0, p, NEW, side=side) for p, side in ((1, "A"), (1, "A"), (2, "B"), (2, "B"))),
+    ),
+    "glicko2": Example(
+        "Two against two: side A (1600, RD 50 and 1400, RD 300) beats side B (two players at 1500, RD 100). "
+        "Each player has the side's games at the side's rating with their own deviation: the uncertain "
+        "partner moves far more.",
+        ("A (side A)", "B (side A)", "C (side B)", "D (side B)"),
+        (
+            Seat(1600, 1, {"rd": 50.0, "vol": 0.06}, side="A"),
+            Seat(1400, 1, {"rd": 300.0, "vol": 0.06}, side="A"),
+            Seat(1500, 2, {"rd": 100.0, "vol": 0.06}, side="B"),
+            Seat(1500, 2, {"rd": 100.0, "vol": 0.06}, side="B"),
+        ),
+    ),
+    "openskill": Example(
+        "Two against two, everyone new: the library's team update gives each winner mu 26.964, sigma 8.178.",
+        ("A (side A)", "B (side A)", "C (side B)", "D (side B)"),
+        tuple(Seat(0, p, NEW, side=side) for p, side in ((1, "A"), (1, "A"), (2, "B"), (2, "B"))),
+    ),
+}

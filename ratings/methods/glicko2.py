@@ -192,7 +192,7 @@ provisional while RD >= the threshold
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         """Every player's rating period against the others, as `rating_period` does it, with each
         player's mu and g(phi) worked out once rather than once per pair (500 players: 250,000 pairs)."""
-        self.check(seats)
+        self.check_players(seats)
         states = [self._state(seat, params) for seat in seats]
         mus = [(seat.rating - CENTRE) / SCALE for seat in seats]
         weights = [g(state["rd"] / SCALE) for state in states]
@@ -238,7 +238,7 @@ provisional while RD >= the threshold
         deviation the root mean square of theirs. Each player has the rating period of their side's
         games at the side's rating with their own deviation and volatility, and takes its change (and
         the change of deviation and volatility) times their weight."""
-        self.check([seats[group[0]] for group in groups])
+        self.check_sides(seats, groups)
         states = [self._state(seat, params) for seat in seats]
         sides = []
         for group in groups:

@@ -110,7 +110,7 @@ E = sum over the other players of the model's chance of beating them
         return ordinal(mu, sigma), {"mu": mu, "sigma": sigma}
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         pl = model(params)
         before = [pl.rating(**self._state(seat, params)) for seat in seats]
         teams, shift = self._rate(pl, [[rating] for rating in before], [float(s.placing) for s in seats])
@@ -130,7 +130,7 @@ E = sum over the other players of the model's chance of beating them
         site: the player takes that share of the change the library gives them. The library's own
         `weights` argument is not used: it is a share of the team's contribution, normalised within the
         team, which moves a player who played half the game more than a partner who played all of it."""
-        self.check([seats[group[0]] for group in groups])
+        self.check_sides(seats, groups)
         pl = model(params)
         before = [pl.rating(**self._state(seat, params)) for seat in seats]
         placings = [seats[group[0]].placing for group in groups]

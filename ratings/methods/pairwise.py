@@ -128,7 +128,7 @@ R' = R + K (S - E)
     params = (START, FIXED_K, K_SCALE, ROUND)
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         k = scaled_k(params["k"], params["k_scale"], len(seats))
         return pairwise_outcomes(
             seats, scores=placing_scores(seats), k_of=lambda seat: k, whole_numbers=params["round"]
@@ -184,7 +184,7 @@ R' = R + K (S - E)
     params = (START, FIXED_K, K_SCALE, ROUND)
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         k = scaled_k(params["k"], params["k_scale"], len(seats))
         return pairwise_outcomes(
             seats, scores=winner_only_scores(seats), k_of=lambda seat: k, whole_numbers=params["round"]
@@ -222,7 +222,7 @@ R' = R + K (S - E)
         return band_k(seat.rating)
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         return pairwise_outcomes(
             seats, scores=placing_scores(seats), k_of=lambda seat: band_k(seat.rating), whole_numbers=params["round"]
         )

@@ -101,13 +101,13 @@ R' = round(R + K (S - E))
     def rounded(self, rating: float, params: Mapping[str, Any]) -> float:
         return round(rating) if params["round"] else rating  # halves to even, like Math.Round
 
-    def check(self, seats: Sequence[Seat]) -> None:
-        super().check(seats)
+    def check_players(self, seats: Sequence[Seat]) -> None:
+        super().check_players(seats)
         if seats[0].placing == seats[1].placing:
             raise MethodError("Sedma has no draws: one player must be 1st and the other 2nd")
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         outcomes = []
         first, second = seats
         for seat, other in ((first, second), (second, first)):

@@ -39,6 +39,7 @@ class MeanSides:
     def rate_sides(
         self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
     ) -> list[Outcome]:
+        self.check_sides(seats, groups)
         as_players = [replace(seats[group[0]], rating=side_rating(seats, group), weight=1.0) for group in groups]
         exact = {**params, "round": False}
         by_side = self.rate_players(as_players, facts, exact)

@@ -127,7 +127,7 @@ Game-length correction (games to 12): each difference x = R - Rj is replaced by 
     )
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         k = table_size_k(len(seats), facts.winner_score)
         short = length_steps(facts.winner_score) == 2
         expect = short_game_expectation() if short and params["length_correction"] else elo_expected

@@ -181,7 +181,7 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
         return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], params["beta"])
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
-        self.check(seats)
+        self.check_players(seats)
         env = environment(params)
         before = [self._state(seat, params) for seat in seats]
         groups = [(env.create_rating(**state),) for state in before]
@@ -205,7 +205,7 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
     ) -> list[Outcome]:
         """The package's team rating: each side is a team of its players, a weight below 1 is the
         package's own partial-play weight (the share of the game the player took part in)."""
-        self.check([seats[group[0]] for group in groups])
+        self.check_sides(seats, groups)
         env = environment(params)
         before = [self._state(seat, params) for seat in seats]
         teams = [tuple(env.create_rating(**before[i]) for i in group) for group in groups]

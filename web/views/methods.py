@@ -13,7 +13,7 @@ from django.shortcuts import render
 from ratings import calculator as calc
 from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
-from ratings.methods.examples import EXAMPLES
+from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
 from ratings.models import RatingTable
 from ratings.selectors.standings import table_history
 from web.errors import NotFound
@@ -35,6 +35,10 @@ def _notes(outcome: Outcome) -> str:
         notes.append(f"RD {extras['rd']:.2f}, volatility {extras['volatility']:.5f}")
     if extras.get("provisional"):
         notes.append("provisional")
+    if "side_rating" in extras:
+        notes.append(f"side {extras['side_rating']:.1f}")
+    if extras.get("weight", 1) != 1:
+        notes.append(f"weight {extras['weight']:g}")
     if "malus" in extras:
         notes.append(f"bonus {extras['bonus']:.2f}, malus {extras['malus']:.2f}")
     return "; ".join(notes)
@@ -95,12 +99,14 @@ def methods_page(request):
     tables = list(RatingTable.objects.in_page_order())
     sections = []
     for method in METHODS.values():
-        example = EXAMPLES[method.slug]
+        example, team = EXAMPLES[method.slug], TEAM_EXAMPLES.get(method.slug)
         sections.append(
             {
                 "method": method,
                 "example": example,
                 "rows": _rows(example.names, example.outcomes(method.slug)),
+                "team": team,
+                "team_rows": _rows(team.names, team.outcomes(method.slug)) if team else None,
                 "tables": [t for t in tables if t.method == method.slug],
                 "params": [*method.params, *method.player_inputs],
             }

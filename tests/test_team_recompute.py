@@ -1,0 +1,96 @@
+"""Team matchdays through the engine: stored sides and weights reach every method, and a recompute
+from an edited team matchday equals a full rebuild in every method that rates sides."""
+
+from dataclasses import replace
+from datetime import date
+
+import pytest
+import trueskill
+
+from league.models import Game, Matchday, Player
+from ratings.methods import METHODS, Method
+from ratings.models import RatingTable
+from ratings.services.matchdays import ResultInput, save_matchday
+from ratings.services.recompute import rebuild_all
+from tests.conftest import results_of
+from tests.test_method_tables import rows, use
+
+RATES_SIDES = [slug for slug, m in METHODS.items() if type(m).rate_sides is not Method.rate_sides]
+
+# Spades and Codenames nights: two sides each (Sedma rates two sides only), of two to three players,
+# a player alone now and then, and a guest who played half of one game.
+NIGHTS = [
+    {"A": ["GL", "K"], "B": ["I", "J"]},
+    {"B": ["K", "J", "R"], "A": ["GL", "I"]},
+    {"A": ["R"], "B": ["GL", "K*0.5", "J"]},
+    {"A": ["I", "J"], "B": ["GL", "R"]},
+    {"A": ["K", "R"], "B": ["GL", "I", "J"]},
+    {"B": ["I", "K"], "A": ["J", "GL"]},
+]
+
+
+def player(name):
+    return Player.objects.filter(short_name=name).first() or Player(name=name, short_name=name)
+
+
+def save_night(number, sides, game):
+    """The first side listed wins; a player alone has no label."""
+    matchday = Matchday(number=number, date=date(2025, 12, number), game=game, rounds=1)
+    results = []
+    for placing, (label, names) in enumerate(sides.items(), start=1):
+        for written in names:
+            name, _, weight = written.partition("*")
+            results.append(
+                ResultInput(
+                    placing, side=label if len(names) > 1 else "", weight=float(weight or 1), player=player(name)
+                )
+            )
+    save_matchday(matchday, results)
+
+
+@pytest.fixture
+def spades(db):
+    game = Game.objects.create(name="Spades", slug="spades")
+    for number, sides in enumerate(NIGHTS, start=1):
+        save_night(number, sides, game)
+    return game
+
+
+def test_the_stored_sides_reach_the_method(spades):
+    table = use("spades", "trueskill")
+    env = trueskill.TrueSkill(backend=None)
+    first = {e.player.short_name: e for e in table.entries.filter(matchday__number=1).select_related("player")}
+    new = env.create_rating
+    (gl, _), (_, j) = env.rate([(new(), new()), (new(), new())])
+    assert first["GL"].state["mu"] == pytest.approx(gl.mu) and first["J"].state["sigma"] == pytest.approx(j.sigma)
+    third = {e.player.short_name: e for e in table.entries.filter(matchday__number=3).select_related("player")}
+    assert third["R"].delta > 0 and third["K"].delta < 0
+
+
+def test_a_half_time_guest_takes_half_the_change_in_the_club_formula(spades):
+    table = RatingTable.objects.get(slug="spades")
+    third = {e.player.short_name: e for e in table.entries.filter(matchday__number=3).select_related("player")}
+    assert table.method == "club"
+    before = {name: e.rating_before for name, e in third.items()}
+    side = (before["GL"] + 0.5 * before["K"] + before["J"]) / 2.5
+    expected = 1 / (1 + 10 ** ((before["R"] - side) / 400))
+    assert third["J"].expected == pytest.approx(expected)
+    assert third["K"].delta == round(before["K"] - 5 * expected) - before["K"]  # K 10, times 0.5
+
+
+@pytest.mark.parametrize("method", RATES_SIDES)
+def test_recomputing_from_an_edited_team_matchday_equals_a_full_rebuild(spades, method):
+    table = use("spades", method)
+    before = rows(table)
+    fourth = Matchday.objects.get(number=4)
+    results = results_of(fourth)
+    for name in ("I", "J"):
+        results[name] = replace(results[name], placing=2)
+    for name in ("GL", "R"):
+        results[name] = replace(results[name], placing=1, weight=0.75 if name == "R" else 1.0)
+    save_matchday(fourth, list(results.values()))
+    incremental = rows(table)
+    assert incremental != before
+    assert all(incremental[key] == before[key] for key in before if key[0] < 4)
+    rebuild_all()
+    assert rows(table) == incremental
