@@ -13,10 +13,13 @@ pytestmark = pytest.mark.slow  # a benchmark
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path):
+@pytest.mark.parametrize("sides", [[], ["--sides"]], ids=["players", "sides"])
+def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path, sides):
+    """With --sides, one matchday in three is played in sides, and the baselines, which rate sides
+    by hand, still agree with the engine to the last rating."""
     env = {**os.environ, "DEBUG": "1"}
     done = subprocess.run(
-        [sys.executable, "manage.py", "benchmark", "--matchdays", "300", "--players", "30", "--runs", "1"],
+        [sys.executable, "manage.py", "benchmark", "--matchdays", "300", "--players", "30", "--runs", "1", *sides],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -44,3 +47,4 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path):
     ):
         assert figure in out, figure
     assert "(0 queries)" not in out
+    assert ("in sides (2 against 2, 5 against 4)" in out) == bool(sides)

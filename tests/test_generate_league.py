@@ -48,3 +48,22 @@ def test_member_names_are_all_different_and_fit_a_short_name():
 def test_dates_that_cannot_be_are_refused(tmp_path, dates, message):
     with pytest.raises(CommandError, match=message):
         call_command("generate_league", str(tmp_path / "x.csv"), "--matchdays", "10", *dates)
+
+
+def test_with_sides_a_third_of_the_matchdays_are_played_in_sides_and_import_back(tmp_path, db):
+    from league.models import Result
+    from web.importing import import_results
+
+    results = tmp_path / "league.csv"
+    call_command("generate_league", str(results), "--players", "20", "--matchdays", "60", "--sides")
+    played = rows(results)
+    in_sides = {r["matchday"] for r in played if r["side"]}
+    assert len(in_sides) == 20
+    sizes = {}
+    for r in played:
+        if r["side"]:
+            sizes.setdefault((r["matchday"], r["side"]), []).append(r["placing"])
+    assert {len(placings) for placings in sizes.values()} == {2, 4, 5}
+    assert all(len(set(placings)) == 1 for placings in sizes.values())  # partners share their placing
+    import_results(results.read_bytes())
+    assert Result.objects.exclude(side="").values("matchday").distinct().count() == 20

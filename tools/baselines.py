@@ -36,7 +36,7 @@ def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
     tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
     results = db.execute(
         "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.player_id,"
-        " r.placing, r.rated_placing"
+        " r.placing, r.rated_placing, r.side, r.weight"
         " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
         " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
     ).fetchall()
@@ -58,15 +58,20 @@ def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
                 continue
             n, k = len(group), 10.0 * rounds
             rated = [r[9] if r[9] is not None else r[8] for r in group]
-            tied = Counter(rated)
             before = [last[r[7]][0] if r[7] in last else 1500.0 for r in group]
-            total = sum(before)
-            for (*_, player, placing, rated_placing), place, rating in zip(group, rated, before, strict=True):
-                span = range(place, place + tied[place])
-                score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
-                mean = (total - rating) / (n - 1)
-                expected = 1 / (1 + 10 ** ((mean - rating) / 400))
-                after = float(math.floor(rating + k * (score - expected) + 0.5))
+            if any(r[10] for r in group) or any(r[11] != 1 for r in group):
+                figures = _in_sides(group, rated, before, k)
+            else:
+                tied, total, figures = Counter(rated), sum(before), []
+                for place, rating in zip(rated, before, strict=True):
+                    span = range(place, place + tied[place])
+                    score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
+                    mean = (total - rating) / (n - 1)
+                    expected = 1 / (1 + 10 ** ((mean - rating) / 400))
+                    figures.append((mean, expected, score, k * (score - expected)))
+            for r, rating, (mean, expected, score, change) in zip(group, before, figures, strict=True):
+                player, placing, rated_placing = r[7], r[8], r[9]
+                after = float(math.floor(rating + change + 0.5))
                 played = last[player][2] + 1 if player in last else 1
                 last[player] = [after, None, played, day, number, after - rating]
                 values = {
@@ -89,6 +94,30 @@ def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
                 rows.append(tuple(values[c] for c in ENTRY_COLUMNS))
         standings.extend((table_id, player, *state) for player, state in last.items())
     return rows, standings
+
+
+def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: float) -> list[tuple]:
+    """The club formula's M, E, S and change for each player of a matchday played in sides (labelled
+    rows): each side at the weighted mean of its players' ratings, each player taking w K (S - E)."""
+    sides: dict[str, list[int]] = {}
+    for i, row in enumerate(group):
+        sides.setdefault(row[10] or f"\0{i}", []).append(i)
+    members = list(sides.values())
+    ratings = [sum(group[i][11] * before[i] for i in m) / sum(group[i][11] for i in m) for m in members]
+    places = [rated[m[0]] for m in members]
+    n, tied, total = len(members), Counter(places), sum(ratings)
+    by_side = []
+    for place, rating in zip(places, ratings, strict=True):
+        span = range(place, place + tied[place])
+        score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
+        mean = (total - rating) / (n - 1)
+        expected = 1 / (1 + 10 ** ((mean - rating) / 400))
+        by_side.append((mean, expected, score))
+    figures: list[tuple] = [()] * len(group)
+    for m, (mean, expected, score) in zip(members, by_side, strict=True):
+        for i in m:
+            figures[i] = (mean, expected, score, group[i][11] * k * (score - expected))
+    return figures
 
 
 def _replace(db: sqlite3.Connection, entries: str, standings: str, rows: list, standing_rows: list) -> None:

@@ -20,6 +20,7 @@ from django.db.models import Count, Sum
 from django.test import Client
 
 from league.models import Category, Game, Matchday, Player, Result
+from league.results import values
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.catalogue import save_category, save_game
 from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
@@ -65,9 +66,10 @@ def checksum() -> dict[str, tuple[int, float]]:
     return {row["table__slug"]: (row["rows"], round(row["total"], 3)) for row in rows}
 
 
-def add_latest_matchday(rng: random.Random, pool: list[Player]) -> Matchday:
+def add_latest_matchday(rng: random.Random, pool: list[Player], sides: bool = False) -> Matchday:
     """What the admin does when the secretary saves tonight's matchday: save, then recompute
-    (four of `pool`, the players loaded once beforehand, as the form has them)."""
+    (four of `pool`, the players loaded once beforehand, as the form has them; with `sides`, two
+    against two)."""
     last = Matchday.objects.order_by("-date", "-number").first()
     players = rng.sample(pool, 4)
     matchday = Matchday(
@@ -76,7 +78,11 @@ def add_latest_matchday(rng: random.Random, pool: list[Player]) -> Matchday:
         game=last.game,
         rounds=5,
     )
-    save_matchday(matchday, [ResultInput(i, player=p) for i, p in enumerate(players, start=1)])
+    if sides:
+        results = [ResultInput(1 + i // 2, side="AB"[i // 2], player=p) for i, p in enumerate(players)]
+    else:
+        results = [ResultInput(i, player=p) for i, p in enumerate(players, start=1)]
+    save_matchday(matchday, results)
     return matchday
 
 
@@ -85,14 +91,18 @@ def remove_matchday(matchday: Matchday) -> None:
 
 
 def edit_middle_matchday() -> None:
-    """Swap the first two placings of the middle matchday and recompute from it."""
+    """Swap the first two placings of the middle matchday (of the two sides, when it is played in
+    sides) and recompute from it."""
     middle = Matchday.objects.select_related("game").order_by("date", "number")[Matchday.objects.count() // 2]
     results = [
-        ResultInput(r.placing, player=r.player)
+        ResultInput(*values(r), player=r.player)
         for r in middle.results.select_related("player").order_by("placing", "pk")
     ]
-    first, second = results[:2]
-    results[:2] = [replace(first, placing=second.placing), replace(second, placing=first.placing)]
+    if any(r.side for r in results):
+        results = [replace(r, placing=3 - r.placing) for r in results]  # the generator's two sides
+    else:
+        first, second = results[:2]
+        results[:2] = [replace(first, placing=second.placing), replace(second, placing=first.placing)]
     save_matchday(middle, results)
 
 
@@ -116,9 +126,9 @@ def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
     return figures
 
 
-def measure(csv_path: str, runs: int) -> dict:
+def measure(csv_path: str, runs: int, sides: bool = False) -> dict:
     data = open(csv_path, "rb").read()
-    figures: dict = {"debug": settings.DEBUG}
+    figures: dict = {"debug": settings.DEBUG, "sides": sides}
     figures["import"] = timed(lambda: import_results(data), runs, before=empty_database)
     figures["matchdays"] = Matchday.objects.count()
     figures["results"] = Result.objects.count()
@@ -138,7 +148,7 @@ def measure(csv_path: str, runs: int) -> dict:
     added: list[Matchday] = []
     pool = list(Player.objects.all()[:500])
     figures["add_latest"] = timed(
-        lambda: added.append(add_latest_matchday(rng, pool)),
+        lambda: added.append(add_latest_matchday(rng, pool, sides)),
         runs,
         before=lambda: added and remove_matchday(added.pop()),
     )

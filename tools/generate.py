@@ -11,6 +11,9 @@ from league.validation import competition_ranking, matchday_problems
 # Official games and one unofficial one (the benchmark creates it as unofficial before importing).
 GAMES = [("Hearts", 6), ("Spades", 3), ("Pokemon", 1)]
 UNOFFICIAL_GAME = "Pokemon"
+# With sides, one matchday in three is played in them: Spades in pairs, or a team game of 5 against 4.
+TEAM_GAMES = [("Spades", (2, 2)), ("Codenames", (5, 4))]
+TEAM_SHARE = 3
 MATCHDAYS_PER_DAY = 8
 
 FIRST_NAMES = ["Ada", "Bruno", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Katya", "Luis"]
@@ -65,10 +68,13 @@ def generate(
     *,
     end: date | None = None,
     names: list[str] | None = None,
+    sides: bool = False,
 ):
     """Yield CSV rows: 3-6 players a matchday, some ties, some penalised placings, 1-10 rounds;
     matchdays numbered from `first`, eight a day from `start` (by default, so that the last is
-    today) or spread evenly up to `end`; players named `names` (P00001... by default)."""
+    today) or spread evenly up to `end`; players named `names` (P00001... by default). With `sides`,
+    every row ends with a `side` column, and one matchday in three is played in sides
+    (`team_matchday`)."""
     start = start or first_day(matchdays)
     rng = random.Random(seed)
     names = names or numbered(players)
@@ -76,6 +82,9 @@ def generate(
     for i in range(matchdays):
         number = first + i
         day = spread(i, matchdays, start, end).isoformat()
+        if sides and i % TEAM_SHARE == TEAM_SHARE - 1:
+            yield from team_matchday(rng, number, day, names)
+            continue
         game = rng.choice(games)
         rounds = rng.randint(1, 10)
         table = rng.sample(names, rng.randint(3, min(6, len(names))))
@@ -94,4 +103,17 @@ def generate(
             if rated[who] == placings[who] or matchday_problems(entries):
                 rated[who] = None
         for player, placing, rated_placing in zip(table, placings, rated, strict=True):
-            yield [number, day, game, rounds, player, placing, "" if rated_placing is None else rated_placing]
+            row = [number, day, game, rounds, player, placing, "" if rated_placing is None else rated_placing]
+            yield [*row, ""] if sides else row
+
+
+def team_matchday(rng: random.Random, number: int, day: str, names: list[str]):
+    """One matchday in sides: Spades in pairs or a team game of five against four, either side winning."""
+    game, sizes = rng.choice([(game, sizes) for game, sizes in TEAM_GAMES if sum(sizes) <= len(names)])
+    rounds = rng.randint(1, 10)
+    players = iter(rng.sample(names, sum(sizes)))
+    winner = rng.randrange(len(sizes))
+    for index, size in enumerate(sizes):
+        label, placing = "AB"[index], 1 if index == winner else 2
+        for _ in range(size):
+            yield [number, day, game, rounds, next(players), placing, "", label]

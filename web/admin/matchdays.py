@@ -87,6 +87,12 @@ class ResultFormSet(BaseInlineFormSet):
         super().clean()
 
 
+def _blank_is(field: forms.Field, default) -> None:
+    """A blank value counts as `default` when the admin asks whether the field changed (its history)."""
+    changed = field.has_changed
+    field.has_changed = lambda initial, data: changed(initial, default if data in (None, "") else data)
+
+
 # Fields a row may leave blank, meaning the record's default: no Sedma counts, the whole game played.
 BLANK_IS_DEFAULT = (*SEDMA_FIELDS, "weight")
 
@@ -101,6 +107,8 @@ class ResultForm(forms.ModelForm):
                 self.fields[name].required = False
                 if self.instance.pk is None:
                     self.initial[name] = None  # so that a spare row left blank stays unchanged
+                else:
+                    _blank_is(self.fields[name], FIELDS[name].default)  # a stored row left blank is unchanged
 
     def clean(self):
         data = super().clean()

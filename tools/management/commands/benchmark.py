@@ -38,16 +38,21 @@ class Command(BaseCommand):
             help="measure a solitaire league (a game played against deals) instead: --attempts of --players",
         )
         parser.add_argument("--attempts", type=int, default=100_000)
+        parser.add_argument(
+            "--sides",
+            action="store_true",
+            help="a league where one matchday in three is played in sides (2 against 2, 5 against 4)",
+        )
         parser.add_argument("--child-seeds", help=argparse_suppress(), default=None)
 
-    def handle(self, matchdays, players, seed, runs, database_url, child, json: bool, **options):
+    def handle(self, matchdays, players, seed, runs, database_url, child, json: bool, sides: bool, **options):
         if child:  # the measuring process, on the throwaway database
             from tools.benchmark import measure
             from tools.deal_benchmark import measure as measure_solitaire
 
             settings.ALLOWED_HOSTS.append("testserver")
             seeds = options["child_seeds"]
-            figures = measure_solitaire(child, seeds, runs) if seeds else measure(child, runs)
+            figures = measure_solitaire(child, seeds, runs) if seeds else measure(child, runs, sides)
             self.stdout.write("FIGURES " + _dumps(figures))
             return
         if options["solitaire"]:
@@ -55,7 +60,7 @@ class Command(BaseCommand):
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
             csv_path = Path(folder) / "league.csv"
             self.stderr.write(f"Generating {matchdays} matchdays for {players} players ...")
-            _write_league(csv_path, players, matchdays, seed)
+            _write_league(csv_path, players, matchdays, seed, sides)
             env = {
                 **os.environ,
                 "DATABASE_URL": database_url or f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
@@ -66,7 +71,7 @@ class Command(BaseCommand):
             subprocess.run([*manage, "migrate", "--no-input", "-v0"], env=env, check=True)
             self.stderr.write(f"Measuring ({runs} runs per figure) ...")
             done = subprocess.run(
-                [*manage, "benchmark", "--child", str(csv_path), "--runs", str(runs)],
+                [*manage, "benchmark", "--child", str(csv_path), "--runs", str(runs), *(["--sides"] if sides else [])],
                 env=env,
                 capture_output=True,
                 text=True,
@@ -138,7 +143,7 @@ def _loads(output: str) -> dict:
     return json.loads(line.removeprefix("FIGURES "))
 
 
-def _write_league(path: Path, players: int, matchdays: int, seed: int) -> None:
+def _write_league(path: Path, players: int, matchdays: int, seed: int, sides: bool) -> None:
     import csv
 
     from tools.generate import generate
@@ -146,8 +151,8 @@ def _write_league(path: Path, players: int, matchdays: int, seed: int) -> None:
 
     with path.open("w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows(generate(players, matchdays, seed))
+        writer.writerow([*COLUMNS, "side"] if sides else COLUMNS)
+        writer.writerows(generate(players, matchdays, seed, sides=sides))
 
 
 def _recompute_rss_mb(manage, env, runs) -> float:
@@ -171,7 +176,8 @@ def report(f: dict, matchdays: int) -> str:
 
     lines = [
         f"League: {f['matchdays']:,} matchdays, {f['results']:,} results, {f['players']:,} players; "
-        f"{f['rows']:,} rating rows; DEBUG {'on' if f.get('debug') else 'off'}",
+        f"{f['rows']:,} rating rows; DEBUG {'on' if f.get('debug') else 'off'}"
+        + ("; one matchday in three in sides (2 against 2, 5 against 4)" if f.get("sides") else ""),
         "",
         f"{'figure':<44} {'value':>14}   target",
         f"{'import of the whole file (incl. recompute)':<44} {s(f['import']):>14}",

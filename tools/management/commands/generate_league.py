@@ -41,6 +41,11 @@ class Command(BaseCommand):
             "--people", action="store_true", help='name the members as people are named ("Ada N."), not P00001'
         )
         parser.add_argument(
+            "--sides",
+            action="store_true",
+            help="one matchday in three in sides (Spades in pairs, Codenames five against four): a side column",
+        )
+        parser.add_argument(
             "--attempts-out",
             metavar="CSV",
             help="also write solitaire attempts at deals (import_attempts) by the same members, over the same dates",
@@ -71,9 +76,10 @@ class Command(BaseCommand):
         stream = sys.stdout if out == "-" else Path(out).open("w", newline="", encoding="utf-8")
         try:
             writer = csv.writer(stream, lineterminator="\n")
-            writer.writerow(COLUMNS)
+            sides = options["sides"]
+            writer.writerow([*COLUMNS, "side"] if sides else COLUMNS)
             rows = 0
-            for row in generate(players, matchdays, seed, first, start, end=end, names=names):
+            for row in generate(players, matchdays, seed, first, start, end=end, names=names, sides=sides):
                 writer.writerow(row)
                 rows += 1
         finally:
