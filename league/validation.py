@@ -296,7 +296,13 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
         key = name_key(entry.player)
         if key in first:
             also = f" (also in {first[key].row})" if entry.row else ""
-            problems.append(f"{entry.where()}{entry.player} is entered twice{also}.")
+            if name_key(entry.side) != name_key(first[key].side):
+                sides = f"{_side_name(first[key])} and {_side_name(entry)}"
+                problems.append(
+                    f"{entry.where()}{entry.player} is on two sides, {sides}{also}; a player plays for one."
+                )
+            else:
+                problems.append(f"{entry.where()}{entry.player} is entered twice{also}.")
         else:
             first[key] = entry
     groups = side_groups([e.side for e in entries])
@@ -368,6 +374,10 @@ def _side_problems(entries: Sequence[Entry], groups: list[list[int]]) -> list[st
 
 def _shown_value(value: object) -> str:
     return "none" if value is None else ("yes" if value is True else "no" if value is False else str(value))
+
+
+def _side_name(entry: Entry) -> str:
+    return f"side {entry.side}" if entry.side else "a side of their own"
 
 
 def _side_of(entry: Entry) -> str:
