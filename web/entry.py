@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -27,7 +27,16 @@ from django.utils import timezone
 
 from league.models import Game, Matchday, Player
 from league.results import FIELDS, Entry, read_given, values
-from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
+from league.validation import (
+    NAME_LENGTH,
+    PLACINGS,
+    ROUNDS,
+    WINNER_SCORES,
+    checked_name,
+    matchday_problems,
+    name_key,
+    whole_number,
+)
 from ratings.services.matchdays import ResultInput
 from web.fields import IsoDateField, WholeNumberField
 
@@ -311,9 +320,19 @@ class EntryForm(forms.Form):
             if not ticked:
                 hint = f" Did you mean {suggestion}?" if suggestion else ""
                 problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
+        problems += matchday_problems(self._as_players())
         if problems:
             raise ValidationError(problems)
         return data
+
+    def _as_players(self) -> list[Entry]:
+        """The typed results under the names of the players they stand for, each with its line, so that
+        the league's rules name the line ("GL" and GL's full name on two lines are one player twice)."""
+        players = self.resolved.players
+        return [
+            replace(r, player=players[key].short_name) if (key := name_key(r.player)) in players else r
+            for r in self.results
+        ]
 
     def matchday_and_results(self, number: int) -> tuple[Matchday, list[ResultInput]]:
         """The matchday and its results as the services take them; new players unsaved."""

@@ -61,7 +61,7 @@ def _preview_rows(preview: MatchdayPreview) -> list[dict]:
                     "placing": shown,
                     "left": result.left_early,
                     "side": side,
-                    "weight": result.weight,
+                    "weight": f"{result.weight:g}",
                     "o": o,
                     "note": note,
                 }
