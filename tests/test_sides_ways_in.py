@@ -12,6 +12,7 @@ from ratings.services.matchdays import delete_matchdays
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import add_url, form_data
 from tests.test_enter import preview_fields
+from web.entry import parse_results, side_label
 from web.importing import ImportFailed, import_results
 
 JSON = reverse("ratings:calculator_json")
@@ -26,6 +27,75 @@ def players(client, **query) -> list[dict]:
 def mu_sigma(rows: list[dict]) -> list[tuple[float, float]]:
     """TrueSkill's mu and sigma after the game, as the JSON gives them beside the rating (mu - 3 sigma)."""
     return [(round(row["mu"], 3), round(row["sigma"], 3)) for row in rows]
+
+
+# The entry page's lines: partners joined by `+`, tied sides by `=`, a weight after a name
+
+
+def typed(lines: list[str]) -> list[tuple]:
+    results, problems = parse_results(lines)
+    assert problems == []
+    return [(r.player, r.placing, r.rated_placing, r.left_early, r.side, r.weight, r.row) for r in results]
+
+
+def test_partners_share_their_line_and_each_side_of_two_or_more_gets_a_label_in_line_order():
+    assert typed(["GL + K = I + J", "R", "N+M"]) == [
+        ("GL", 1, None, False, "A", 1.0, "Line 1"),
+        ("K", 1, None, False, "A", 1.0, "Line 1"),
+        ("I", 1, None, False, "B", 1.0, "Line 1"),
+        ("J", 1, None, False, "B", 1.0, "Line 1"),
+        ("R", 3, None, False, "", 1.0, "Line 2"),  # the placings rank the sides: two tied 1st, R 3rd
+        ("N", 4, None, False, "C", 1.0, "Line 3"),
+        ("M", 4, None, False, "C", 1.0, "Line 3"),
+    ]
+
+
+def test_a_weight_follows_a_name_and_a_sides_penalty_is_written_once():
+    assert typed(["GL*1 1", "I + J*0.5 left early 2", "R * .25 3"]) == [
+        ("GL", 1, None, False, "", 1.0, "Line 1"),
+        ("I", 2, None, True, "A", 1.0, "Line 2"),
+        ("J", 2, None, True, "A", 0.5, "Line 2"),
+        ("R", 3, None, False, "", 0.25, "Line 3"),
+    ]
+
+
+def test_explicit_placings_rated_placings_and_sedma_counts_still_read_with_partners():
+    results, problems = parse_results(["Jan Novak won16=2 + K bad = 1 2", "I + J rated 2 1"])
+    assert problems == []
+    assert [(r.player, r.placing, r.rated_placing, r.side, r.won_by_16, r.bad_moves) for r in results] == [
+        ("Jan Novak", 2, None, "A", 2, 0),
+        ("K", 2, None, "A", 0, 1),
+        ("I", 1, 2, "B", 0, 0),
+        ("J", 1, 2, "B", 0, 0),
+    ]
+
+
+def test_lines_without_partners_read_as_they_always_did():
+    assert typed(["GL", "K = I", "J", "R left early"]) == [
+        ("GL", 1, None, False, "", 1.0, "Line 1"),
+        ("K", 2, None, False, "", 1.0, "Line 2"),
+        ("I", 2, None, False, "", 1.0, "Line 2"),
+        ("J", 4, None, False, "", 1.0, "Line 3"),
+        ("R", 5, None, True, "", 1.0, "Line 4"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "problem"),
+    [
+        (["GL +2", "K 2"], "Line 1: placing must be a whole number, not '+2'."),
+        (["GL + ", "K"], "Line 1: a name is missing."),
+        (["GL rated 2 + K rated 3", "I + J"], "Line 1: partners share their side's rated placing, not 2, 3."),
+        (["GL + K*2", "I + J"], "Line 1: weight must be at most 1, not 2.0."),
+        (["GL + K", "I + J*x"], "Line 2: weight must be a number, not 'x'."),
+    ],
+)
+def test_the_entry_pages_side_mistakes_name_the_line(lines, problem):
+    assert parse_results(lines) == ([], [problem])
+
+
+def test_side_labels_go_on_past_z_as_spreadsheet_columns_do():
+    assert [side_label(i) for i in (0, 1, 25, 26, 27, 701, 702)] == ["A", "B", "Z", "AA", "AB", "ZZ", "AAA"]
 
 
 # The library numbers through /calculator.json. A TrueSkill or openskill rating is mu - 3 sigma, so
@@ -187,3 +257,21 @@ def test_the_import_ranks_the_sides_and_partners_carry_their_sides_placing(spade
     assert failed.value.errors == ["Line 4: placing 3 for side B is outside 1..2 (2 sides took part)."]
     import_results(CSV.encode())
     assert Result.objects.filter(matchday__number=7, side="B", placing=2).count() == 2
+
+
+def test_the_admin_shows_a_stored_team_matchday_and_saves_it_back_unchanged(admin_client, spades):
+    from tests.conftest import change_url
+
+    import_results(CSV.encode())
+    matchday = Matchday.objects.get(number=7)
+    before = stored()
+    html = admin_client.get(change_url(matchday)).content.decode()
+    assert 'name="results-0-side" value="A"' in html and 'value="0.5"' in html
+    rows = [(r.player.short_name, r.placing, None) for r in matchday.results.select_related("player")]
+    data = form_data(7, "2025-11-20", 3, rows, game=spades, matchday=matchday)
+    for i, result in enumerate(matchday.results.all()):
+        data.update({f"results-{i}-side": result.side, f"results-{i}-weight": str(result.weight)})
+    data.update({f"results-{len(rows)}-side": "", f"results-{len(rows)}-weight": ""})
+    response = admin_client.post(change_url(matchday), data)
+    assert response.status_code == 302, response.content.decode()
+    assert stored() == before
