@@ -1,7 +1,8 @@
 """Every way in refuses the same mistakes: the entry page, the admin, the results, attempts and seeds
 imports, and the calculators with their JSON. Each reads its values with league.validation's readers
 (an invisible character in a name, digits of another script or width, a decimal for a whole number, a
-winner's score of 0), and names the line, field or player at fault."""
+winner's score of 0; partners with different placings, a player on two sides, a weight outside 0..1,
+one side only), and names the line, field or player at fault."""
 
 import re
 from datetime import date
