@@ -290,15 +290,7 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
     too_few_or_many = players_problem(n)
     if too_few_or_many:
         return [too_few_or_many]
-    problems = []
-    first: dict[str, Entry] = {}
-    for entry in entries:
-        key = name_key(entry.player)
-        if key in first:
-            also = f" (also in {first[key].row})" if entry.row else ""
-            problems.append(f"{entry.where()}{entry.player} is entered twice{also}.")
-        else:
-            first[key] = entry
+    problems = _twice_problems(entries)
     groups = side_groups([e.side for e in entries])
     problems.extend(_side_problems(entries, groups))
     if problems:
@@ -335,6 +327,24 @@ def matchday_problems(entries: Sequence[Entry]) -> list[str]:
     return []
 
 
+def _twice_problems(entries: Sequence[Entry]) -> list[str]:
+    """Players entered twice (names compared by `name_key`), or on two sides."""
+    problems = []
+    first: dict[str, Entry] = {}
+    for entry in entries:
+        key = name_key(entry.player)
+        if key not in first:
+            first[key] = entry
+            continue
+        also = f" (also in {first[key].row})" if entry.row else ""
+        if name_key(entry.side) != name_key(first[key].side):
+            sides = f"{_side_name(first[key])} and {_side_name(entry)}"
+            problems.append(f"{entry.where()}{entry.player} is on two sides, {sides}{also}; a player plays for one.")
+        else:
+            problems.append(f"{entry.where()}{entry.player} is entered twice{also}.")
+    return problems
+
+
 SHARED_BY_PARTNERS = (("placing", "placing"), ("rated_placing", "rated placing"), ("left_early", "left early"))
 
 
@@ -368,6 +378,10 @@ def _side_problems(entries: Sequence[Entry], groups: list[list[int]]) -> list[st
 
 def _shown_value(value: object) -> str:
     return "none" if value is None else ("yes" if value is True else "no" if value is False else str(value))
+
+
+def _side_name(entry: Entry) -> str:
+    return f"side {entry.side}" if entry.side else "a side of their own"
 
 
 def _side_of(entry: Entry) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS
+from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS, read_given
 from league.validation import PLAYERS, RANGES, Span, checked_name
 
 from . import methods
@@ -57,7 +57,19 @@ def _given(name: str) -> Param:
 
 PER_PLAYER = tuple(_given(name) for name in RATED_AS_GIVEN if name not in (*TEXTS, *FRACTIONS))
 PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
-GAME_KEYS = {"method", "ratings", "placings", "rounds", "winner_score", *(p.name for p in PER_PLAYER), *PLAYER_INPUTS}
+# Sides and partial play, one value per player (`sides=A,A,B,B`, `weights=1,1,0.5,1`), each read as
+# every way in reads a side's label and a weight (league.results.read_given).
+LISTS = {FIELDS[name].metadata["plural"]: name for name in (*TEXTS, *FRACTIONS)}
+GAME_KEYS = {
+    "method",
+    "ratings",
+    "placings",
+    "rounds",
+    "winner_score",
+    *(p.name for p in PER_PLAYER),
+    *PLAYER_INPUTS,
+    *LISTS,
+}
 
 
 @dataclass
@@ -111,6 +123,28 @@ def _placings(text: str, players: int) -> list[int]:
     return values
 
 
+def _given_values(param: str, text: str, players: int) -> list:
+    """One side's label or weight per player. Sides may be separated by commas, leaving a player's
+    blank (a side of one: `,B,B`), or by spaces; weights by commas or spaces, none blank."""
+    field = LISTS[param]
+    text = str(text).strip()
+    if field in TEXTS and "," in text:
+        parts = [part.strip() for part in text.split(",")]
+    else:
+        parts = [part for part in re.split(r"[,\s]+", text) if part]
+    if len(parts) != players:
+        raise ParamError(param, f"needs one value per player ({players}), not {len(parts)}")
+    values = []
+    for i, part in enumerate(parts, start=1):
+        try:
+            if not part and field in FRACTIONS:
+                raise ValueError(f"{field} must be a number from 0 to 1, not nothing")
+            values.append(read_given(field, part))
+        except ValueError as error:
+            raise ParamError(param, f"value {i}: {error}") from None
+    return values
+
+
 def facts_from(query: Mapping[str, str]) -> Facts:
     rounds = ROUNDS.parse(query["rounds"]) if query.get("rounds") else 1
     winner = WINNER_SCORE.parse(query["winner_score"]) if query.get("winner_score") else None
@@ -126,8 +160,9 @@ def method_and_params(query: Mapping[str, str], ignore: set[str] = GAME_KEYS) ->
 
 def game_from_query(query: Mapping[str, str]) -> Game:
     """`method`, `ratings`, `placings` and optional `rounds`, `winner_score`, per-player lists
-    (`left_early`, the Sedma counts, and the method's own such as Glicko-2's `deviations`), and the
-    method's parameters by name (`k`, `round`, ...)."""
+    (`sides`, `weights`, `left_early`, the Sedma counts, and the method's own such as Glicko-2's
+    `deviations`), and the method's parameters by name (`k`, `round`, ...). With sides, the placings
+    rank the sides and partners carry their side's placing (`sides=A,A,B,B&placings=1,1,2,2`)."""
     method, params = method_and_params(query)
     if not query.get("ratings"):
         raise ParamError("ratings", "is required: the players' current ratings, separated by commas")
@@ -136,6 +171,7 @@ def game_from_query(query: Mapping[str, str]) -> Game:
     ratings = _values(RATINGS, query["ratings"])
     placings = _placings(query["placings"], len(ratings))
     per_player = {p.name: _values(p, query[p.name], len(ratings)) for p in PER_PLAYER if query.get(p.name)}
+    per_player |= {LISTS[n]: _given_values(n, query[n], len(ratings)) for n in LISTS if str(query.get(n, "")).strip()}
     inputs = {}
     for name in PLAYER_INPUTS:
         if query.get(name):
@@ -154,7 +190,8 @@ def game_from_query(query: Mapping[str, str]) -> Game:
 def as_json(game: Game) -> dict[str, Any]:
     """The JSON API's answer: every player's step, in the order given."""
     players = []
-    for outcome in game.outcomes():
+    teamed = any(seat.side or seat.weight != 1 for seat in game.seats)
+    for seat, outcome in zip(game.seats, game.outcomes(), strict=True):
         row = {
             "rating_before": outcome.rating_before,
             "placing": outcome.placing,
@@ -166,6 +203,8 @@ def as_json(game: Game) -> dict[str, Any]:
         }
         if outcome.opponents_mean is not None:
             row["opponents_mean"] = outcome.opponents_mean
+        if teamed:
+            row.update(side=seat.side, weight=seat.weight)
         row.update(outcome.extras)
         players.append(row)
     return {"method": game.method.slug, "parameters": game.params, "players": players}

@@ -1,7 +1,8 @@
 """Every way in refuses the same mistakes: the entry page, the admin, the results, attempts and seeds
 imports, and the calculators with their JSON. Each reads its values with league.validation's readers
 (an invisible character in a name, digits of another script or width, a decimal for a whole number, a
-winner's score of 0), and names the line, field or player at fault."""
+winner's score of 0; partners with different placings, a player on two sides, a weight outside 0..1,
+one side only), and names the line, field or player at fault."""
 
 import re
 from datetime import date
@@ -217,3 +218,124 @@ def test_a_tie_with_a_player_named_like_a_count_is_still_a_tie(admin_client, clu
     Player.objects.create(short_name="bad", name="Bad")
     html = page(enter(admin_client, ["GL = bad", "K"]))
     assert "Matchday 7: check, then save" in html
+
+
+# Sides and partial play: partners with different placings, a player on two sides, a weight outside
+# 0..1 or not a number, one side only, a side's label that is not a name. Each way in refuses them
+# and names the line (the admin: the player or field; the calculator: the parameter).
+
+SIDES_HEADER = "matchday,date,game,rounds,player,placing,rated_placing,side,weight\n"
+
+
+def sides_file(rows) -> str:
+    """A results file of matchday 7: rows are (player, placing, side, weight) as typed."""
+    return SIDES_HEADER + "".join(f"7,2025-11-20,Hearts,3,{p},{placing},,{s},{w}\n" for p, placing, s, w in rows)
+
+
+def admin_refusal(admin_client, rows) -> str:
+    """The admin's add form of matchday 7, rows (player, placing, side, weight); nothing may be saved."""
+    from tests.conftest import add_url, form_data
+
+    data = form_data(7, "2025-11-20", 3, [(p, placing, None) for p, placing, _, _ in rows])
+    for i, (_, _, side, weight) in enumerate(rows):
+        data.update({f"results-{i}-side": side, f"results-{i}-weight": weight})
+    data.update({f"results-{len(rows)}-side": "", f"results-{len(rows)}-weight": ""})
+    before = Matchday.objects.count(), Result.objects.count()
+    response = admin_client.post(add_url(), data)
+    assert response.status_code == 200
+    assert (Matchday.objects.count(), Result.objects.count()) == before
+    return page(response)
+
+
+def json_refusal(client, **query) -> dict:
+    response = client.get(reverse("ratings:calculator_json"), {"method": "club", **query})
+    assert response.status_code == 400
+    return response.json()
+
+
+TWO_SIDES = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("I", 2, "B", ""), ("J", 2, "B", "")]
+PARTNERS_APART = [("GL", 1, "A", ""), ("K", 2, "A", ""), ("I", 2, "B", ""), ("J", 2, "B", "")]
+ON_TWO_SIDES = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("GL", 2, "B", ""), ("J", 2, "B", "")]
+ONE_SIDE = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("I", 1, "A", ""), ("J", 1, "A", "")]
+
+
+def test_partners_with_different_placings_are_refused_by_every_way_in(admin_client, client, club):
+    said = "K has placing 2 but their partner GL (side A) has 1: partners share their side's placing."
+    assert refusal(import_results, sides_file(PARTNERS_APART)) == [f"Line 3: {said}"]
+    assert said in admin_refusal(admin_client, PARTNERS_APART)
+    html = page(enter(admin_client, ["GL 1 + K 2", "I + J 2"]))
+    assert "Line 1: partners share one placing, not 1, 2." in html and "check, then save" not in html
+    html = page(enter(admin_client, ["GL 1 + K 1 = I 2 + J 2", "R 3"]))
+    assert "Line 1: tied sides share one placing, not 1, 2." in html
+    answer = json_refusal(client, ratings="1500,1500,1500,1500", placings="1,2,2,2", sides="A,A,B,B")
+    assert answer == {
+        "error": "placings: partners on side A have placings 1, 2: partners share their side's placing",
+        "parameter": "placings",
+    }
+    assert Matchday.objects.count() == 6
+
+
+def test_a_player_on_two_sides_is_refused_by_every_way_in(admin_client, club):
+    said = "GL is on two sides, side A and side B"
+    assert refusal(import_results, sides_file(ON_TWO_SIDES)) == [
+        f"Line 4: {said} (also in Line 2); a player plays for one."
+    ]
+    assert f"{said}; a player plays for one." in admin_refusal(admin_client, ON_TWO_SIDES)
+    html = page(enter(admin_client, ["GL + K", "GL + J"]))
+    assert f"Line 2: {said} (also in Line 1); a player plays for one." in html
+    html = page(enter(admin_client, ["GL + K", "GL"]))  # alone on the second line: a side of their own
+    assert "Line 2: GL is on two sides, side A and a side of their own (also in Line 1)" in html
+    assert Matchday.objects.count() == 6
+    # The calculator has no names: each value is a player, on the one side given.
+
+
+@pytest.mark.parametrize(
+    ("weight", "message"),
+    [
+        ("1.5", "weight must be at most 1, not 1.5"),
+        ("-0.5", "weight must be at least 0, not -0.5"),
+        ("٣", "weight must be a number, not '٣'"),
+        ("０.５", "weight must be a number, not '０.５'"),
+        ("nan", "weight must be a number, not 'nan'"),
+        ("1e999", "weight must be a finite number, not '1e999'"),
+    ],
+)
+def test_a_weight_outside_0_to_1_or_not_a_number_is_refused_by_every_way_in(
+    admin_client, client, club, weight, message
+):
+    rows = [*TWO_SIDES[:3], ("J", 2, "B", weight)]
+    assert refusal(import_results, sides_file(rows)) == [f"Line 5: {message}."]
+    assert f"{message[0].upper()}{message[1:]}." in admin_refusal(admin_client, rows)
+    assert f"Line 2: {message}." in page(enter(admin_client, ["GL + K", f"I + J*{weight}"]))
+    answer = json_refusal(client, ratings="1500,1500,1500,1500", placings="1,1,2,2", weights=f"1,1,1,{weight}")
+    assert answer == {"error": f"weights: value 4: {message}", "parameter": "weights"}
+    assert Matchday.objects.count() == 6
+
+
+def test_a_weight_left_out_after_its_star_is_refused_on_the_entry_page(admin_client, club):
+    html = page(enter(admin_client, ["GL + K*", "I + J"]))
+    assert "Line 1: weight must be a number from 0 to 1 after the `*`, not nothing." in html
+
+
+def test_one_side_only_is_refused_by_every_way_in(admin_client, client, club):
+    said = "All 4 players are on one side (A); a matchday needs two sides or more."
+    assert refusal(import_results, sides_file(ONE_SIDE)) == [f"Matchday 7 (lines 2-5): {said}"]
+    assert said in admin_refusal(admin_client, ONE_SIDE)
+    html = page(enter(admin_client, ["GL + K + I + J"]))
+    assert "Line 1: all 4 players are on one side; a matchday needs two sides or more" in html
+    answer = json_refusal(client, ratings="1500,1500", placings="1,1", sides="A,A")
+    assert answer == {
+        "error": "sides: a matchday needs two sides or more; every player here is on one side",
+        "parameter": "sides",
+    }
+    assert Matchday.objects.count() == 6
+
+
+def test_a_sides_label_that_is_not_a_name_is_refused_by_every_way_in(admin_client, client, club):
+    said = f"side 'Z\\u200bZ' {INVISIBLE}; type the name again without it"
+    rows = [*TWO_SIDES[:3], ("J", 2, "Z\u200bZ", "")]
+    assert refusal(import_results, sides_file(rows)) == [f"Line 5: {said}."]
+    assert f"S{said[1:]}." in admin_refusal(admin_client, rows)
+    answer = json_refusal(client, ratings="1500,1500,1500,1500", placings="1,1,2,2", sides="A,A,B,Z\u200bZ")
+    assert answer == {"error": f"sides: value 4: {said}", "parameter": "sides"}
+    # The entry page gives the labels itself (A, B ... in line order): none is typed.

@@ -8,24 +8,35 @@
 or the same with explicit placings (`GL 1`, `K 2`, `I 2`, `J 4`, `R 5 left early`). A line may also
 carry an explicit rated placing for a penalty other than leaving early, in the club's notation
 (`R 4(3)`: finished 3rd, rated 4th) or as `R 3 rated 4`, and the Sedma counts (`won16=2 won24=1
-last4=1 bad=3`). Names may hold spaces (full names): the parts above are read from the end of
-the line. `parse_results` reads the lines; `resolve_players` finds the players; `EntryForm` is the
-page's form.
+last4=1 bad=3`). Partners are joined by `+` (`GL + K`, tied sides `GL + K = I + J`): a line is then
+one place of sides, the placings rank the sides, and each side of two or more gets a label (A, B ...
+in line order). A weight after a name is partial play (`R*0.5`). Names may hold spaces (full names):
+the parts above are read from the end of the line. `parse_results` reads the lines;
+`resolve_players` finds the players; `EntryForm` is the page's form.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league.models import Game, Matchday, Player
-from league.results import FIELDS, Entry, values
-from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
+from league.results import FIELDS, Entry, read_given, values
+from league.validation import (
+    NAME_LENGTH,
+    PLACINGS,
+    ROUNDS,
+    WINNER_SCORES,
+    checked_name,
+    matchday_problems,
+    name_key,
+    whole_number,
+)
 from ratings.services.matchdays import ResultInput
 from web.fields import IsoDateField, WholeNumberField
 
@@ -43,25 +54,37 @@ _CLUB_NOTATION = re.compile(r"\s+([0-9]+)\(([0-9]+)\)$")  # rated(finished)
 # A placing, or what was meant as one: digits of any script, decimals, signs ("5", "５", "2.0", "-1"),
 # read by league.validation.whole_number, which refuses all but the first.
 _PLACING = re.compile(r"\s+([\d.,+\-()_]+)$")
+# Partial play after a name (`R*0.5`), read before a placing so that `R * 0.5` is not taken for one.
+_WEIGHT = re.compile(r"\s*\*\s*([^\s*]*)$")
+# Partners' `+` (`GL + K`); a `+` before a digit is a sign (`GL +2`), refused as a placing.
+_PARTNER = re.compile(r"\+(?![\d.])")
 
 
 @dataclass
 class _Name:
-    """One name on a line with what follows it: its placing, penalty and counts."""
+    """One name on a line with what follows it: its placing, penalty, weight and counts."""
 
     name: str
     placing: int | None
     rated_placing: int | None
     left_early: bool
     counts: dict[str, int]
+    weight: float = 1.0
+
+
+def _weight(text: str) -> float:
+    """A weight as every way in reads it (league.results.read_given), which may not be left out here."""
+    if not text:
+        raise ValueError("weight must be a number from 0 to 1 after the `*`, not nothing")
+    return read_given("weight", text)
 
 
 def _read_name(text: str) -> _Name:
-    """A name and what follows it, read from the end in any order: `R 3 left early rated 4`.
+    """A name and what follows it, read from the end in any order: `R*0.5 3 left early rated 4`.
     ValueError, naming the value, for a number that is not one."""
     rest = " " + text.strip()
     counts: dict[str, int] = {}
-    placing = rated = None
+    placing = rated = weight = None
     left_early = False
     while True:
         if match := _COUNT.search(rest):
@@ -69,6 +92,8 @@ def _read_name(text: str) -> _Name:
             counts[field] = whole_number(match[2], match[1].lower(), FIELDS[field].metadata["span"])
         elif match := _LEFT.search(rest):
             left_early = True
+        elif weight is None and (match := _WEIGHT.search(rest)):
+            weight = _weight(match[1])
         elif rated is None and (match := _RATED.search(rest)):
             rated = whole_number(match[1], "rated placing", PLACINGS)
         elif placing is None and (match := _CLUB_NOTATION.search(rest)):
@@ -81,44 +106,80 @@ def _read_name(text: str) -> _Name:
         else:
             break
         rest = rest[: match.start()]
-    return _Name(" ".join(rest.split()), placing, rated, left_early, counts)
+    return _Name(" ".join(rest.split()), placing, rated, left_early, counts, 1.0 if weight is None else weight)
 
 
-def _read_line(number: int, text: str) -> tuple[list[_Name], list[str]]:
-    """The names on one line, and what is wrong with them (each problem naming the line)."""
-    names, problems = [], []
-    for part in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
-        try:
-            read = _read_name(part)
-            if read.name:
-                checked_name(read.name, "player", NAME_LENGTH)
-        except ValueError as error:
-            problems.append(f"Line {number}: {error}.")
-        else:
-            names.append(read)
-    return names, problems
+def _read_line(number: int, text: str) -> tuple[list[list[_Name]], list[str]]:
+    """The sides on one line (tied sides joined by `=`, each a name or partners joined by `+`), and
+    what is wrong with them (each problem naming the line)."""
+    sides, problems = [], []
+    for tied in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
+        side = []
+        for part in _PARTNER.split(tied):
+            try:
+                read = _read_name(part)
+                if read.name:
+                    checked_name(read.name, "player", NAME_LENGTH)
+            except ValueError as error:
+                problems.append(f"Line {number}: {error}.")
+            else:
+                side.append(read)
+        sides.append(side)
+    return sides, problems
+
+
+def side_label(index: int) -> str:
+    """The label of the `index`-th side of partners (from 0): A to Z, then AA, AB ..."""
+    label = ""
+    index += 1
+    while index:
+        index, letter = divmod(index - 1, 26)
+        label = chr(ord("A") + letter) + label
+    return label
+
+
+def _line_problems(number: int, sides: list[list[_Name]]) -> tuple[int | None, list[str]]:
+    """The line's placing (None if not given) and what its sides disagree on: everyone on a line shares
+    its placing, and partners their side's penalty."""
+    names = [name for side in sides for name in side]
+    problems = [f"Line {number}: a name is missing."] if not all(name.name for name in names) else []
+    given = {name.placing for name in names if name.placing is not None}
+    if len(given) > 1:
+        partners = any(len(side) > 1 for side in sides)
+        who = "partners" if partners and len(sides) == 1 else "tied sides" if partners else "tied players"
+        problems.append(f"Line {number}: {who} share one placing, not {', '.join(map(str, sorted(given)))}.")
+    for side in sides:
+        rated = {name.rated_placing for name in side if name.rated_placing is not None}
+        if len(rated) > 1:
+            problems.append(
+                f"Line {number}: partners share their side's rated placing, not {', '.join(map(str, sorted(rated)))}."
+            )
+    return (given.pop() if len(given) == 1 else None), problems
 
 
 def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
     """The results typed on `lines` (blank lines skipped) and what is wrong with them, each problem
-    naming its line. A line holds one place: one name, or tied names joined by `=`, each with its
-    own penalty and counts. Placings are either all given or all taken from the lines' order."""
+    naming its line. A line holds one place: a side (one name, or partners joined by `+`), or tied
+    sides joined by `=`. Placings rank the sides; they are either all given or all taken from the
+    lines' order. A side's penalty (left early, rated placing) is written once, after any partner."""
     read, problems = [], []
     for n, text in enumerate(lines, start=1):
         if text.strip():
-            names, wrong = _read_line(n, text)
-            read.append((n, names))
+            sides, wrong = _read_line(n, text)
+            read.append((n, sides))
             problems += wrong
     if problems:
         return [], problems
     places: list[int | None] = []
-    for number, names in read:
-        if not all(name.name for name in names):
-            problems.append(f"Line {number}: a name is missing.")
-        given = {name.placing for name in names if name.placing is not None}
-        if len(given) > 1:
-            problems.append(f"Line {number}: tied players share one placing, not {', '.join(map(str, sorted(given)))}.")
-        places.append(given.pop() if given else None)
+    for number, sides in read:
+        place, wrong = _line_problems(number, sides)
+        places.append(place)
+        problems += wrong
+    if len(read) == 1 and len(read[0][1]) == 1 and len(read[0][1][0]) > 1:
+        problems.append(
+            f"Line {read[0][0]}: all {len(read[0][1][0])} players are on one side; a matchday needs two sides "
+            "or more, each side on its line (or tied sides joined by `=`)."
+        )
     without = [str(number) for (number, _), place in zip(read, places, strict=True) if place is None]
     if without and len(without) < len(read):
         which = f"line {without[0]} has" if len(without) == 1 else f"lines {', '.join(without)} have"
@@ -127,16 +188,28 @@ def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
         )
     if problems:
         return [], problems
-    results, next_place = [], 1
-    for (number, names), place in zip(read, places, strict=True):
+    results, next_place, labels = [], 1, 0
+    for (number, sides), place in zip(read, places, strict=True):
         placing = place if place is not None else next_place
-        for name in names:
-            results.append(
+        for side in sides:
+            label = side_label(labels) if len(side) > 1 else ""
+            labels += len(side) > 1
+            left = any(name.left_early for name in side)
+            rated = next((name.rated_placing for name in side if name.rated_placing is not None), None)
+            results.extend(
                 Entry(
-                    placing, name.rated_placing, name.left_early, **name.counts, player=name.name, row=f"Line {number}"
+                    placing,
+                    rated,
+                    left,
+                    **name.counts,
+                    side=label,
+                    weight=name.weight,
+                    player=name.name,
+                    row=f"Line {number}",
                 )
+                for name in side
             )
-        next_place += len(names)
+        next_place += len(sides)
     return results, []
 
 
@@ -247,9 +320,19 @@ class EntryForm(forms.Form):
             if not ticked:
                 hint = f" Did you mean {suggestion}?" if suggestion else ""
                 problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
+        problems += matchday_problems(self._as_players())
         if problems:
             raise ValidationError(problems)
         return data
+
+    def _as_players(self) -> list[Entry]:
+        """The typed results under the names of the players they stand for, each with its line, so that
+        the league's rules name the line ("GL" and GL's full name on two lines are one player twice)."""
+        players = self.resolved.players
+        return [
+            replace(r, player=players[key].short_name) if (key := name_key(r.player)) in players else r
+            for r in self.results
+        ]
 
     def matchday_and_results(self, number: int) -> tuple[Matchday, list[ResultInput]]:
         """The matchday and its results as the services take them; new players unsaved."""

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from league import validation
+from league.results import read_given
 from league.validation import Span
 
 
@@ -32,6 +33,25 @@ class WholeNumberField(forms.IntegerField):
         try:
             span = self.span or validation.ANY_WHOLE
             return validation.whole_number(str(value).strip(), str(self.label or "the number"), span)
+        except ValueError as error:
+            raise refusal(error) from None
+
+
+class GivenField(forms.CharField):
+    """A field of the result record read from text as the import and the entry page read it
+    (league.results.read_given): a side's label, checked as a name, or a weight, read as a finite
+    number (Django's FloatField reads what float() reads: "１", "٣", "1_0", "inf")."""
+
+    def __init__(self, *args, given: str, **kwargs):
+        self.given = given
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return self.empty_value
+        try:
+            return read_given(self.given, text)
         except ValueError as error:
             raise refusal(error) from None
 

@@ -5,8 +5,10 @@ Format (one row per player per matchday; header required, column order free):
     matchday,date,game,rounds,player,placing,rated_placing
     5,2025-11-10,Hearts,4,R,3,4
 
-`rated_placing` may be empty. A file may add the columns `left_early` (1 or empty) and the Sedma
-counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0). Unknown players (by
+`rated_placing` may be empty. A file may add the columns `left_early` (1 or empty), the Sedma
+counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0), `side` (a label
+partners share; empty, a side of one: the placings then rank the sides) and `weight` (partial play,
+0 to 1; empty is 1). Unknown players (by
 short name) and games (by name) are created; new games count as official. Names are compared as
 `league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
 read as people write them (digits 0-9 only). This module reads and checks the file;
@@ -43,8 +45,9 @@ from league.validation import (
 from ratings.services.imports import ImportedMatchday, ImportSummary, import_matchdays
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
-# The rest of the result record (league.results), which a file may leave out: a flag (1 or empty)
-# or a whole number (empty is 0). A Sedma league's export imports back to the same ratings.
+# The rest of the result record (league.results), which a file may leave out: a flag (1 or empty),
+# a whole number (empty is 0), a side's label or a weight (empty: alone, the whole game). A Sedma
+# league's export imports back to the same ratings.
 OPTIONAL_COLUMNS = RATED_AS_GIVEN
 YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20

@@ -20,7 +20,7 @@ from django.urls import path
 from django.utils.html import format_html, format_html_join
 
 from league.models import Matchday, Result
-from league.results import FIELDS, RESULT_FIELDS, SEDMA_FIELDS, Entry
+from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Entry
 from league.validation import PLAYERS, rated_placings
 from ratings.models import RatingTable
 from ratings.selectors import deletion
@@ -28,7 +28,7 @@ from ratings.selectors.standings import matchday_changes
 from ratings.services.matchdays import ResultInput, delete_matchdays, results_problems, save_matchday
 from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
-from web.fields import READERS
+from web.fields import READERS, GivenField
 from web.formatting import format_change, format_rating, long_date
 
 
@@ -65,7 +65,7 @@ class ResultFormSet(BaseInlineFormSet):
         super().__init__(*args, **kwargs)
         stored = [form.instance for form in self.initial_forms]
         if stored:
-            entries = [Entry(r.placing, left_early=r.left_early, player=str(r.player_id)) for r in stored]
+            entries = [Entry(r.placing, left_early=r.left_early, side=r.side, player=str(r.player_id)) for r in stored]
             for form, result, derived in zip(self.initial_forms, stored, rated_placings(entries), strict=True):
                 if result.rated_placing == derived or result.left_early:
                     form.initial["rated_placing"] = None
@@ -94,14 +94,28 @@ def _blank_is(field: forms.Field, default) -> None:
 
 
 # Fields a row may leave blank, meaning the record's default: no Sedma counts, the whole game played.
-BLANK_IS_DEFAULT = (*SEDMA_FIELDS, "weight")
+BLANK_IS_DEFAULT = (*SEDMA_FIELDS, *FRACTIONS)
 
 
 class ResultForm(forms.ModelForm):
-    """A result row; the Sedma counts and the weight may be left blank (none; the whole game)."""
+    """A result row; the Sedma counts and the weight may be left blank (none; the whole game). The
+    side's label and the weight are read as the import and the entry page read them."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name in (*TEXTS, *FRACTIONS):
+            if name in self.fields:
+                old = self.fields[name]
+                self.fields[name] = GivenField(
+                    given=name,
+                    label=old.label,
+                    help_text=old.help_text,
+                    required=False,
+                    empty_value="" if name in TEXTS else None,
+                    widget=forms.TextInput(
+                        attrs={"size": 4, **({"inputmode": "decimal"} if name in FRACTIONS else {})}
+                    ),
+                )
         for name in BLANK_IS_DEFAULT:
             if name in self.fields:
                 self.fields[name].required = False

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from league import submissions
 from league.models import Matchday, Player
-from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
+from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, side_groups, whole_number
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.fields import refusal
@@ -33,8 +33,19 @@ def _next_number() -> int:
     return (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
+def _partners(results) -> dict[str, list[str]]:
+    """Each side's label -> its players' short names, in the order typed."""
+    sides: dict[str, list[str]] = {}
+    for result in results:
+        if result.side:
+            sides.setdefault(result.side, []).append(result.player.short_name)
+    return sides
+
+
 def _preview_rows(preview: MatchdayPreview) -> list[dict]:
-    n = len(preview.results)
+    """Each table's rows, best placed first; a player's side names their partners (`A, with K`)."""
+    sides = _partners(preview.results)
+    n = len(side_groups([r.side for r in preview.results]))  # what the placings rank: the sides
     sections = []
     for table, outcomes in preview.changes:
         rows = []
@@ -42,7 +53,19 @@ def _preview_rows(preview: MatchdayPreview) -> list[dict]:
             rated = o.placing
             shown = f"{rated}({result.placing})" if rated != result.placing else str(rated)
             note = explain_change(o.delta, rated, n, o.expected, o.k, result.placing)
-            rows.append({"player": result.player, "placing": shown, "left": result.left_early, "o": o, "note": note})
+            partners = [name for name in sides.get(result.side, []) if name != result.player.short_name]
+            side = f"{result.side}, with {', '.join(partners)}" if result.side else ""
+            rows.append(
+                {
+                    "player": result.player,
+                    "placing": shown,
+                    "left": result.left_early,
+                    "side": side,
+                    "weight": f"{result.weight:g}",
+                    "o": o,
+                    "note": note,
+                }
+            )
         sections.append({"table": table, "rows": rows})
     return sections
 
@@ -131,6 +154,7 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
         form.add_error(None, error)
     else:
         ctx.update(preview=preview, sections=_preview_rows(preview), matchday=matchday, token=submissions.new_token())
+        ctx.update(sides=any(r.side for r in results), weights=any(r.weight != 1 for r in results))
     return render(request, "league/enter.html", {**ctx, "form": form})
 
 

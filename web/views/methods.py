@@ -48,6 +48,13 @@ def _rows(names, outcomes):
     return [{"name": name, "o": o, "notes": _notes(o)} for name, o in zip(names, outcomes, strict=True)]
 
 
+def _seat_name(number: int, seat) -> str:
+    """A player of the one-game calculator: their number, with their side and weight when given."""
+    side = f", side {seat.side}" if seat.side else ""
+    weight = f", weight {seat.weight:g}" if seat.weight != 1 else ""
+    return f"{number}{side}{weight}"
+
+
 def calculator(request):
     query = request.GET.dict()
     ctx = {
@@ -66,7 +73,7 @@ def calculator(request):
             ctx["game"] = {
                 "method": game.method,
                 "params": game.params,
-                "rows": _rows(range(1, 1 + len(outcomes)), outcomes),
+                "rows": _rows([_seat_name(i, seat) for i, seat in enumerate(game.seats, start=1)], outcomes),
             }
         except ParamError as error:
             ctx["error"] = str(error)
