@@ -13,7 +13,6 @@ from league.results import RESULT_FIELDS, Entry, Play, values
 from league.validation import matchday_problems, stored_rated_placings
 
 from .. import engine, methods
-from ..methods.base import side_groups
 from ..models import RatingEntry, RatingTable
 from ..selectors.standings import matchday_changes, table_order
 from .recompute import recompute_from
@@ -41,13 +40,9 @@ def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
     if game.against_deals:
         return [f"{game} is played against deals: enter its attempts as a session, not a matchday."]
     problems = []
-    # Method.check reads the placings as the players' ranking; with sides they rank the sides, which
-    # the methods check on one player of each side (partners share placings, as matchday_problems holds).
-    groups = side_groups(seats)
-    rated = seats if groups is None else [seats[group[0]] for group in groups]
     for table in engine.tables_counting([game]):
         try:
-            table.rating_method.check(rated)
+            table.rating_method.check(seats)
         except methods.MethodError as error:
             problems.append(f"The {table.name} rating uses {table.rating_method.name}: {error}.")
     return problems
