@@ -8,8 +8,9 @@ import random
 import pytest
 
 from league.models import Matchday, Player, Result
+from league.placings import is_ranking, matchday_problems
 from league.results import Entry
-from league.validation import PLAYERS, is_ranking, matchday_problems
+from league.validation import PLAYERS
 from ratings.methods import METHODS
 from ratings.methods.club import placing_scores
 from ratings.models import RatingEntry, RatingTable

@@ -107,10 +107,11 @@ def test_the_parts_import_each_other_without_a_cycle():
 
 def test_ratings_takes_only_the_leagues_models_validation_and_result_record():
     taken = {t for name, imported in GRAPH.items() if part_of(name) == "ratings" for t in ours(imported)}
-    assert {t for t in taken if part_of(t) == "league"} <= {"league.models", "league.validation", "league.results"}
+    rules = {"league.models", "league.validation", "league.placings", "league.results"}
+    assert {t for t in taken if part_of(t) == "league"} <= rules
 
 
-PURE = ("ratings.methods", "league.validation", "league.results")
+PURE = ("ratings.methods", "league.validation", "league.placings", "league.results")
 
 
 @pytest.mark.parametrize("package", PURE)

@@ -1,8 +1,8 @@
 """The placing checks and the penalty rule shared by the entry page, the admin and the import,
 without a database."""
 
+from league.placings import competition_ranking, matchday_problems, rated_placings, stored_rated_placings
 from league.results import Entry
-from league.validation import competition_ranking, matchday_problems, rated_placings, stored_rated_placings
 
 
 def entries(*placings, rated=None, left=()):

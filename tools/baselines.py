@@ -70,30 +70,24 @@ def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
                     expected = 1 / (1 + 10 ** ((mean - rating) / 400))
                     figures.append((mean, expected, score, k * (score - expected)))
             for r, rating, (mean, expected, score, change) in zip(group, before, figures, strict=True):
-                player, placing, rated_placing = r[7], r[8], r[9]
+                player = r[7]
                 after = float(math.floor(rating + change + 0.5))
                 played = last[player][2] + 1 if player in last else 1
                 last[player] = [after, None, played, day, number, after - rating]
-                values = {
-                    "table_id": table_id,
-                    "matchday_id": matchday,
-                    "player_id": player,
-                    "placing": placing,
-                    "rated_placing": rated_placing,
-                    "matchday_date": day,
-                    "matchday_number": number,
-                    "rating_before": rating,
-                    "rating_after": after,
-                    "opponents_mean": mean,
-                    "expected": expected,
-                    "score": score,
-                    "k": k,
-                    "delta": after - rating,
-                    "state": None,
-                }
-                rows.append(tuple(values[c] for c in ENTRY_COLUMNS))
+                values = (table_id, matchday, player, r[8], r[9], day, number, rating, after, mean, expected, score, k)
+                rows.append(_entry_row(values, after - rating))
         standings.extend((table_id, player, *state) for player, state in last.items())
     return rows, standings
+
+
+_COMPUTED = ("table_id", "matchday_id", "player_id", "placing", "rated_placing", "matchday_date", "matchday_number")
+_COMPUTED += ("rating_before", "rating_after", "opponents_mean", "expected", "score", "k")
+
+
+def _entry_row(values: tuple, delta: float) -> tuple:
+    """A rating row's columns in the engine's order (ENTRY_COLUMNS), from the values named in _COMPUTED."""
+    named = dict(zip(_COMPUTED, values, strict=True), delta=delta, state=None)
+    return tuple(named[c] for c in ENTRY_COLUMNS)
 
 
 def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: float) -> list[tuple]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
+from league.placings import competition_ranking, matchday_problems
 from league.results import Entry
-from league.validation import competition_ranking, matchday_problems
 
 # Official games and one unofficial one (the benchmark creates it as unofficial before importing).
 GAMES = [("Hearts", 6), ("Spades", 3), ("Pokemon", 1)]

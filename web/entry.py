@@ -26,17 +26,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league.models import Game, Matchday, Player
+from league.placings import matchday_problems
 from league.results import FIELDS, Entry, read_given, values
-from league.validation import (
-    NAME_LENGTH,
-    PLACINGS,
-    ROUNDS,
-    WINNER_SCORES,
-    checked_name,
-    matchday_problems,
-    name_key,
-    whole_number,
-)
+from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
 from ratings.services.matchdays import ResultInput
 from web.fields import IsoDateField, WholeNumberField
 

@@ -27,6 +27,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from league.placings import matchday_problems, players_problem
 from league.results import FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry, read_given
 from league.validation import (
     MATCHDAY_NUMBERS,
@@ -36,10 +37,8 @@ from league.validation import (
     ROUNDS,
     SHORT_NAME_LENGTH,
     iso_date,
-    matchday_problems,
     name_key,
     name_problem,
-    players_problem,
     whole_number,
 )
 from ratings.services.imports import ImportedMatchday, ImportSummary, import_matchdays

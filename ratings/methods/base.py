@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from league.placings import is_ranking
+from league.placings import side_groups as sides_of
 from league.results import RATED_AS_GIVEN, Play
-from league.validation import finite_number, is_ranking, whole_number
-from league.validation import side_groups as sides_of
+from league.validation import finite_number, whole_number
 
 
 class MethodError(ValueError):

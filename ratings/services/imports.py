@@ -12,17 +12,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
 from league.models import Game, Matchday, Player, Result
+from league.placings import matchday_problems, stored_rated_placings
 from league.results import PLACING_FIELDS, RATED_AS_GIVEN, Entry, given_values, range_problems
-from league.validation import (
-    MATCHDAY_NUMBERS,
-    NAME_LENGTH,
-    ROUNDS,
-    SHORT_NAME_LENGTH,
-    matchday_problems,
-    name_key,
-    name_problem,
-    stored_rated_placings,
-)
+from league.validation import MATCHDAY_NUMBERS, NAME_LENGTH, ROUNDS, SHORT_NAME_LENGTH, name_key, name_problem
 
 from ..bulk import insert_rows
 from .catalogue import free_game_slug

@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from league.models import Game, Matchday, Player, Result
+from league.placings import matchday_problems, stored_rated_placings
 from league.results import RESULT_FIELDS, Entry, Play, values
-from league.validation import matchday_problems, stored_rated_placings
 
 from .. import engine, methods
 from ..models import RatingEntry, RatingTable

@@ -20,8 +20,9 @@ from django.urls import path
 from django.utils.html import format_html, format_html_join
 
 from league.models import Matchday, Result
+from league.placings import rated_placings
 from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Entry
-from league.validation import PLAYERS, rated_placings
+from league.validation import PLAYERS
 from ratings.models import RatingTable
 from ratings.selectors import deletion
 from ratings.selectors.standings import matchday_changes

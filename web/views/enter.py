@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from league import submissions
 from league.models import Matchday, Player
-from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, side_groups, whole_number
+from league.placings import side_groups
+from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.fields import refusal
