@@ -8,7 +8,7 @@ from ratings import methods
 from ratings.methods import METHODS, ParamError
 
 
-def test_the_registry_has_the_nine_methods_and_player_against_deal():
+def test_the_registry_has_the_ten_methods_and_player_against_deal():
     assert list(METHODS) == [
         "club",
         "pairwise-placing",
@@ -19,6 +19,7 @@ def test_the_registry_has_the_nine_methods_and_player_against_deal():
         "openskill",
         "trueskill",
         "glicko2",
+        "elo-mmr",
         "player-vs-deal",
     ]
     assert [slug for slug, method in METHODS.items() if method.against_deals] == ["player-vs-deal"]
