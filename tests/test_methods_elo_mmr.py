@@ -1,15 +1,18 @@
 """Elo-MMR (memoryless Gaussian, the package's system mmx): the package's mu and sigma after every
 matchday, the rating shown, provisional players, and the refusal of sides and partial play."""
 
+import io
+import math
 import random
 
 import elo_mmr_py
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from league.models import Matchday
 from ratings.methods import METHODS, Facts, MethodError, Seat
-from ratings.methods.elo_mmr import solve_newton
+from ratings.methods.elo_mmr import _tail_term, _term, solve_newton
 from ratings.models import RatingTable
 from tests.conftest import add_url, form_data
 from tests.test_import import failure
@@ -154,6 +157,18 @@ def test_a_rating_given_without_state_is_the_one_shown_at_the_start_sigma():
     assert first.rating_before == 1500
 
 
+@pytest.mark.parametrize("order", [-1, 0, 1])
+@pytest.mark.parametrize("split_ties", [False, True])
+def test_past_the_tail_the_closed_forms_continue_the_packages_terms(order, split_ties):
+    for z in (-36.9, 36.9):
+        near = _term(0.0, 100.0, z * 100, order, split_ties)
+        assert _tail_term(z, 100.0, order, split_ties) == pytest.approx(near, rel=1e-10)
+    # Far out, where the density underflows to 0 and the package divides 0 by 0: finite, never rising.
+    for z in (-80.0, 80.0):
+        value, slope = _term(0.0, 100.0, z * 100, order, split_ties)
+        assert math.isfinite(value) and slope <= 0
+
+
 def test_the_performance_search_stops_on_a_step_that_no_longer_moves():
     assert solve_newton(lambda x: (1500 - x, -1.0)) == 1500
     with pytest.raises(MethodError, match="too far apart"):
@@ -190,6 +205,27 @@ def test_the_club_table_rated_by_elo_mmr_equals_the_package_after_every_matchday
             assert entry.state["sigma"] == pytest.approx(theirs[name].sig, **SIGMA)
             assert entry.rating_after == pytest.approx(entry.state["mu"] - 3 * (entry.state["sigma"] - 80))
     assert table.start_rating == 690
+
+
+def test_a_stored_elo_mmr_table_agrees_with_a_fresh_computation(club):
+    use("hearts", "elo-mmr")
+    out = io.StringIO()
+    call_command("recompute_ratings", "--check", stdout=out)
+    assert "agree with a fresh computation" in out.getvalue()
+
+
+def test_the_admin_switches_a_table_to_elo_mmr_with_its_parameters(admin_client, club):
+    table = RatingTable.objects.get(slug="hearts")
+    url = reverse("admin:ratings_ratingtable_change", args=[table.pk])
+    data = {"name": table.name, "slug": table.slug, "description": "", "method": "elo-mmr"}
+    data |= {"start_rating": str(table.start_rating), "k_per_round": str(table.k_per_round)}
+    data |= {"elo_mmr__weight": "0.5", "elo_mmr__split_ties": "on"}
+    assert admin_client.post(url, data).status_code == 302
+    table.refresh_from_db()
+    assert (table.method, table.parameters["weight"], table.parameters["split_ties"]) == ("elo-mmr", 0.5, True)
+    assert table.start_rating == 690  # the method's own start, as the club left the old one unchanged
+    entry = table.entries.get(matchday__number=1, player__short_name="I")
+    assert set(entry.state) == {"mu", "sigma"} and entry.k is None
 
 
 TEAM_HEADER = "matchday,date,game,rounds,player,placing,rated_placing,side"

@@ -10,12 +10,13 @@ skill is the precision-weighted mean of the skill and the performance, and sigma
 partial recompute resumes exactly.
 
 The package takes no player's mu and sigma (only whole histories, or its own checkpoint files), so the
-update is written out here, step for step as the package's Rust source (multi-skill, EloMMR with the
-Gaussian variant) computes it: tests/test_methods_elo_mmr.py checks it against `rate_latest`. The
-package's normal distribution (statrs 0.18's erfc) is off in the tenth digit, so the two agree to about
-1e-8 of a rating point, not to the last bit. Where a normal tail underflows (more than 37 standard
-deviations out, which the package meets only with ratings thousands of points apart, and then answers
-NaN), the continued fraction of trueskill_ffa takes over.
+update is written out here, step for step as the package's Rust source computes it (the multi-skill
+crate's EloMMR, Gaussian variant, at the commit the wheel's bill of materials names):
+tests/test_methods_elo_mmr.py checks it against `rate_latest`. The package's normal distribution
+(statrs 0.18's erfc) is off in the tenth digit, so the two agree to about 1e-8 of a rating point, not
+to the last bit. Where a normal tail underflows (more than 37 standard deviations out: ratings
+thousands of points apart, where the package's own ratios are 0/0), the continued fraction of
+trueskill_ffa takes over.
 
 The rating shown is the conservative mu - 3 (sigma - sigma_lim) that the authors' own implementation
 displays (Elo-MMR's PlayerEvent::get_display_rating, there with sigma_lim = 80): it starts at 690 and
@@ -37,7 +38,8 @@ BOUNDS = (-6000.0, 9000.0)  # where the package seeks a performance
 BUCKET = 1e-5  # players whose mu and sigma round alike at this width are one term, as in the package
 TAIL = 37.0  # beyond this many standard deviations the normal tail underflows
 NEWTON_STEPS = 500  # far beyond what the search needs; a guard, not a tolerance
-PDF_NORMALISER = 0.5 * (2 / math.sqrt(math.pi)) / math.sqrt(2)  # 1 / sqrt(2 pi), as the package writes it
+SQRT2 = math.sqrt(2)
+PDF_NORMALISER = 0.5 * (2 / math.sqrt(math.pi)) / SQRT2  # 1 / sqrt(2 pi), as the package writes it
 I32 = 2**31 - 1
 
 
@@ -46,7 +48,7 @@ def normal_pdf(z: float) -> float:
 
 
 def normal_cdf(z: float) -> float:
-    return 0.5 * math.erfc(-z / math.sqrt(2))
+    return 0.5 * math.erfc(-z / SQRT2)
 
 
 def _hazard(z: float) -> float:
