@@ -223,9 +223,10 @@ class EloMMR(Method):
     formula = """\
 each player: skill mu and uncertainty sigma (start 1500 and 350); w = 0.2, sigma_lim = 80
 before the matchday: sigma <- sqrt(sigma^2 + w sigma_lim^2)      (drift)
-performance spread beta = sqrt(1 + 1/w) sigma_lim; each player's performance N(mu, sigma^2 + beta^2)
-performance p: the zero of  sum over the others j of  d/dp ln P(finishing as they did against j)
-  + d/dp ln density(p) of the player's own performance  (Newton, between -6000 and 9000)
+performance spread beta = sqrt(1 + 1/w) sigma_lim; s_j = sqrt(sigma_j^2 + beta^2)
+performance p: the zero of the sum over every player j (the player too) of d/dp of
+  ln Phi((mu_j - p) / s_j) if j finished ahead, ln Phi((p - mu_j) / s_j) if behind,
+  ln phi((p - mu_j) / s_j) if level  (Newton's steps between -6000 and 9000)
 mu <- (mu / sigma^2 + p / beta^2) / (1 / sigma^2 + 1 / beta^2);  sigma <- 1 / sqrt(1 / sigma^2 + 1 / beta^2)
 rating shown = mu - 3 (sigma - sigma_lim); provisional while sigma > the threshold
 E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + sigma_j^2))
