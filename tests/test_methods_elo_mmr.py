@@ -171,8 +171,9 @@ def test_past_the_tail_the_closed_forms_continue_the_packages_terms(order, split
 
 def test_the_performance_search_stops_on_a_step_that_no_longer_moves():
     assert solve_newton(lambda x: (1500 - x, -1.0)) == 1500
-    with pytest.raises(MethodError, match="too far apart"):
-        solve_newton(lambda x: (float("nan"), -1.0))
+    for broken in ((float("nan"), -1.0), (1.0, 0.0)):
+        with pytest.raises(MethodError, match="too far apart"):
+            solve_newton(lambda x, broken=broken: broken)
 
 
 @pytest.mark.parametrize(

@@ -121,7 +121,7 @@ def solve_newton(f) -> float:
     guess = 0.5 * (lo + hi)
     for _ in range(NEWTON_STEPS):
         value, slope = f(guess)
-        extrapolate = guess - value / slope
+        extrapolate = guess - value / slope if slope else math.nan
         if not math.isfinite(extrapolate):
             break
         if extrapolate < guess:
