@@ -150,6 +150,7 @@ def test_the_new_methods_and_k_scale_are_chosen_with_their_parameters(admin_clie
             "must be a number, not &#x27;NaN&#x27;",
         ),
         ({"method": "glicko2", "glicko2__tau": "1e-320"}, "glicko2__tau", "must be 0.01 to 10, not 9.99989e-321"),
+        ({"method": "elo-mmr", "elo_mmr__sigma_limit": "0"}, "elo_mmr__sigma_limit", "must be 1 to 500, not 0"),
         ({"method": "openskill", "openskill__mu": "1_000"}, "openskill__mu", "must be a number, not &#x27;1_000&#x27;"),
         ({"start_rating": "1e308"}, "start_rating", "Start rating: must be -100,000 to 100,000, not 1e+308."),
         ({"k_per_round": "1e300"}, "k_per_round", "K per round: must be above 0, at most 1,000, not 1e+300."),

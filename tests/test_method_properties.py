@@ -11,7 +11,7 @@ from ratings.methods import METHODS, Facts, Seat
 
 # The Bayesian methods move a skill and its uncertainty, not a rating by K times a surprise: their
 # changes do not sum to zero (a surer player moves less) and have no K to bound them.
-BAYESIAN = ["openskill", "trueskill", "glicko2"]
+BAYESIAN = ["openskill", "trueskill", "glicko2", "elo-mmr"]
 ELO = [slug for slug in METHODS if slug not in BAYESIAN]
 
 
@@ -132,6 +132,9 @@ def test_a_bayesian_methods_uncertainty_grows_by_no_more_than_its_drift(slug, da
         if slug == "glicko2":
             drift = (start["rd"] ** 2 + (173.7178 * outcome.state["vol"]) ** 2) ** 0.5
             assert outcome.state["rd"] <= drift + 1e-9
+        elif slug == "elo-mmr":  # the drift of one matchday: sqrt(w) sigma_lim
+            drift = params["weight"] ** 0.5 * params["sigma_limit"]
+            assert outcome.state["sigma"] <= (start["sigma"] ** 2 + drift**2) ** 0.5 + 1e-9
         else:
             tau = params["tau"] if slug == "trueskill" else params["mu"] / 300
             assert outcome.state["sigma"] <= (start["sigma"] ** 2 + tau**2) ** 0.5 + 1e-9

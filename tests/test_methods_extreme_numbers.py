@@ -106,6 +106,9 @@ def test_every_method_gives_finite_numbers_anywhere_in_its_ranges(slug, data):
         ({"method": "glicko2", "volatility": "1e-9"}, "volatility"),
         ({"method": "glicko2", "deviations": "350,1e9"}, "deviations"),
         ({"method": "glicko2", "tau": "1e308"}, "tau"),
+        ({"method": "elo-mmr", "weight": "0"}, "weight"),
+        ({"method": "elo-mmr", "sigma_limit": "1e300"}, "sigma_limit"),
+        ({"method": "elo-mmr", "sigmas": "350,-1"}, "sigmas"),
         ({"method": "table-size", "winner_score": "0"}, "winner_score"),
         ({"method": "sedma", "bad_moves": "0,1001"}, "bad_moves"),
         ({"method": "pairwise-winner", "left_early": "0,2"}, "left_early"),
@@ -140,6 +143,15 @@ def test_numbers_outside_their_range_get_400_naming_the_parameter(client, db, qu
         {"method": "glicko2", "ratings": "-100000,100000", "deviations": "1,10000", "volatilities": "0.0001,1"},
         {"method": "glicko2", "ratings": "1500,1500", "placings": "1,1", "tau": "0.01", "volatilities": "1,1"},
         {"method": "sedma", "ratings": "100000,-100000", "won_by_16": "100,100", "bad_moves": "1000,0"},
+        {
+            "method": "elo-mmr",
+            "ratings": "100000,-100000",
+            "sigmas": "0.01,10000",
+            "sigma_limit": "1",
+            "weight": "0.01",
+        },
+        {"method": "elo-mmr", "ratings": "-100000,100000", "sigmas": "0.01,0.01", "sigma_limit": "500", "weight": "1"},
+        {"method": "elo-mmr", "ratings": "5,5", "placings": "1,1", "sigmas": "10000,0.01", "split_ties": "1"},
     ],
 )
 def test_extreme_numbers_inside_the_ranges_give_finite_json(client, db, query):

@@ -8,7 +8,7 @@ from ratings import methods
 from ratings.methods import METHODS, ParamError
 
 
-def test_the_registry_has_the_nine_methods_and_player_against_deal():
+def test_the_registry_has_the_ten_methods_and_player_against_deal():
     assert list(METHODS) == [
         "club",
         "pairwise-placing",
@@ -19,6 +19,7 @@ def test_the_registry_has_the_nine_methods_and_player_against_deal():
         "openskill",
         "trueskill",
         "glicko2",
+        "elo-mmr",
         "player-vs-deal",
     ]
     assert [slug for slug, method in METHODS.items() if method.against_deals] == ["player-vs-deal"]
@@ -94,6 +95,8 @@ def test_every_number_a_method_takes_in_has_a_documented_range():
         ("glicko2", {"volatility": "5"}, "volatility: must be 0.0001 to 1, not 5"),
         ("glicko2", {"deviation": "0"}, "deviation: must be 1 to 10,000, not 0"),
         ("glicko2", {"tau": "inf"}, "tau: must be a number, not 'inf'"),
+        ("elo-mmr", {"weight": "0"}, "weight: must be 0.01 to 1, not 0"),
+        ("elo-mmr", {"mu": "5000"}, "mu: must be 0 to 3,000, not 5000"),
         ("pairwise-placing", {"k": "1_0"}, "k: must be a number, not '1_0'"),
         ("pairwise-placing", {"k": "³²"}, "k: must be a number, not '³²'"),
         ("pairwise-placing", {"k": "9" * 400}, "k: must be a number, not '9999999999999999999999…"),

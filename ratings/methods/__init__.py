@@ -11,6 +11,7 @@ from __future__ import annotations
 from .base import Facts, Method, MethodError, Outcome, Param, ParamError, Seat, check_ranking
 from .club import Club
 from .deals import PlayerVsDeal
+from .elo_mmr import EloMMR
 from .glicko2 import Glicko2
 from .openskill_pl import OpenSkill
 from .pairwise import PairwisePlacing, PairwiseWinner, RatingBand
@@ -30,6 +31,7 @@ METHODS: dict[str, Method] = {
         OpenSkill(),
         TrueSkill(),
         Glicko2(),
+        EloMMR(),
         PlayerVsDeal(),
     )
 }

@@ -81,6 +81,12 @@ EXAMPLES = {
         ("A", "B", "C", "D"),
         tuple(Seat(0, p, {"mu": 25.0, "sigma": 25 / 3}) for p in (1, 2, 3, 4)),
     ),
+    "elo-mmr": Example(
+        "Four new players (mu 1500, sigma 350, rating 690) finish 1st, 2nd, 2nd and 4th: elo-mmr-py's "
+        "rate_latest gives the same mu (1787.65, 1500, 1500, 1212.35) and sigma (171.20).",
+        ("A", "B", "C", "D"),
+        tuple(Seat(690, p, {"mu": 1500.0, "sigma": 350.0}) for p in (1, 2, 2, 4)),
+    ),
     "player-vs-deal": Example(
         "The seed's example: a 1500 player wins a deal rated 1000 (K = 8). Had she lost: 1492.43, and the "
         "deal 1007.57, with every other deal of its variant and level 0.23 higher (f = 0.03).",
