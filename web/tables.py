@@ -113,7 +113,7 @@ class WeightColumn(tables.Column):
         return f"{value:g}" if value != 1 else ""
 
     def value(self, value):
-        return value
+        return plain_number(value)
 
 
 WEIGHT_TITLE = "The share of the game played, where below 1 (joined late or left early)"

@@ -32,7 +32,7 @@ def partners_of(results: Sequence) -> dict[int, list[str]]:
         if result.side:
             by_side.setdefault(result.side, []).append(result.player)
     return {
-        result.player_id: [p.short_name for p in by_side[result.side] if p.pk != result.player_id]
+        result.player_id: sorted(p.short_name for p in by_side[result.side] if p.pk != result.player_id)
         for result in results
         if result.side
     }
