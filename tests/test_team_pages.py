@@ -9,18 +9,27 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.core.paginator import Paginator
+from django.test import RequestFactory
 from django.urls import reverse
 
-from league.models import Matchday, Player, Result
+from league.models import Game, Matchday, Player, Result
 from league.services import delete_players
 from ratings import engine, methods
-from ratings.methods import Facts, Seat
+from ratings.methods import METHODS, Facts, Seat
 from ratings.models import RatingEntry, RatingTable
+from ratings.selectors import grids
+from ratings.selectors.sides import add_partners, partnerships, with_sides
+from ratings.selectors.standings import matchday_entries
 from ratings.services.matchdays import delete_matchdays
 from tests.conftest import section, table_rows
 from tests.team_play import setup_team_tables
+from tests.test_render import _history, names, tree
+from web import grid_table, tables
 from web.formatting import format_change, format_rating, formula_html
 from web.importing import import_results
+from web.partners import PartnersTable
+from web.render import table_html
 
 TEAM_CSV = """matchday,date,game,rounds,player,placing,rated_placing,side,weight
 7,2025-11-20,Spades,1,GL,1,,A,1
@@ -267,3 +276,40 @@ def ratings_of(slug: str) -> dict[tuple[int, str], tuple[float, float]]:
         "matchday__number", "player__short_name", "rating_before", "rating_after"
     )
     return {(number, name): (before, after) for number, name, before, after in rows}
+
+
+def _sided_tables():
+    """Each table that shows sides, built from the team matchdays as the pages build them."""
+    overall, spades = RatingTable.objects.get(slug="overall"), RatingTable.objects.get(slug="spades")
+    matchday = Matchday.objects.get(number=9)
+    results = list(Result.objects.filter(matchday=matchday).select_related("player"))
+    entries = with_sides([e for t, es in matchday_entries(matchday) if t == overall for e in es], results)
+    r = Player.objects.get(short_name="R")
+    history = _history(r, spades)
+    add_partners(r, history)
+    grid = grids.results_grid(Paginator(grids.results_matchdays(), 25).page(1))
+    return {
+        "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"], sides=True),
+        "results": lambda: tables.MatchdayResultsTable(results, names(), sides=True),
+        "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["openskill"], sides=True),
+        "partners": lambda: PartnersTable(partnerships(r, Game.objects.in_bulk()), names()),
+        "results grid": lambda: grid_table.grid_table(grid, names(), show_game=True, ratings=False, with_year=False),
+    }
+
+
+@pytest.mark.parametrize("case", ["entries", "results", "player entries", "partners", "results grid"])
+def test_tables_of_sides_are_written_as_django_tables2_writes_them(teams, case):
+    build = _sided_tables()[case]
+    ours = table_html(build())
+    assert tree(ours) == tree(build().as_html(RequestFactory().get("/")))
+    marks = {"entries": "Side rating", "results": ">0.5<", "player entries": "with GL, K", "partners": ">GL<"}
+    assert marks.get(case, "1 with GL, K ×0.5") in ours
+
+
+def test_a_players_rows_in_sides_written_straight_are_the_entry_table_byte_for_byte(teams):
+    r = Player.objects.get(short_name="R")
+    history = _history(r, RatingTable.objects.get(slug="spades"))
+    add_partners(r, history)
+    written = tables.PlayerEntryTable.page_html(history, METHODS["club"], with_year=False, sides=True)
+    assert written == table_html(tables.PlayerEntryTable(history, method=METHODS["club"], with_year=False, sides=True))
+    assert "A, with GL, K" in written and ">0.5<" in written
