@@ -29,8 +29,9 @@ HeadToHeadCount = tuple[int, Game, list[int]]
 
 def head_to_head_counts(player: Player, games: dict[int, Game] | None = None) -> list[HeadToHeadCount]:
     """How `player` finished against every other player, per game, by real placing (penalties
-    aside): by game name, then most met first. The counts are summed by the database over the
-    results of the matchdays they played (one row per opponent and game, not one per result: a
+    aside): by game name, then most met first. Partners (on the same side) are not opponents: the
+    player's page counts them apart (`ratings.selectors.sides.partnerships`). The counts are summed by
+    the database over the results of the matchdays they played (one row per opponent and game, not one per result: a
     busy player's thousands of results cost more to bring into Python than to count); the games
     are read too, but those in `games` (by id: a page that has read them already). Pages turn a
     page of these into records with `head_to_head_records`, so only the opponents shown are read."""
@@ -54,6 +55,7 @@ SELECT other.player_id, matchday.game_id,
        SUM(CASE WHEN mine.placing = other.placing THEN 1 ELSE 0 END)
 FROM {Result._meta.db_table} mine
 JOIN {Result._meta.db_table} other ON other.matchday_id = mine.matchday_id AND other.player_id <> mine.player_id
+  AND (mine.side = '' OR other.side <> mine.side)
 JOIN {Matchday._meta.db_table} matchday ON matchday.id = mine.matchday_id
 WHERE mine.player_id = %s
 GROUP BY other.player_id, matchday.game_id

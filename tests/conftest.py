@@ -6,7 +6,7 @@ import io
 import os
 import re
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -189,9 +189,11 @@ MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named a
 def mixed_league(db):
     """The league a real club keeps: the demo (the club's November, its pages, an unofficial category),
     then seven months of official and unofficial games played by the same members, who also play
-    solitaire against deals."""
+    solitaire against deals, and then in sides (tests/team_play.py: Spades two against two, Codenames
+    five against four, some at weight 0.5)."""
     from django.core.management import call_command
 
+    from tests.team_play import TEAM_COLUMNS, setup_team_tables, team_matchdays
     from tools.generate import generate
     from tools.generate_deals import generate_attempts
     from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
@@ -199,10 +201,13 @@ def mixed_league(db):
 
     call_command("load_demo", stdout=io.StringIO())
     start, end = date(2025, 12, 1), date(2026, 6, 30)
-    matchdays = generate(0, 60, seed=11, first=7, start=start, end=end, names=MIXED_MEMBERS)
+    matchdays = list(generate(0, 60, seed=11, first=7, start=start, end=end, names=MIXED_MEMBERS))
     import_results(csv_bytes(COLUMNS, matchdays))
     attempts = generate_attempts(0, 300, seed=11, start=start, end=end, names=MIXED_MEMBERS)
     import_attempts(csv_bytes([*ATTEMPT_COLUMNS, *ATTEMPT_OPTIONAL], attempts))
+    setup_team_tables()
+    first = max(int(row[0]) for row in matchdays) + 1
+    import_results(csv_bytes(TEAM_COLUMNS, team_matchdays(first, end + timedelta(days=1), MIXED_MEMBERS)))
 
 
 def csv_bytes(header, rows) -> bytes:

@@ -1,5 +1,6 @@
 """The mixed league (tests/conftest.py): the same members play official and unofficial games and
-solitaire. Every public page a member can reach answers 200 on it, downloads included."""
+solitaire, and play in sides. Every public page a member can reach answers 200 on it, downloads
+included."""
 
 import re
 from collections import Counter
@@ -7,9 +8,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from django.urls import resolve, reverse
 
-from league.models import Game, Player
+from league.models import Game, Matchday, Player
 from ratings.models import Standing
 from tests.conftest import MIXED_MEMBERS
+from tests.team_play import TEAM_MATCHDAYS
 
 # Pages reached by following links, at most this many of one kind (every player and game is also
 # visited directly below): the crawl stays a few seconds while still reaching every kind of page.
@@ -64,6 +66,8 @@ def test_the_members_of_the_mixed_league_play_matchdays_and_solitaire(mixed_leag
 
 
 def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
+    sided = Matchday.objects.filter(results__side__gt="").distinct()
+    assert sided.count() == TEAM_MATCHDAYS
     start = [
         reverse("league:home"),
         reverse("league:standings"),
@@ -74,6 +78,8 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
         reverse("ratings:compare"),
         *(reverse("league:player", args=[pk]) for pk in Player.objects.values_list("pk", flat=True)),
         *(reverse("league:game", args=[slug]) for slug in Game.objects.values_list("slug", flat=True)),
+        # every matchday played in sides, which a crawl of a few pages per kind may not reach
+        *(reverse("league:matchday", args=[number]) for number in sided.values_list("number", flat=True)),
     ]
     answers, kinds = crawl(client, start)
     failed = {url: status for url, status in answers.items() if status != 200}

@@ -11,7 +11,8 @@ partners share; empty, a side of one: the placings then rank the sides) and `wei
 0 to 1; empty is 1). Unknown players (by
 short name) and games (by name) are created; new games count as official. Names are compared as
 `league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
-read as people write them (digits 0-9 only). This module reads and checks the file;
+read as people write them (digits 0-9 only). A file of `manage.py export_ratings` imports as it is:
+its rating columns are read past. This module reads and checks the file;
 `ratings.services.imports.import_matchdays` writes it.
 """
 
@@ -48,6 +49,9 @@ COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
 # a whole number (empty is 0), a side's label or a weight (empty: alone, the whole game). A Sedma
 # league's export imports back to the same ratings.
 OPTIONAL_COLUMNS = RATED_AS_GIVEN
+# What `manage.py export_ratings` adds after the results: read past, as the ratings are recomputed, so
+# that an export imports back.
+DERIVED_COLUMNS = ("rating_before", "rating_after", "delta")
 YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
@@ -155,7 +159,7 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
         raise ImportFailed(["The file is empty; the first line must be the header: " + ",".join(COLUMNS)])
     header = [cell.strip().lower() for cell in header]
     missing = [c for c in COLUMNS if c not in header]
-    unknown = [c for c in header if c not in COLUMNS and c not in OPTIONAL_COLUMNS]
+    unknown = [c for c in header if c not in COLUMNS and c not in OPTIONAL_COLUMNS and c not in DERIVED_COLUMNS]
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = []

@@ -41,8 +41,8 @@ class SiteTable(tables.Table):
 class RatingColumn(tables.Column):
     """A rating: "1535", or "1498.3" unrounded; the number itself in downloads."""
 
-    def __init__(self, verbose_name="Rating", **kwargs):
-        super().__init__(verbose_name, attrs=NUM, **kwargs)
+    def __init__(self, verbose_name="Rating", attrs=NUM, **kwargs):
+        super().__init__(verbose_name, attrs=attrs, **kwargs)
 
     def render(self, value):
         return format_rating(value)
@@ -100,6 +100,44 @@ class FractionColumn(tables.Column):
 
     def value(self, value):
         return value
+
+
+class WeightColumn(tables.Column):
+    """Partial play: the share of the game a player took part in, shown where below 1; the number
+    itself in downloads."""
+
+    def __init__(self):
+        super().__init__("Weight", empty_values=(), attrs={**NUM, "th": {"class": "num", "title": WEIGHT_TITLE}})
+
+    def render(self, value):
+        return f"{value:g}" if value != 1 else ""
+
+    def value(self, value):
+        return plain_number(value)
+
+
+WEIGHT_TITLE = "The share of the game played, where below 1 (joined late or left early)"
+
+
+class SideColumn(tables.Column):
+    """A player's side at a matchday: its label, and on the page the partners they shared it with
+    ("A, with K"); the label alone in downloads (blank: a side of one)."""
+
+    def __init__(self):
+        super().__init__("Side", empty_values=())
+
+    def render(self, record):
+        partners = getattr(record, "partners", ())
+        if not partners:
+            return record.side
+        return f"{record.side}, with {', '.join(partners)}" if record.side else f"with {', '.join(partners)}"
+
+    def value(self, record):
+        return record.side
+
+
+# A matchday's sides and partial play: shown where a matchday has them (ratings.selectors.sides.in_sides).
+SIDE_COLUMNS = ("side", "side_rating", "weight")
 
 
 class NumberColumn(tables.Column):
@@ -259,8 +297,8 @@ class ExplainedColumns(SiteTable):
     """The pieces of a rating change, so a member can redo the arithmetic; a table shows only the
     pieces its rating method has (M only for the club formula, K only where there is one)."""
 
-    def __init__(self, *args, method: Method, **kwargs):
-        super().__init__(*args, exclude=[p for p in PIECES if p not in method.pieces], **kwargs)
+    def __init__(self, *args, method: Method, sides: bool = False, **kwargs):
+        super().__init__(*args, exclude=left_out(method, sides), **kwargs)
 
     rating_before = RatingColumn("Before")
     opponents_mean = MeanColumn("M", attrs={**NUM, "th": {"class": "num", "title": "Mean rating of the other players"}})
@@ -274,16 +312,28 @@ class ExplainedColumns(SiteTable):
         orderable = False
 
 
+def left_out(method: Method, sides: bool) -> list[str]:
+    """The columns a table of changes leaves out: the pieces its method lacks, and the sides' columns
+    where no matchday shown was played in sides or with partial play."""
+    return [p for p in PIECES if p not in method.pieces] + ([] if sides else list(SIDE_COLUMNS))
+
+
 class EntryTable(ExplainedColumns):
-    """One rating table's changes at one matchday."""
+    """One rating table's changes at one matchday; played in sides, grouped by side with each side's
+    rating (the weighted mean of its players' ratings before) and each player's weight."""
 
     player = PlayerNameColumn()
     placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
+    side = SideColumn()
+    side_rating = RatingColumn(
+        "Side rating", attrs={**NUM, "th": {"class": "num", "title": "Mean rating before of the side's players"}}
+    )
+    weight = WeightColumn()
 
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
-        sequence = ("player", "placing", "...")
+        sequence = ("player", "placing", "side", "side_rating", "weight", "...")
 
 
 class PlayerEntryTable(ExplainedColumns):
@@ -293,18 +343,19 @@ class PlayerEntryTable(ExplainedColumns):
     matchday = MatchdayColumn(attrs=NUM)
     game = tables.Column("Game", accessor="matchday__game__name")
     placing = PlacingOfColumn()
+    side = SideColumn()
+    weight = WeightColumn()
 
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
-        sequence = ("date", "matchday", "game", "placing", "...")
+        sequence = ("date", "matchday", "game", "placing", "side", "weight", "...")
 
     @classmethod
-    def page_html(cls, entries, method: Method, *, with_year: bool) -> SafeString:
-        """`table_html(PlayerEntryTable(entries, method=method, with_year=with_year))`, written without
-        building the table (the busiest player's page has thousands of these cells)."""
-        exclude = [p for p in PIECES if p not in method.pieces]
-        return declared_html(cls, entries, Shown(with_year=with_year), exclude=exclude)
+    def page_html(cls, entries, method: Method, *, with_year: bool, sides: bool = False) -> SafeString:
+        """`table_html(PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides))`,
+        written without building the table (the busiest player's page has thousands of these cells)."""
+        return declared_html(cls, entries, Shown(with_year=with_year), exclude=left_out(method, sides))
 
 
 class HeadToHeadTable(SiteTable):
@@ -326,10 +377,17 @@ class HeadToHeadTable(SiteTable):
 
 
 class MatchdayResultsTable(SiteTable):
+    """A matchday's results; played in sides, each player's side and weight (partners share a label)."""
+
     placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
     player = PlayerNameColumn()
     name = tables.Column("Name", accessor="player__name")
+    side = tables.Column("Side", empty_values=())
+    weight = WeightColumn()
     note = tables.Column("Note")
 
     class Meta:
         orderable = False
+
+    def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, **kwargs):
+        super().__init__(data, names, exclude=() if sides else ("side", "weight"), **kwargs)

@@ -185,6 +185,8 @@ class Method:
     formula: str = ""  # the formula in plain text, for the Methods page
     # One line that explains a stored change on the player and matchday pages; `x^(y)` is an exponent.
     explanation: str = ""
+    # One sentence added to it where a matchday is played in sides or with partial play: how a side is rated.
+    side_explanation: str = ""
     # The pieces of a change this method has, besides the rating before, the change and after:
     # pages show these columns and no others (M only for the club formula, K only where there is one).
     pieces: tuple[str, ...] = ("expected", "score", "k")

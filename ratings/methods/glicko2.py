@@ -138,6 +138,11 @@ provisional while RD >= the threshold
         "1 / (1 + e^(−g(φj)(μ − μj))) and φ′ shrinks with every game and grows with the volatility; "
         "there is no K."
     )
+    side_explanation = (
+        "In sides, each side plays as one composite player: its rating the mean of its players' ratings and its "
+        "deviation the root mean square of theirs (weighted by the share of the game each played); each player "
+        "takes the change of the side's rating with their own deviation and volatility, times their weight."
+    )
     pieces = ("expected", "score")
     params = (
         start_rating_param(1500),

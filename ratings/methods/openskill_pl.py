@@ -75,6 +75,10 @@ E = sum over the other players of the model's chance of beating them
         "and σ (Plackett-Luce). Expected is the model's chance of beating each other player, summed; there is "
         "no K."
     )
+    side_explanation = (
+        "In sides, each side is one of the library's teams, rated by the library's team rating; a player who "
+        "played part of the game takes that share of the change in mu and σ the library gives them."
+    )
     pieces = ("expected", "score")
     params = (
         Param("mu", "Start mu", 25.0, "A new player's skill estimate.", positive=True, maximum=RATING_LIMIT),

@@ -82,6 +82,11 @@ R' = round(R + K (S - E))
         "(kept between 0 and 1), Expected = 1 / (1 + 10^((Ropponent − R)/400)) and K comes from the player's "
         "own rating band."
     )
+    side_explanation = (
+        "In sides, a side's rating is the mean of its players' ratings (weighted by the share of the game each "
+        "played); each player takes the side's change times their weight, with K from their own rating and the "
+        "bonuses and bad moves from their own counts."
+    )
     params = (
         start_rating_param(1500),
         Param("round", "Whole numbers", True, "Round ratings as the C# code does (halves to even).", bool),

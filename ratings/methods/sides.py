@@ -36,6 +36,11 @@ class MeanSides:
     Methods override `own_k` and `own_score` where K or the score is the player's own, and
     `rounded` where they round otherwise than half up."""
 
+    side_explanation = (
+        "In sides, a side's rating is the mean of its players' ratings (weighted by the share of the game each "
+        "played); each player takes the side's change times their weight, with K from their own rating."
+    )
+
     def rate_sides(
         self, seats: Sequence[Seat], groups: list[list[int]], facts: Facts, params: Mapping[str, Any]
     ) -> list[Outcome]:

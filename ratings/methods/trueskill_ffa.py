@@ -138,6 +138,11 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
         "(TrueSkill, ties as draws). Expected is the model's chance of finishing ahead of each other player, "
         "summed; there is no K."
     )
+    side_explanation = (
+        "In sides, each side is one of the library's teams: its performance is the sum of its players', each "
+        "weighted by the share of the game they played, and the library's team rating updates every player's "
+        "mu and σ."
+    )
     pieces = ("expected", "score")
     params = (
         Param("mu", "Start mu", 25.0, "A new player's skill estimate.", minimum=-RATING_LIMIT, maximum=RATING_LIMIT),

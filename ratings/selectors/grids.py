@@ -238,13 +238,33 @@ def results_matchdays(game: Game | None = None) -> MatchdayPages:
 def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
     """The placing in the club's notation of everyone who played at the matchdays of `page` (a
     page of `results_matchdays`), in play order; players in the order they joined (`table`, or
-    the club), absent players have no cell. Two queries."""
+    the club), absent players have no cell. A player on a side names their partners ("1 with K"),
+    and one who played part of the game their weight ("2 ×0.5"). Two queries."""
     rows = [GridRow(m) for m in reversed(page.object_list)]
     by_matchday = {row.matchday.pk: row for row in rows}
-    results = Result.objects.filter(matchday__in=list(by_matchday)).only(
-        "matchday_id", "player_id", "placing", "rated_placing"
+    results = list(
+        Result.objects.filter(matchday__in=list(by_matchday)).only(
+            "matchday_id", "player_id", "placing", "rated_placing", "side", "weight"
+        )
     )
+    sides: dict[tuple[int, str], list[int]] = {}
     for result in results:
         by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
-    players = {pk for row in rows for pk in row.cells}
-    return Grid(in_join_order(players, table) if players else [], rows)
+        if result.side:
+            sides.setdefault((result.matchday_id, result.side), []).append(result.player_id)
+    players = in_join_order({pk for row in rows for pk in row.cells}, table) if results else []
+    if sides or any(r.weight != 1 for r in results):
+        names = {p.pk: p.short_name for p in players}
+        for result in results:
+            side = sides.get((result.matchday_id, result.side), ())
+            partners = sorted(names[pk] for pk in side if pk != result.player_id)
+            by_matchday[result.matchday_id].cells[result.player_id] = placing_with_side(
+                result.display_placing, partners, result.weight
+            )
+    return Grid(players, rows)
+
+
+def placing_with_side(placing: str, partners: Sequence[str], weight: float) -> str:
+    """A results cell: the placing, the partners it was shared with and a weight below 1 ("1 with K, L ×0.5")."""
+    text = f"{placing} with {', '.join(partners)}" if partners else placing
+    return f"{text} ×{weight:g}" if weight != 1 else text

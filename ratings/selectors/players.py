@@ -30,9 +30,10 @@ _COLUMNS = ", ".join(  # named apart: both tables have an id, and a union's subq
     )
 )
 _PAGE = f"""
-SELECT {_COLUMNS},
+SELECT {_COLUMNS}, mine.side AS side, mine.weight AS weight,
        (SELECT COUNT(*) FROM {Result._meta.db_table} r WHERE r.matchday_id = e.matchday_id) AS players
 FROM {RatingEntry._meta.db_table} e JOIN {Matchday._meta.db_table} m ON m.id = e.matchday_id
+JOIN {Result._meta.db_table} mine ON mine.matchday_id = e.matchday_id AND mine.player_id = e.player_id
 WHERE e.table_id = %s AND e.player_id = %s
 ORDER BY e.matchday_date DESC, e.matchday_number DESC LIMIT %s OFFSET %s
 """  # noqa: S608
@@ -42,8 +43,8 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
     """For each table id, the rows at `pages[table id]` (positions newest first, as the page's pager
     counts them) of `player`'s history in that table, newest first. Each row comes with its matchday
     and the matchday's game (`entry.matchday.game`, from `games`, every game by id, which the page
-    has read with its tables) and `players`, the number of players at the matchday. One query,
-    whatever the number of tables."""
+    has read with its tables), the player's `side` and `weight` there, and `players`, the number of
+    players at the matchday. One query, whatever the number of tables."""
     wanted = [(table_id, rows) for table_id, rows in pages.items() if len(rows)]
     found: dict[int, list[RatingEntry]] = {table_id: [] for table_id in pages}
     if not wanted:
@@ -64,11 +65,11 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
         for at in _DATES:  # dates, whether or not the backend converted them (SQLite goes by declared types)
             row[at] = read_date(row[at])
         entry = _model_from_row(RatingEntry, alias, _ENTRY_NAMES, row[:split])
-        matchday = _model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-1])
+        matchday = _model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-3])
         _GAME.set_cached_value(matchday, games[matchday.game_id])
         _MATCHDAY.set_cached_value(entry, matchday)
         _PLAYER.set_cached_value(entry, player)
-        entry.players = row[-1]
+        entry.side, entry.weight, entry.players = row[-3:]
         found[entry.table_id].append(entry)
     for entries in found.values():  # each page's order: a union keeps none
         entries.sort(key=lambda e: (e.matchday_date, e.matchday_number), reverse=True)

@@ -13,9 +13,13 @@ import sys
 import time
 import urllib.request
 from contextlib import contextmanager
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+
+from tests.team_play import TEAM_COLUMNS, team_matchdays
+from tools.generate import people
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -128,6 +132,7 @@ def league_site(tmp_path_factory):
 # The mixed league: the demo, then seven months of official and unofficial games by 15 members who
 # also play solitaire (generate_league --people --attempts-out), as a real club's site holds.
 MIXED_START, MIXED_END = "2025-12-01", "2026-06-30"
+MIXED_TEAMS_FROM = 7 + 120  # the first team matchday's number: after the generated ones
 
 
 @pytest.fixture(scope="session")
@@ -141,6 +146,12 @@ def mixed_site(tmp_path_factory):
     generate += ["--attempts", "600"]
     steps = [["migrate", "--no-input", "-v0"], ["load_demo"], generate]
     steps += [["import_results", str(results)], ["import_attempts", str(attempts)]]
+    # Then the same members play in sides (tests/team_play.py), in tables rated by the libraries' teams.
+    teams = folder / "teams.csv"
+    team_rows = team_matchdays(MIXED_TEAMS_FROM, date.fromisoformat(MIXED_END) + timedelta(days=1), people(15))
+    teams.write_text("\n".join(",".join(map(str, row)) for row in [TEAM_COLUMNS, *team_rows]) + "\n")
+    setup = "from tests.team_play import setup_team_tables; setup_team_tables()"
+    steps += [["shell", "-c", setup], ["import_results", str(teams)]]
     for step in steps:
         subprocess.run([*MANAGE, *step], env=env, check=True, cwd=ROOT, capture_output=True)
     with _running_site(folder, env) as url:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result
 from ratings.models import RatingTable, Standing
 from ratings.selectors import grids, overview
+from ratings.selectors.sides import in_sides, with_sides
 from ratings.selectors.standings import Span, matchday_entries, ranked_standings, standing_rows
 from ratings.selectors.standings import spans as spans_of
 from web.deals import views as deals
@@ -174,17 +175,16 @@ def matchday(request, number):
     results = list(
         Result.objects.filter(matchday=matchday)
         .select_related("player")
-        .order_by("placing", F("rated_placing").asc(nulls_first=True))
+        .order_by("placing", "side", F("rated_placing").asc(nulls_first=True))
     )
-    placings.show(lambda names: MatchdayResultsTable(results, names), title="Results")
-    sections = [
-        exports.section(table.slug).show(
-            lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m),
-            title=f"{table.name} rating",
-            rating_table=table,
-        )
-        for table, entries in matchday_entries(matchday)
-    ]
+    sides = in_sides(results)  # partners are then grouped, with each side's rating and each weight
+    placings.show(lambda names: MatchdayResultsTable(results, names, sides=sides), title="Results")
+    sections = []
+    for table, entries in matchday_entries(matchday):
+        entries = with_sides(entries, results) if sides else entries
+        build = lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m, sides=sides)  # noqa: E731
+        sections.append(exports.section(table.slug).show(build, title=f"{table.name} rating", rating_table=table))
+        sections[-1].in_sides = sides
     exports.names = player_names([r.player for r in results])
     ctx = {
         "matchday": matchday,

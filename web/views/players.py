@@ -1,6 +1,6 @@
 """The players: the directory (search and sort), and a player's page: their rating in every table,
-its history, every change explained in the terms of the table's method, and head to head against
-everyone they met."""
+its history, every change explained in the terms of the table's method, head to head against
+everyone they met and the partners they played on a side with."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.models import RatingTable
 from ratings.selectors import overview, standings
 from ratings.selectors.players import entry_pages, player_standings, rating_history
+from ratings.selectors.sides import add_partners, in_sides, partnerships
 from web import charts
 from web.deals import views as deals
 from web.formatting import format_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
+from web.partners import PartnersTable
 from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
 from web.views.sections import Exports, get_or_404, player_names, public_page
 
@@ -69,12 +71,28 @@ def _chart(player: Player, summary: list[dict], history: dict):
     )
 
 
+def _entries_section(section, page, table: RatingTable, entries: list, with_year: bool):
+    """A page of the player's rows in one table; played in sides, with their sides and weights and
+    the method's word on how it rates sides."""
+    method, sides = table.rating_method, in_sides(entries)
+
+    def build(names):
+        return PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides)
+
+    def write(names):
+        return PlayerEntryTable.page_html(entries, method, with_year=with_year, sides=sides)
+
+    section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write)
+    section.in_sides = sides
+    return section
+
+
 @cached_page(PageParams(sections=("head-to-head",), tables=True, exports=True))
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     exports = Exports(request, reserved=("history", "history-heading"))
-    head_to_head = exports.section("head-to-head")
+    head_to_head, partners_section = exports.section("head-to-head"), exports.section("partners")
     tables = list(RatingTable.objects.select_related("game"))
     summary = player_standings(player, tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     history, today = rating_history(player, [row["table"].pk for row in summary]), timezone.localdate()
@@ -89,6 +107,7 @@ def player(request, pk):
             pages[table.pk], positions[table.pk] = (section, page), page.object_list  # a range of positions
     games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     found = entry_pages(player, positions, games)
+    add_partners(player, (entry for entries in found.values() for entry in entries))
     sections = []
     for row in summary:
         table = row["table"]
@@ -99,10 +118,7 @@ def player(request, pk):
         page.object_list = entries = found[table.pk][::-1]  # pages run newest first, each in play order
         days = [day for day, _, _ in history.get(table.pk, [])]
         with_year = bool(days) and standings.Span(len(days), days[0], days[-1]).needs_year(today)
-        method = table.rating_method
-        build = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable(e, method=m, with_year=y)  # noqa: E731
-        write = lambda names, e=entries, m=method, y=with_year: PlayerEntryTable.page_html(e, m, with_year=y)  # noqa: E731
-        sections.append(section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write))
+        sections.append(_entries_section(section, page, table, entries, with_year))
     counts = paginate(head_to_head_counts(player, games), head_to_head.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
     head_to_head.show(
@@ -111,12 +127,16 @@ def player(request, pk):
         title="Head to head",
         html=lambda names: HeadToHeadTable.page_html(opponents, names),
     )
-    exports.names = player_names([player, *(r.opponent for r in opponents)], tables)
+    partners = partnerships(player, games)
+    if partners:
+        partners_section.show(lambda names: PartnersTable(partners, names), title="Partners")
+    exports.names = player_names([player, *(r.opponent for r in opponents), *(r.partner for r in partners)], tables)
     ctx = {
         "player": player,
         "summary": summary,
         "chart": _chart(player, [row for row in summary if not row["table"].against_deals], history),
         "sections": sections,
         "head_to_head": head_to_head,
+        "partners": partners_section if partners else None,
     }
     return exports.response() or render(request, "league/player.html", ctx)

@@ -74,6 +74,7 @@ class Section:
         self.title = ""
         self.rating_table = None
         self.players: list = []
+        self.in_sides = False  # shows a matchday played in sides: the page says how the method rates them
 
     @property
     def page_number(self) -> str | None:

@@ -1,0 +1,315 @@
+"""Team play on the pages: the results grid names partners, the matchday page groups players by side
+with each side's rating and weights, every method says how it rates sides, head to head counts
+opponents only, the player page lists partners, and downloads and the export carry sides and weights
+(the export imports back to the same ratings)."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.paginator import Paginator
+from django.test import RequestFactory
+from django.urls import reverse
+
+from league.models import Game, Matchday, Player, Result
+from league.services import delete_players
+from ratings import engine, methods
+from ratings.methods import METHODS, Facts, Seat
+from ratings.models import RatingEntry, RatingTable
+from ratings.selectors import grids
+from ratings.selectors.sides import add_partners, partnerships, with_sides
+from ratings.selectors.standings import matchday_entries
+from ratings.services.matchdays import delete_matchdays
+from tests.conftest import section, table_rows
+from tests.team_play import setup_team_tables
+from tests.test_render import _history, names, tree
+from web import grid_table, tables
+from web.formatting import format_change, format_rating, formula_html
+from web.importing import import_results
+from web.partners import PartnersTable
+from web.render import table_html
+
+TEAM_CSV = """matchday,date,game,rounds,player,placing,rated_placing,side,weight
+7,2025-11-20,Spades,1,GL,1,,A,1
+7,2025-11-20,Spades,1,K,1,,A,1
+7,2025-11-20,Spades,1,I,2,,B,1
+7,2025-11-20,Spades,1,J,2,,B,1
+8,2025-11-21,Spades,1,GL,2,,A,1
+8,2025-11-21,Spades,1,I,2,,A,1
+8,2025-11-21,Spades,1,K,1,,B,1
+8,2025-11-21,Spades,1,J,1,,B,1
+9,2025-11-22,Spades,1,R,1,,A,0.5
+9,2025-11-22,Spades,1,GL,1,,A,1
+9,2025-11-22,Spades,1,K,1,,A,1
+9,2025-11-22,Spades,1,I,2,,B,1
+9,2025-11-22,Spades,1,J,2,,B,1
+"""
+
+
+@pytest.fixture
+def teams(club):
+    """The club's November (Hearts, everyone alone), then three Spades matchdays in sides: GL and K
+    beat I and J, K and J beat GL and I, and R (half the game), GL and K beat I and J."""
+    import_results(TEAM_CSV.encode())
+
+
+def player_url(short_name):
+    return reverse("league:player", args=[Player.objects.get(short_name=short_name).pk])
+
+
+def matchday_html(client, number):
+    return client.get(reverse("league:matchday", args=[number])).content.decode()
+
+
+def stored_side_ratings(table: RatingTable, number: int) -> dict[str, float]:
+    """Each player's side rating at matchday `number` in `table`, as the table's method rates it from
+    the stored ratings before (Outcome.extras of the Elo family)."""
+    matchday = Matchday.objects.get(number=number)
+    results = list(Result.objects.filter(matchday=matchday).select_related("player"))
+    before = {e.player_id: e for e in RatingEntry.objects.filter(table=table, matchday=matchday)}
+    seats = [Seat.of(r.play(), before[r.player_id].rating_before) for r in results]
+    outcomes = table.rating_method.compute(seats, Facts(matchday.rounds), table.method_params())
+    for result, outcome in zip(results, outcomes, strict=True):  # the stored change is the method's
+        assert outcome.delta == pytest.approx(before[result.player_id].delta)
+    return {r.player.short_name: o.extras["side_rating"] for r, o in zip(results, outcomes, strict=True)}
+
+
+def test_the_results_grid_names_each_players_partners_and_a_weight_below_one(client, teams):
+    rows = table_rows(section(client.get("/games/spades/").content.decode(), "results-heading"))
+    header = rows[0]
+    by_matchday = {row[0]: dict(zip(header, row, strict=True)) for row in rows[1:]}
+    assert by_matchday["7"]["GL"] == "1 with K" and by_matchday["7"]["J"] == "2 with I"
+    assert by_matchday["9"]["R"] == "1 with GL, K ×0.5"
+    assert by_matchday["9"]["GL"] == "1 with K, R"
+    hearts = table_rows(section(client.get("/games/hearts/").content.decode(), "results-heading"))
+    assert all("with" not in cell for row in hearts for cell in row)  # players alone: placings as before
+
+
+def test_the_matchday_page_groups_players_by_side_with_the_sides_rating_and_weights(client, teams):
+    html = matchday_html(client, 9)
+    results = table_rows(section(html, "results-heading"))
+    assert results[0] == ["Placing", "Player", "Name", "Side", "Weight", "Note"]
+    assert sorted(row[:2] + row[3:5] for row in results[1:]) == [
+        ["1", "GL", "A", ""],
+        ["1", "K", "A", ""],
+        ["1", "R", "A", "0.5"],  # a weight is shown where below 1
+        ["2", "I", "B", ""],
+        ["2", "J", "B", ""],
+    ]
+    for slug in ("overall", "spades"):
+        rows = table_rows(section(html, f"{slug}-heading"))
+        assert rows[0][:6] == ["Player", "Placing", "Side", "Side rating", "Weight", "Before"]
+        by_player = {row[0]: row for row in rows[1:]}
+        assert [row[2][0] for row in rows[1:]] == ["A", "A", "A", "B", "B"]  # side by side, winners first
+        assert by_player["GL"][2] == "A, with K, R" and by_player["J"][2] == "B, with I"
+        assert by_player["R"][4] == "0.5" and by_player["GL"][4] == ""
+        sides = stored_side_ratings(RatingTable.objects.get(slug=slug), 9)
+        for name, row in by_player.items():
+            assert row[3] == format_rating(sides[name])
+        # The side's rating weighs R's rating by half: not the plain mean of its players'
+        before = {name: float(row[5]) for name, row in by_player.items()}
+        assert sides["GL"] == pytest.approx((before["GL"] + before["K"] + 0.5 * before["R"]) / 2.5)
+        assert sides["I"] == pytest.approx((before["I"] + before["J"]) / 2)
+
+
+def test_a_matchday_of_players_alone_shows_no_side_columns(client, teams):
+    html = matchday_html(client, 5)
+    assert table_rows(section(html, "results-heading"))[0] == ["Placing", "Player", "Name", "Note"]
+    assert "Side rating" not in html and "In sides" not in html
+
+
+SIDED = [m for m in methods.METHODS.values() if not m.against_deals]
+
+
+@pytest.mark.parametrize("method", SIDED, ids=[m.slug for m in SIDED])
+def test_every_method_explains_a_team_change_on_the_matchday_and_player_pages(client, teams, method):
+    RatingTable.objects.filter(slug="spades").update(method=method.slug)
+    engine.recompute([RatingTable.objects.get(slug="spades")])
+    said = str(formula_html(f"{method.explanation} {method.side_explanation}"))
+    assert method.side_explanation.startswith("In sides, ")
+    assert said in section(matchday_html(client, 7), "spades-heading")
+    player = client.get(player_url("GL")).content.decode()
+    assert said in section(player, "spades-heading")
+    assert "In sides" not in section(player, "hearts-heading")  # Hearts is played alone
+
+
+def test_the_sides_sentence_says_how_each_family_rates_a_side():
+    assert "mean of its players' ratings" in methods.get("club").side_explanation
+    assert "K from their own rating" in methods.get("rating-band").side_explanation
+    assert "composite" in methods.get("glicko2").side_explanation
+    for slug in ("trueskill", "openskill"):
+        assert "library's team rating" in methods.get(slug).side_explanation
+
+
+def test_head_to_head_counts_opponents_only_and_partners_apart(client, teams):
+    html = client.get(player_url("GL")).content.decode()
+    rows = {(row[0], row[1]): row[2:] for row in table_rows(section(html, "head-to-head-heading"))[1:]}
+    # GL met J as an opponent at matchdays 7, 8 and 9; I at 7 and 9 (they were partners at 8);
+    # K only at 8 (partners at 7 and 9).
+    assert rows["J", "Spades"] == ["3", "2", "1", "0"]
+    assert rows["I", "Spades"] == ["2", "2", "0", "0"]
+    assert rows["K", "Spades"] == ["1", "0", "1", "0"]
+    assert ("R", "Spades") not in rows  # R played only on GL's side
+    assert rows["K", "Hearts"] == ["4", "1", "3", "0"]  # play alone counts as before
+
+
+def test_the_player_page_shows_partners_games_wins_and_change_together(client, teams):
+    html = client.get(player_url("GL")).content.decode()
+    rows = table_rows(section(html, "partners-heading"))
+    assert rows[0] == ["Partner", "Game", "Matchdays together", "Won together", "Change together"]
+    spades = RatingTable.objects.get(slug="spades")
+    gl = Player.objects.get(short_name="GL")
+    change = {e.matchday.number: e.delta for e in RatingEntry.objects.filter(table=spades, player=gl)}
+    expected = {
+        "K": ["2", "2", format_change(change[7] + change[9])],
+        "I": ["1", "0", format_change(change[8])],
+        "R": ["1", "1", format_change(change[9])],
+    }
+    assert {row[0]: row[2:] for row in rows[1:]} == expected
+    assert [row[0] for row in rows[1:]] == ["K", "I", "R"]  # most matchdays together first
+    entries = table_rows(section(html, "spades-heading"))
+    assert entries[0][3:6] == ["Placing", "Side", "Weight"]
+    assert [row[4] for row in entries[1:]] == ["A, with K", "A, with I", "A, with K, R"]
+    r_entries = table_rows(section(client.get(player_url("R")).content.decode(), "spades-heading"))
+    assert r_entries[1][4:6] == ["A, with GL, K", "0.5"]
+
+
+def test_a_player_who_never_played_in_sides_has_no_partners_section(client, teams):
+    Player.objects.create(name="Newcomer", short_name="NC")
+    import_results(
+        b"matchday,date,game,rounds,player,placing,rated_placing\n10,2025-11-23,Hearts,1,NC,1,\n10,2025-11-23,Hearts,1,R,2,\n"
+    )
+    html = client.get(player_url("NC")).content.decode()
+    assert 'id="partners-heading"' not in html and "Side" not in section(html, "hearts-heading")
+
+
+def test_downloads_carry_side_and_weight(client, teams):
+    matchday = reverse("league:matchday", args=[9])
+    results = list(
+        csv.DictReader(io.StringIO(client.get(matchday, {"export": "csv", "table": "results"}).content.decode()))
+    )
+    assert {(r["Player"], r["Side"], r["Weight"]) for r in results} == {
+        ("R", "A", "0.5"),
+        ("GL", "A", "1"),
+        ("K", "A", "1"),
+        ("I", "B", "1"),
+        ("J", "B", "1"),
+    }
+    changes = json.loads(client.get(matchday, {"export": "json", "table": "overall"}).content)
+    by_player = {row["Player"]: row for row in changes}
+    assert by_player["R"]["Side"] == "A" and by_player["R"]["Weight"] == 0.5 and by_player["J"]["Weight"] == 1
+    assert by_player["GL"]["Side rating"] == pytest.approx(
+        stored_side_ratings(RatingTable.objects.get(slug="overall"), 9)["GL"]
+    )
+    mine = json.loads(client.get(player_url("R"), {"export": "json", "table": "spades"}).content)
+    assert [(row["Matchday"], row["Side"], row["Weight"]) for row in mine] == [(9, "A", 0.5)]
+    grid = json.loads(client.get("/games/spades/", {"export": "json", "table": "results"}).content)
+    assert {row["Matchday"]: row["R"] for row in grid if "R" in row and row["R"] is not None} == {
+        9: "1 with GL, K ×0.5"
+    }
+
+
+MORE_SIDES = """matchday,date,game,rounds,player,placing,rated_placing,side,weight
+10,2025-11-23,Spades,1,GL,2,,A,1
+10,2025-11-23,Spades,1,J,2,,A,0.5
+10,2025-11-23,Spades,1,R,1,,B,1
+10,2025-11-23,Spades,1,I,1,,B,1
+"""
+
+
+@pytest.mark.parametrize(("url", "queries"), [("player", 14), ("matchday", 10)])
+def test_team_pages_take_a_fixed_number_of_queries(client, teams, django_assert_num_queries, url, queries):
+    """The player's page reads their partners, and the partners at each of its rows; the matchday's
+    page works its sides out of the results and rating rows it reads anyway."""
+    page = player_url("GL") if url == "player" else reverse("league:matchday", args=[9])
+    with django_assert_num_queries(queries):
+        assert client.get(page).status_code == 200
+    import_results(MORE_SIDES.encode())  # more matchdays, partners and sides cost no extra query
+    with django_assert_num_queries(queries):
+        assert client.get(page).status_code == 200
+
+
+def test_an_export_with_sides_imports_back_to_the_same_ratings(teams):
+    """Export the overall and each game's table, empty the league, import the exports: every rating
+    row is as it was, sides and partial play included."""
+    tables = ["overall", "hearts", "spades"]
+    before = {slug: ratings_of(slug) for slug in tables}
+    exported = {slug: export(slug) for slug in tables}
+    assert "side" in exported["spades"].splitlines()[0] and ",A,0.5," in exported["spades"]
+    delete_matchdays(Matchday.objects.all())
+    delete_players(Player.objects.all())
+    assert not RatingEntry.objects.exists()
+    import_results(exported["overall"].encode())  # every matchday is in an official game's table
+    for slug in tables:
+        assert ratings_of(slug) == before[slug]
+    assert Result.objects.get(matchday__number=9, player__short_name="R").weight == 0.5
+
+
+def test_an_export_of_tables_rated_by_the_libraries_teams_imports_back(teams):
+    """The same round trip for TrueSkill and openskill teams: set before the import, as a new league's
+    tables would be."""
+    exported = export("overall")
+    delete_matchdays(Matchday.objects.all())
+    delete_players(Player.objects.all())
+    setup_team_tables()
+    import_results(exported.encode())
+    spades = ratings_of("spades")
+    again = export("spades")
+    delete_matchdays(Matchday.objects.all())
+    delete_players(Player.objects.all())
+    import_results(again.encode())
+    assert ratings_of("spades") == spades
+    assert RatingTable.objects.get(slug="spades").method == "openskill"
+
+
+def export(slug: str) -> str:
+    out = io.StringIO()
+    call_command("export_ratings", "--table", slug, stdout=out)
+    return out.getvalue()
+
+
+def ratings_of(slug: str) -> dict[tuple[int, str], tuple[float, float]]:
+    """(matchday number, player) -> (rating before, after) of every row of a table."""
+    rows = RatingEntry.objects.filter(table__slug=slug).values_list(
+        "matchday__number", "player__short_name", "rating_before", "rating_after"
+    )
+    return {(number, name): (before, after) for number, name, before, after in rows}
+
+
+def _sided_tables():
+    """Each table that shows sides, built from the team matchdays as the pages build them."""
+    overall, spades = RatingTable.objects.get(slug="overall"), RatingTable.objects.get(slug="spades")
+    matchday = Matchday.objects.get(number=9)
+    results = list(Result.objects.filter(matchday=matchday).select_related("player"))
+    entries = with_sides([e for t, es in matchday_entries(matchday) if t == overall for e in es], results)
+    r = Player.objects.get(short_name="R")
+    history = _history(r, spades)
+    add_partners(r, history)
+    grid = grids.results_grid(Paginator(grids.results_matchdays(), 25).page(1))
+    return {
+        "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"], sides=True),
+        "results": lambda: tables.MatchdayResultsTable(results, names(), sides=True),
+        "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["openskill"], sides=True),
+        "partners": lambda: PartnersTable(partnerships(r, Game.objects.in_bulk()), names()),
+        "results grid": lambda: grid_table.grid_table(grid, names(), show_game=True, ratings=False, with_year=False),
+    }
+
+
+@pytest.mark.parametrize("case", ["entries", "results", "player entries", "partners", "results grid"])
+def test_tables_of_sides_are_written_as_django_tables2_writes_them(teams, case):
+    build = _sided_tables()[case]
+    ours = table_html(build())
+    assert tree(ours) == tree(build().as_html(RequestFactory().get("/")))
+    marks = {"entries": "Side rating", "results": ">0.5<", "player entries": "with GL, K", "partners": ">GL<"}
+    assert marks.get(case, "1 with GL, K ×0.5") in ours
+
+
+def test_a_players_rows_in_sides_written_straight_are_the_entry_table_byte_for_byte(teams):
+    r = Player.objects.get(short_name="R")
+    history = _history(r, RatingTable.objects.get(slug="spades"))
+    add_partners(r, history)
+    written = tables.PlayerEntryTable.page_html(history, METHODS["club"], with_year=False, sides=True)
+    assert written == table_html(tables.PlayerEntryTable(history, method=METHODS["club"], with_year=False, sides=True))
+    assert "A, with GL, K" in written and ">0.5<" in written
