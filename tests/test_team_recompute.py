@@ -94,3 +94,26 @@ def test_recomputing_from_an_edited_team_matchday_equals_a_full_rebuild(spades, 
     assert all(incremental[key] == before[key] for key in before if key[0] < 4)
     rebuild_all()
     assert rows(table) == incremental
+
+
+def test_a_game_moved_into_a_table_whose_method_cannot_rate_its_team_matchdays_is_refused(spades, admin_client):
+    """Making Spades unofficial moves its team matchdays into its category's table: when that table
+    is rated by Elo-MMR (players alone only), the admin says so on the form and nothing changes."""
+    from django.urls import reverse
+
+    from league.models import Category
+    from ratings.engine import sync_tables
+    from ratings.services.rating_tables import save_rating_table
+
+    category = Category.objects.create(name="Partnership games", slug="partnership-games")
+    Game.objects.create(name="Bridge", slug="bridge", category=category, official=False)
+    sync_tables()
+    table = RatingTable.objects.get(category=category)
+    table.method = "elo-mmr"
+    save_rating_table(table)
+    data = {"name": "Spades", "slug": "spades", "category": category.pk, "official": ""}
+    response = admin_client.post(reverse("admin:league_game_change", args=[spades.pk]), data)
+    assert response.status_code == 200
+    assert "The Partnership games rating uses Elo-MMR" in response.content.decode()
+    assert "rates players alone, not sides or partial play" in response.content.decode()
+    assert Game.objects.get(pk=spades.pk).official

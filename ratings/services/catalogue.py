@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from league.models import Category, Game, Revision
+from league.models import Category, Game, Result, Revision
 from league.validation import (
     fitting_slug,
 )
@@ -17,7 +18,24 @@ from league.validation import (
 from .. import engine, methods
 from ..deals import engine as deal_engine
 from ..models import RatingTable
+from .rating_tables import unratable_matchdays
 from .recompute import recompute_from
+
+
+def moved_game_problems(game: Game) -> list[str]:
+    """What the methods of the tables that a changed game's matchdays would move into (by its official
+    flag or category) cannot rate, e.g. Sedma or Elo-MMR meeting a team matchday. Reads only."""
+    old = Game.objects.filter(pk=game.pk).first() if game.pk else None
+    if old is None or (old.official, old.category_id) == (game.official, game.category_id):
+        return []
+    results = Result.objects.filter(matchday__game=old)
+    problems = []
+    for table in RatingTable.objects.exclude(scope=RatingTable.Scope.GAME):
+        if table.counts(game) and not table.counts(old):
+            method = table.rating_method
+            found = unratable_matchdays(results, method)
+            problems += [f"the {table.name} rating uses {method.name}, which cannot rate {p}" for p in found[:5]]
+    return problems
 
 
 @transaction.atomic
@@ -25,6 +43,9 @@ def save_game(game: Game) -> list[RatingTable]:
     """Add or change a game. A change of its official flag or category moves its matchdays between
     the overall and category tables, which are recomputed from its first matchday."""
     game.full_clean()
+    problems = moved_game_problems(game)
+    if problems:
+        raise ValidationError({"official": problems})
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
     if old is not None and old.against_deals != game.against_deals:

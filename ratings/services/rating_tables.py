@@ -24,11 +24,12 @@ def method_problems(table: RatingTable, method: methods.Method) -> list[str]:
         return [f"{table.game} is played against deals, which only {methods.deals.PlayerVsDeal.name} rates."]
     if method.against_deals and not deal_game:
         return [f"it rates games played against deals, and {table.name} is a table of matchdays."]
-    results = (
-        Result.objects.filter(matchday__in=table.matchdays())
-        .select_related("matchday", "player")
-        .order_by("matchday__date", "matchday__number", "pk")
-    )
+    return unratable_matchdays(Result.objects.filter(matchday__in=table.matchdays()), method)
+
+
+def unratable_matchdays(results, method: methods.Method) -> list[str]:
+    """What `method` could not rate among the matchdays of `results`, one line per matchday."""
+    results = results.select_related("matchday", "player").order_by("matchday__date", "matchday__number", "pk")
     problems = []
     for matchday, group in groupby(results, key=lambda r: r.matchday):
         seats = [methods.Seat.of(r.play()) for r in group]

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.db.models import Min
 
 from league import services as league_services
 from league.models import Category, Game, Page, Player
-from ratings.services.catalogue import delete_categories, delete_games, save_category, save_game
+from ratings.services.catalogue import (
+    delete_categories,
+    delete_games,
+    moved_game_problems,
+    save_category,
+    save_game,
+)
 
 
 @admin.register(Player)
@@ -47,8 +54,18 @@ class CategoryAdmin(admin.ModelAdmin):
         delete_categories(queryset)
 
 
+class GameForm(forms.ModelForm):
+    def _post_clean(self):
+        """A game moved to tables whose methods cannot rate its matchdays is refused on its fields."""
+        super()._post_clean()
+        if not self.errors:
+            for problem in moved_game_problems(self.instance):
+                self.add_error("official", problem[0].upper() + problem[1:] + ".")
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameForm
     list_display = ["name", "category", "official"]
     list_filter = ["official", "category"]
     prepopulated_fields = {"slug": ["name"]}
