@@ -120,7 +120,7 @@ def test_a_matchday_of_players_alone_shows_no_side_columns(client, teams):
     assert "Side rating" not in html and "In sides" not in html
 
 
-SIDED = [m for m in methods.METHODS.values() if not m.against_deals]
+SIDED = [m for m in methods.METHODS.values() if type(m).rate_sides is not methods.Method.rate_sides]
 
 
 @pytest.mark.parametrize("method", SIDED, ids=[m.slug for m in SIDED])
@@ -313,3 +313,17 @@ def test_a_players_rows_in_sides_written_straight_are_the_entry_table_byte_for_b
     written = tables.PlayerEntryTable.page_html(history, METHODS["club"], with_year=False, sides=True)
     assert written == table_html(tables.PlayerEntryTable(history, method=METHODS["club"], with_year=False, sides=True))
     assert "A, with GL, K" in written and ">0.5<" in written
+
+
+def test_the_player_pages_placing_counts_sides_not_players(teams):
+    """In a two-against-two GL finished 1st of 2 sides, not "of 4"; alone at Hearts, of the players."""
+    from ratings.selectors.players import entry_pages
+
+    gl = Player.objects.get(short_name="GL")
+    table = RatingTable.objects.get(slug="spades")
+    hearts = RatingTable.objects.get(slug="hearts")
+    games = Game.objects.in_bulk()
+    found = entry_pages(gl, {table.pk: range(0, 10), hearts.pk: range(0, 10)}, games)
+    assert {e.matchday.number: e.players for e in found[table.pk]} == {7: 2, 8: 2, 9: 2}
+    assert {e.matchday.number: e.players for e in found[hearts.pk]}[1] == 4
+    assert tables.PlacingOfColumn().render(found[table.pk][-1]) == "1 of 2"

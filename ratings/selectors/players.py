@@ -31,7 +31,8 @@ _COLUMNS = ", ".join(  # named apart: both tables have an id, and a union's subq
 )
 _PAGE = f"""
 SELECT {_COLUMNS}, mine.side AS side, mine.weight AS weight,
-       (SELECT COUNT(*) FROM {Result._meta.db_table} r WHERE r.matchday_id = e.matchday_id) AS players
+       (SELECT COUNT(DISTINCT CASE WHEN r.side = '' THEN 'p' || r.id ELSE r.side END)
+        FROM {Result._meta.db_table} r WHERE r.matchday_id = e.matchday_id) AS players
 FROM {RatingEntry._meta.db_table} e JOIN {Matchday._meta.db_table} m ON m.id = e.matchday_id
 JOIN {Result._meta.db_table} mine ON mine.matchday_id = e.matchday_id AND mine.player_id = e.player_id
 WHERE e.table_id = %s AND e.player_id = %s
@@ -44,7 +45,8 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
     counts them) of `player`'s history in that table, newest first. Each row comes with its matchday
     and the matchday's game (`entry.matchday.game`, from `games`, every game by id, which the page
     has read with its tables), the player's `side` and `weight` there, and `players`, the number of
-    players at the matchday. One query, whatever the number of tables."""
+    sides at the matchday (a player alone is a side of one: without partners, the players). One query,
+    whatever the number of tables."""
     wanted = [(table_id, rows) for table_id, rows in pages.items() if len(rows)]
     found: dict[int, list[RatingEntry]] = {table_id: [] for table_id in pages}
     if not wanted:
