@@ -6,6 +6,7 @@ is a result as typed). Pure Python (no Django).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from league.validation import PLAYERS, SIDE_LENGTH, name_key, name_problem
@@ -67,6 +68,22 @@ def side_groups(labels: Sequence[str]) -> list[list[int]]:
             alone.append([index])
             groups[f"\0{index}"] = alone[-1]  # keeps the order of first appearance
     return list(groups.values())
+
+
+def same_side_labels(entries: Sequence) -> list:
+    """`entries` (results with a `side`) with partners' labels written alike, as the side's first
+    player wrote it: "a" and "A" are one side to the rules, and so they are to the pages and queries
+    that compare stored labels."""
+    if not any(entry.side for entry in entries):
+        return list(entries)
+    spelled: dict[str, str] = {}
+    written = []
+    for entry in entries:
+        if entry.side:
+            label = spelled.setdefault(name_key(entry.side), entry.side.strip())
+            entry = entry if entry.side == label else replace(entry, side=label)
+        written.append(entry)
+    return written
 
 
 def matchday_problems(entries: Sequence[Entry]) -> list[str]:

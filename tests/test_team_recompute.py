@@ -117,3 +117,21 @@ def test_a_game_moved_into_a_table_whose_method_cannot_rate_its_team_matchdays_i
     assert "The Partnership games rating uses Elo-MMR" in response.content.decode()
     assert "rates players alone, not sides or partial play" in response.content.decode()
     assert Game.objects.get(pk=spades.pk).official
+
+
+def test_partners_labels_written_differently_are_stored_alike(db):
+    """ "a" and "A" are one side to the rules, so they are stored as the side's first player wrote it."""
+    from web.importing import import_results
+
+    import_results(
+        b"matchday,date,game,rounds,player,placing,rated_placing,side\n"
+        b"1,2025-12-01,Spades,1,GL,1,,a\n1,2025-12-01,Spades,1,K,1,,A\n"
+        b"1,2025-12-01,Spades,1,I,2,,North\n1,2025-12-01,Spades,1,J,2,,north \n"
+    )
+    stored = dict(Matchday.objects.get(number=1).results.values_list("player__short_name", "side"))
+    assert stored == {"GL": "a", "K": "a", "I": "North", "J": "North"}
+    matchday = Matchday.objects.get(number=1)
+    results = results_of(matchday)
+    results["K"] = replace(results["K"], side="A ")
+    save_matchday(matchday, list(results.values()))
+    assert Matchday.objects.get(number=1).results.get(player__short_name="K").side == "a"

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
 from league.models import Game, Matchday, Player, Result
-from league.placings import matchday_problems, stored_rated_placings
+from league.placings import matchday_problems, same_side_labels, stored_rated_placings
 from league.results import PLACING_FIELDS, RATED_AS_GIVEN, Entry, given_values, range_problems
 from league.validation import MATCHDAY_NUMBERS, NAME_LENGTH, ROUNDS, SHORT_NAME_LENGTH, name_key, name_problem
 
@@ -74,7 +74,7 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     rows = [
         (matchday.pk, players[name_key(row.player)].pk, "", row.placing, rated, *given_values(row))
         for matchday, given in zip(matchdays, imported, strict=True)
-        for row, rated in zip(given.results, stored_rated_placings(given.results), strict=True)
+        for row, rated in zip(same_side_labels(given.results), stored_rated_placings(given.results), strict=True)
     ]
     insert_rows(Result, IMPORTED_RESULT_COLUMNS, rows)
     if connection.vendor == "postgresql" and len(rows) > 10_000:

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from league.models import Game, Matchday, Player, Result
-from league.placings import matchday_problems, stored_rated_placings
+from league.placings import matchday_problems, same_side_labels, stored_rated_placings
 from league.results import RESULT_FIELDS, Entry, Play, values
 
 from .. import engine, methods
@@ -56,7 +56,8 @@ def _with_derived_rated_placings(results: Sequence[ResultInput]) -> list[ResultI
     """The results with the rated placings the penalty rule derives: players who left early after
     everyone who stayed, the others in finishing order around any explicit penalty."""
     derived = stored_rated_placings(_entries(results))
-    return [replace(r, rated_placing=rated) for r, rated in zip(results, derived, strict=True)]
+    written = same_side_labels(results)
+    return [replace(r, rated_placing=rated) for r, rated in zip(written, derived, strict=True)]
 
 
 def results_problems(game: Game | None, results: Sequence[ResultInput]) -> list[str]:
