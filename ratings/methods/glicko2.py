@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Facts, Method, Outcome, Param, Seat, finish, pair_score, start_rating_param
+from .sides import side_rating
 
 SCALE = 173.7178  # Glickman's factor between the Glicko and Glicko-2 scales
 CENTRE = 1500.0
@@ -248,7 +249,7 @@ provisional while RD >= the threshold
         sides = []
         for group in groups:
             total = sum(seats[i].weight for i in group)
-            rating = sum(seats[i].weight * seats[i].rating for i in group) / total
+            rating = side_rating(seats, group)
             rd = math.sqrt(sum(seats[i].weight * states[i]["rd"] ** 2 for i in group) / total)
             sides.append((rating, rd, seats[group[0]].placing))
         outcomes: list[Outcome | None] = [None] * len(seats)
