@@ -10,11 +10,119 @@
 
 import json
 import os
+import re
 
 import pytest
 from django.core.cache import cache
 
+from tests import test_page_cache
 from web import shared_pages
+
+backend = test_page_cache.backend
+served = test_page_cache.served
+
+
+# Class 1: the page cache answers before Django's checks.
+
+
+def test_checks_the_page_cache_stands_after_djangos_checks_of_the_request(settings):
+    order = settings.MIDDLEWARE
+    cached = order.index("web.page_cache.PageCacheMiddleware")
+    assert order.index("django.middleware.security.SecurityMiddleware") < cached
+    assert order.index("django.middleware.common.CommonMiddleware") < cached
+
+
+def test_checks_a_host_not_allowed_gets_the_same_400_on_a_hit_as_on_a_miss(backend, client, club):
+    cache.clear()
+    miss = client.get("/standings/", HTTP_HOST="evil.example")
+    assert miss.status_code == 400
+    assert served(client, "/standings/")[0].status_code == 200 and served(client, "/standings/")[1]
+    hit = client.get("/standings/", HTTP_HOST="evil.example")
+    assert hit.status_code == 400 and hit.content == miss.content
+    assert b"/standings/" in served(client, "/standings/")[0].content  # the good host still gets its copy
+
+
+def test_checks_a_refused_user_agent_is_refused_a_cached_page(backend, client, club, settings):
+    served(client, "/")
+    assert served(client, "/")[1]
+    settings.DISALLOWED_USER_AGENTS = [re.compile("BadBot")]
+    assert client.get("/", HTTP_USER_AGENT="BadBot/1.0").status_code == 403
+
+
+def test_checks_prepend_www_redirects_to_a_cached_page(backend, client, club, settings):
+    served(client, "/")
+    assert served(client, "/")[1]
+    settings.PREPEND_WWW = True
+    response = client.get("/")
+    assert response.status_code == 301 and response["Location"] == "http://www.testserver/"
+
+
+def test_checks_the_https_redirect_applies_to_a_cached_page(backend, client, club, settings):
+    settings.SECURE_SSL_REDIRECT = True  # read when the client's handler is made, at its first request
+    assert client.get("/", secure=True).status_code == 200
+    assert served(client, "/", secure=True)[1]
+    response = client.get("/")
+    assert response.status_code == 301 and response["Location"] == "https://testserver/"
+
+
+# "%2B1" is "+1"; "%D9%A1" an Arabic-Indic 1 (Python reads both as 1)
+NOT_PAGE_NUMBERS = ["0", "00", "-1", "%2B1", "%200%20", "%D9%A1", "1_0", "1.0", "99999999"]
+
+
+@pytest.mark.parametrize("number", NOT_PAGE_NUMBERS)
+def test_checks_a_page_number_that_is_not_one_is_page_not_found_for_visitors_and_staff(
+    backend, client, admin_client, club, settings, number
+):
+    settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
+    served(client, "/")
+    assert served(client, "/")[1]  # page 1 is stored: it must not stand in for another
+    for who in (client, admin_client, client):
+        response, hit = served(who, f"/?overall-page={number}")
+        assert response.status_code == 404 and not hit, (number, response.status_code)
+        assert "Page not found" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url", ["/standings/?hearts-page=0", "/players/?players-page=-1", "/players/?q=G&players-page=0"]
+)
+def test_checks_other_pages_refuse_page_zero_too(backend, client, admin_client, club, url):
+    for who in (client, admin_client):
+        assert served(who, url)[0].status_code == 404
+
+
+def test_checks_a_value_outside_a_choice_or_a_download_is_never_served_as_a_stored_page(
+    backend, client, admin_client, club
+):
+    served(client, "/players/")  # the default order is stored: an unknown one is answered by the view
+    for _ in range(2):
+        response, hit = served(client, "/players/?sort=bogus")
+        assert response.status_code == 200 and not hit
+    for url in ("/?export=xml&table=overall", "/?export=csv&table=nowhere"):
+        for who in (client, admin_client, client):
+            response, hit = served(who, url)
+            assert response.status_code == 400 and not hit
+
+
+@pytest.mark.parametrize(
+    ("spaced", "plain"),
+    [
+        ("/players/?sort=%20rating%20", "/players/?sort=rating"),
+        ("/players/?q=G&sort=rating%20", "/players/?q=G&sort=rating"),
+        ("/?overall-page=%202%20", "/?overall-page=2"),
+    ],
+)
+def test_checks_a_parameter_with_spaces_is_read_as_without_them_by_visitors_and_staff(
+    backend, client, admin_client, club, settings, spaced, plain
+):
+    settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
+    assert client.get(spaced).content == client.get(plain).content
+    assert admin_client.get(spaced).content == admin_client.get(plain).content
+
+
+def test_checks_a_hit_costs_no_query_but_the_revisions(backend, client, club, django_assert_max_num_queries):
+    served(client, "/standings/")
+    with django_assert_max_num_queries(1):  # the token, unless a shared cache holds it
+        assert served(client, "/standings/")[1]
 
 
 # Class 4: the shared pages' folder is checked once per worker.
