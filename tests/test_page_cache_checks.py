@@ -14,7 +14,11 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
+from django.utils.http import http_date
 
+from league import services as league_services
+from league.models import Player
 from tests import test_page_cache
 from web import shared_pages
 
@@ -123,6 +127,53 @@ def test_checks_a_hit_costs_no_query_but_the_revisions(backend, client, club, dj
     served(client, "/standings/")
     with django_assert_max_num_queries(1):  # the token, unless a shared cache holds it
         assert served(client, "/standings/")[1]
+
+
+# Class 2: browsers and proxies are not told to ask again.
+
+
+def test_ask_again_every_public_page_says_so_on_a_miss_a_hit_and_a_304(backend, client, club):
+    first, hit = served(client, "/standings/")
+    assert not hit and first["Cache-Control"] == "no-cache, public"
+    again, hit = served(client, "/standings/")
+    assert hit and again["Cache-Control"] == "no-cache, public"
+    unchanged, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert hit and unchanged.status_code == 304 and unchanged["Cache-Control"] == "no-cache, public"
+    download = client.get("/?export=csv&table=overall")
+    assert download["Cache-Control"] == "no-cache, public"
+
+
+def test_ask_again_a_page_shown_with_a_session_is_for_that_browser_only(admin_client, club):
+    for url in ("/", "/standings/", "/players/?q=G"):
+        response = admin_client.get(url)
+        assert response["Cache-Control"] == "no-cache, private", url
+
+
+def _rename(name: str) -> None:
+    player = Player.objects.get(short_name="GL")
+    player.name = name
+    league_services.save_player(player)
+
+
+def test_ask_again_two_changes_within_one_second_never_answer_not_modified_with_the_old_page(
+    backend, client, club, monkeypatch
+):
+    second = timezone.now().replace(microsecond=0)
+    # Both writes are stamped with the same second, as two saves within one second are.
+    monkeypatch.setattr(timezone, "now", lambda: second.replace(microsecond=400_000))
+    with backend():
+        _rename("Gerda One")
+    old, _ = served(client, "/")
+    assert "Gerda One" in old.content.decode()
+    seen_at = old.get("Last-Modified", http_date(second.timestamp()))
+    with backend():
+        _rename("Gerda Two")
+    for _ in ("miss", "hit"):
+        for asked in ({"HTTP_IF_MODIFIED_SINCE": seen_at}, {"HTTP_IF_NONE_MATCH": old["ETag"]}):
+            response = client.get("/", **asked)
+            assert response.status_code == 200, asked
+            assert "Gerda Two" in response.content.decode()
+    assert getattr(client.get("/"), "page_cache", None) == "hit"
 
 
 # Class 4: the shared pages' folder is checked once per worker.

@@ -31,7 +31,6 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
-from django.utils.http import parse_http_date_safe
 
 from league import revision
 from web.shared_pages import SharedPages, shared_pages
@@ -199,9 +198,6 @@ class PageCacheMiddleware:
         response = HttpResponse(entry.content, status=entry.status)
         for name, value in entry.headers:
             response[name] = value
-        last_modified = parse_http_date_safe(response.get("Last-Modified", ""))
-        response = get_conditional_response(
-            request, etag=response.get("ETag"), last_modified=last_modified, response=response
-        )
+        response = get_conditional_response(request, etag=response.get("ETag"), response=response)
         response.page_cache = "hit"  # for tests and the benchmark; not sent
         return response

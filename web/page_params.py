@@ -12,7 +12,9 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.http import QueryDict
+from django.utils.cache import patch_cache_control
 
 from web.page_cache import request_table_slugs
 from web.paging import page_number
@@ -115,7 +117,10 @@ def cached_page(params: PageParams = PageParams()):
 
     Whoever asks, the view sees the canonical values the cache key holds (and a search as typed), so
     that a visitor and staff get one answer to one address; a request with a value the view refuses
-    (page 0, a page number that is not a number) reaches the view as it came, to be refused there."""
+    (page 0, a page number that is not a number) reaches the view as it came, to be refused there.
+
+    Browsers and proxies are told to ask again each time (the ETag makes that a cheap 304): a page
+    shown to a visitor may be kept by any cache, one shown to anyone with a session by theirs only."""
 
     def decorate(view):
         @functools.wraps(view)
@@ -123,7 +128,11 @@ def cached_page(params: PageParams = PageParams()):
             seen = params.seen(request.GET, lambda: request_table_slugs(request))
             if seen is not None:
                 request.GET = seen
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
+            # A session (staff) is the page cache's own test of who gets a page stored for all.
+            audience = "private" if settings.SESSION_COOKIE_NAME in request.COOKIES else "public"
+            patch_cache_control(response, no_cache=True, **{audience: True})
+            return response
 
         page.page_params = params
         return page
