@@ -10,8 +10,10 @@ page is stored in Django's cache framework under a key made of
   them beside itself with `web.page_params.cached_page`; parameters it does not read neither change
   the key nor fill the cache).
 
-The middleware stands early in the stack: a hit skips sessions, authentication, CSRF, messages and
-the login throttle, and costs one cheap revision check and one cache read. Anyone with a session
+The middleware stands early in the stack, right after Django's checks of the request (the Host, the
+HTTPS redirect), which a hit must pass as a rendered page does: a hit skips sessions,
+authentication, CSRF, messages and the login throttle, and costs one cheap revision check and one
+cache read. Anyone with a session
 cookie (staff, the admin) and every request that is not a GET of a declared page goes through the
 whole stack as before, and is never stored.
 """
