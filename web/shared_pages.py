@@ -16,9 +16,8 @@ a write lands still renders and stores its page under the old generation (removi
 break the locks of the workers waiting in them). Only folders named like a generation are removed;
 the folder must be this user's own and writable by nobody else, or it is not used; that is checked
 again at every use (one lstat), and a folder found otherwise is dropped by the worker for good, the
-pages being rendered without it. Files hold the
-status, headers, length and body (no pickle: nothing read back from the folder is run). With Redis
-the cache itself is shared and this folder is not used.
+pages being rendered without it. Files hold the status, headers, length and body (no pickle: nothing
+read back from the folder is run). With Redis the cache itself is shared and this folder is not used.
 """
 
 from __future__ import annotations
