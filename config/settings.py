@@ -81,10 +81,12 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the page cache: a cached page is answered only after Django's checks of the request
+    # (the Host in ALLOWED_HOSTS, refused user agents, PREPEND_WWW), as a rendered one is.
+    "django.middleware.common.CommonMiddleware",
     # Before sessions, authentication, CSRF and the rest: a cached public page skips them all.
     "web.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -10,8 +10,10 @@ page is stored in Django's cache framework under a key made of
   them beside itself with `web.page_params.cached_page`; parameters it does not read neither change
   the key nor fill the cache).
 
-The middleware stands early in the stack: a hit skips sessions, authentication, CSRF, messages and
-the login throttle, and costs one cheap revision check and one cache read. Anyone with a session
+The middleware stands early in the stack, right after Django's checks of the request (the Host, the
+HTTPS redirect), which a hit must pass as a rendered page does: a hit skips sessions,
+authentication, CSRF, messages and the login throttle, and costs one cheap revision check and one
+cache read. Anyone with a session
 cookie (staff, the admin) and every request that is not a GET of a declared page goes through the
 whole stack as before, and is never stored.
 """
@@ -31,7 +33,6 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
-from django.utils.http import parse_http_date_safe
 
 from league import revision
 from web.shared_pages import SharedPages, shared_pages
@@ -199,9 +200,6 @@ class PageCacheMiddleware:
         response = HttpResponse(entry.content, status=entry.status)
         for name, value in entry.headers:
             response[name] = value
-        last_modified = parse_http_date_safe(response.get("Last-Modified", ""))
-        response = get_conditional_response(
-            request, etag=response.get("ETag"), last_modified=last_modified, response=response
-        )
+        response = get_conditional_response(request, etag=response.get("ETag"), response=response)
         response.page_cache = "hit"  # for tests and the benchmark; not sent
         return response

@@ -12,9 +12,12 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.http import QueryDict
+from django.utils.cache import patch_cache_control
 
 from web.page_cache import request_table_slugs
+from web.paging import page_number
 
 EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/sections.py)
 
@@ -28,16 +31,18 @@ def canonical(
 ) -> dict[str, str] | None:
     """The values of the parameters a page reads, written one way: page numbers as plain numbers
     (page 1 as no parameter), choices only from their set, `export` and `table` for downloads.
-    Anything else is left out; a value the page would refuse makes the request uncacheable."""
+    Anything else is left out; a value the page would refuse (page 0, a sort it does not know) makes
+    the request uncacheable, and it reaches the view as it came, to be refused there."""
     pages, choices = set(pages), choices or {}
     known: dict[str, str] = {}
     for name, values in query.lists():
         value = values[-1].strip()
         if name in pages:
-            if not value.isascii() or not value.isdigit() or len(value) > 7:
+            number = page_number(value)  # the view's own reading (web/paging.py)
+            if number is None:
                 return None
-            if int(value) > 1:
-                known[name] = str(int(value))
+            if number > 1:
+                known[name] = str(number)
         elif name in choices:
             if value not in choices[name]:
                 return None
@@ -81,8 +86,22 @@ class PageParams:
             return {}
         if any(query.get(name, "").strip() for name in self.uncached):
             return None
+        return self.canonical(query, table_slugs)
+
+    def canonical(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
         slugs = table_slugs() if self.tables else ()
         return canonical(query, pages=self.pages(slugs), choices=self.choices, exports=self.exports)
+
+    def seen(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> QueryDict | None:
+        """The query the view is handed: the canonical values, and the names that leave a page unstored
+        (a search) as they came; None when a declared value is one the view must refuse itself."""
+        if not query:
+            return query_of({})
+        values = self.canonical(query, table_slugs)
+        if values is None:
+            return None
+        values.update({name: query[name] for name in self.uncached if query.get(name, "").strip()})
+        return query_of(values)
 
 
 def query_of(params: dict[str, str]) -> QueryDict:
@@ -96,17 +115,24 @@ def query_of(params: dict[str, str]) -> QueryDict:
 def cached_page(params: PageParams = PageParams()):
     """Mark a view as a public page whose answer may be cached for visitors, reading `params` only.
 
-    Whoever asks, the view sees the canonical values the cache key holds, so that a visitor and staff
-    get one answer to one address; a request that is not to be cached (a search, a page number that
-    is not a number) reaches the view as it came, to be answered (or refused) there."""
+    Whoever asks, the view sees the canonical values the cache key holds (and a search as typed), so
+    that a visitor and staff get one answer to one address; a request with a value the view refuses
+    (page 0, a page number that is not a number) reaches the view as it came, to be refused there.
+
+    Browsers and proxies are told to ask again each time (the ETag makes that a cheap 304): a page
+    shown to a visitor may be kept by any cache, one shown to anyone with a session by theirs only."""
 
     def decorate(view):
         @functools.wraps(view)
         def page(request, *args, **kwargs):
-            values = params.read(request.GET, lambda: request_table_slugs(request))
-            if values is not None:
-                request.GET = query_of(values)
-            return view(request, *args, **kwargs)
+            seen = params.seen(request.GET, lambda: request_table_slugs(request))
+            if seen is not None:
+                request.GET = seen
+            response = view(request, *args, **kwargs)
+            # A session (staff) is the page cache's own test of who gets a page stored for all.
+            audience = "private" if settings.SESSION_COOKIE_NAME in request.COOKIES else "public"
+            patch_cache_control(response, no_cache=True, **{audience: True})
+            return response
 
         page.page_params = params
         return page

@@ -14,9 +14,10 @@ the cache itself. The first worker to make a new generation's folder removes the
 untouched for a minute: not the ones still in use, since a request that read the revision just before
 a write lands still renders and stores its page under the old generation (removing those would
 break the locks of the workers waiting in them). Only folders named like a generation are removed;
-the folder must be this user's own and writable by nobody else, or it is not used. Files hold the
-status, headers, length and body (no pickle: nothing read back from the folder is run). With Redis
-the cache itself is shared and this folder is not used.
+the folder must be this user's own and writable by nobody else, or it is not used; that is checked
+again at every use (one lstat), and a folder found otherwise is dropped by the worker for good, the
+pages being rendered without it. Files hold the status, headers, length and body (no pickle: nothing
+read back from the folder is run). With Redis the cache itself is shared and this folder is not used.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from __future__ import annotations
 import errno
 import fcntl
 import json
+import logging
 import os
 import re
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -43,7 +46,10 @@ _POLL_SECONDS = 0.003
 # A generation's folder untouched for this long is no longer in use by any request.
 IDLE_SECONDS = 60.0
 _GENERATION = re.compile(r"[0-9a-f]{16}-([0-9a-f]+|none)-[0-9]{8}")
-_checked: dict[Path, bool] = {}
+# Folders found open to others, another's or not a folder: never used again by this worker, since
+# whatever was put in them meanwhile may still be there when they look right again.
+_refused: set[Path] = set()
+_log = logging.getLogger(__name__)
 
 
 def folder() -> Path | None:
@@ -62,18 +68,23 @@ def folder() -> Path | None:
     return root if _own(root) else None
 
 
-def _own(root: Path) -> bool:
+def _own(path: Path) -> bool:
     """The folder is ours alone (or not made yet): another user who could write in it could have
-    their files served as pages. Checked once per worker."""
-    if root not in _checked:
-        try:
-            stat = root.stat()
-            _checked[root] = stat.st_uid == os.getuid() and not stat.st_mode & 0o022
-        except FileNotFoundError:
-            return True  # made by the first page stored, for this user only
-        except OSError:
-            _checked[root] = False
-    return _checked[root]
+    their files served as pages. Asked at every use, of the folder itself (a symbolic link put in its
+    place is refused), so a folder that changes hands or opens to others is dropped at once."""
+    if path in _refused:
+        return False
+    try:
+        found = path.lstat()
+    except FileNotFoundError:
+        return True  # made by the first page stored, for this user only
+    except OSError:
+        found = None
+    if found and stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o022:
+        return True
+    _refused.add(path)
+    _log.warning("Pages are no longer shared through %s: it is not a folder of this user's alone.", path)
+    return False
 
 
 def _safe(text: str) -> str:
@@ -90,10 +101,17 @@ class SharedPages:
     def _page(self, generation: str, key: str) -> Path:
         return self.root / _safe(generation or "none") / _safe(key)
 
+    def _usable(self, page: Path) -> bool:
+        """The folder and the generation's folder holding `page` are still ours alone."""
+        return _own(self.root) and _own(page.parent)
+
     def get(self, generation: str, key: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
         """The status, headers and body stored for this page, or None (also for a file cut short)."""
         try:
-            data = self._page(generation, key).read_bytes()
+            page = self._page(generation, key)
+            if not self._usable(page):
+                return None
+            data = page.read_bytes()
             head, _, body = data.partition(b"\n")
             meta = json.loads(head)
             if int(meta["length"]) != len(body):
@@ -106,8 +124,8 @@ class SharedPages:
         """Store a page (written whole under a temporary name, then renamed: a reader never sees half)."""
         try:
             path = self._page(generation, key)
-            if not path.parent.is_dir():
-                return  # an older generation's folder, gone: its pages are no longer wanted
+            if not self._usable(path) or not path.parent.is_dir():
+                return  # not ours alone, or an older generation's folder, gone: its pages are no longer wanted
             head = json.dumps({"status": status, "headers": list(headers), "length": len(body)}).encode()
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(handle, "wb") as out:
@@ -139,7 +157,11 @@ class SharedPages:
         handle = None
         try:
             lock = self._page(generation, key).with_suffix(".lock")
+            if not _own(self.root):
+                raise ValueError("not our folder")
             self._made(lock.parent)
+            if not _own(lock.parent):
+                raise ValueError("not our folder")
             handle = os.open(lock, os.O_CREAT | os.O_RDWR, 0o600)
             os.utime(handle)  # in use: the folder is not removed while requests wait in it
             deadline = time.monotonic() + WAIT_SECONDS
@@ -161,6 +183,8 @@ class SharedPages:
 
     def clear(self) -> None:
         """Remove every generation's folder (and nothing else in the folder)."""
+        if not _own(self.root):
+            return
         try:
             names = os.listdir(self.root)
         except OSError:

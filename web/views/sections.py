@@ -42,14 +42,11 @@ def _etag(request, *args, **kwargs) -> str:
     return f'"{request_revision(request).token}-{CODE_VERSION[:8]}-{timezone.localdate():%Y%m%d}"'
 
 
-def _last_modified(request, *args, **kwargs):
-    midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
-    return max(request_revision(request).changed_at, midnight)
-
-
 # Every public page depends on the league's data only, so one revision stands for all of them: a
-# conditional request for an unchanged page is answered 304 without building it.
-public_page = condition(etag_func=_etag, last_modified_func=_last_modified)
+# conditional request for an unchanged page is answered 304 without building it. No Last-Modified:
+# it has whole seconds, so a browser that saw a page before a second change within one second would
+# be told by If-Modified-Since that its copy is current (docs/cache.md).
+public_page = condition(etag_func=_etag)
 
 
 def player_names(players, tables=None) -> PlayerNames:
