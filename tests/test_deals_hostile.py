@@ -1,0 +1,175 @@
+"""Class 6 of the hostile-input issue, solitaire's ways in: the attempts and seeds imports and the
+admin read every value as the results import does (league.validation's readers), "What happened?"
+and its JSON take only bounded ratings and K and answer valid JSON, and the deal tables' downloads
+hold plain numbers while their pages keep their formatting."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player
+from tests.test_deal_admin import ADD, session_form, solitaire  # noqa: F401 - the admin's solitaire game
+from web.deals.importing import import_attempts, import_seeds
+from web.importing import ImportFailed, import_results
+
+ATTEMPTS_HEADER = "date,game,variant,level,deal,player,won\n"
+SEEDS_HEADER = "game,variant,level,deal,plays,wins\n"
+GOOD_LINE = "2025-11-03,Solitaire,8x4,5,1,GL,W\n"
+
+
+def refusal(import_function, text: str) -> list[str]:
+    with pytest.raises(ImportFailed) as failed:
+        import_function(text.encode())
+    return failed.value.errors
+
+
+def nothing_saved() -> bool:
+    stored = (Game, Player, DealLevel, Deal, DealSeed, DealSession, Attempt)
+    return not any(model.objects.exists() for model in stored)
+
+
+# The attempts import: names, numbers and dates read as the results import reads them
+
+INVISIBLE = "holds an invisible or control character"
+HOSTILE_NAMES = [
+    ("Z\x00Z", "U+0000 (a control character), at position 2"),
+    ("Z\u200bZ", "U+200B ZERO WIDTH SPACE, at position 2"),
+    ("Z\u200fZ", "U+200F RIGHT-TO-LEFT MARK, at position 2"),
+    ("Z\u202eZ", "U+202E RIGHT-TO-LEFT OVERRIDE, at position 2"),
+    ("\u200b\u2060", "U+200B ZERO WIDTH SPACE, at position 1"),  # a name of format characters only
+]
+
+
+@pytest.mark.parametrize(("name", "said"), HOSTILE_NAMES)
+def test_class_6_the_attempts_import_refuses_a_control_or_format_character_in_every_name(db, name, said):
+    for column, line in (
+        ("game", f"2025-11-03,{name},8x4,5,1,GL,W\n"),
+        ("variant", f"2025-11-03,Solitaire,{name},5,1,GL,W\n"),
+        ("player", f"2025-11-03,Solitaire,8x4,5,1,{name},W\n"),
+    ):
+        errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + line)
+        assert errors == [f"Line 3: {column} {name!r} {INVISIBLE}, {said}; type the name again without it."]
+        assert nothing_saved()
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800\u2800", "\ufe0f"])
+def test_class_6_an_invisible_name_is_refused_naming_its_line_and_column(db, name):
+    for column, line in (
+        ("game", f"2025-11-03,{name},8x4,5,1,GL,W\n"),
+        ("variant", f"2025-11-03,Solitaire,{name},5,1,GL,W\n"),
+        ("player", f"2025-11-03,Solitaire,8x4,5,1,{name},W\n"),
+    ):
+        errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + line)
+        assert errors == [f"Line 3: {column} is empty once spaces and invisible characters are left out."]
+        assert nothing_saved()
+
+
+def test_class_6_the_seeds_import_refuses_a_variant_that_is_not_a_name(db):
+    errors = refusal(import_seeds, SEEDS_HEADER + "Solitaire,8x4,5,1,10,5\nSolitaire,8\u200bx4,5,2,10,5\n")
+    assert errors == [
+        f"Line 3: variant '8\\u200bx4' {INVISIBLE}, U+200B ZERO WIDTH SPACE, at position 2; "
+        "type the name again without it."
+    ]
+    assert nothing_saved()
+
+
+@pytest.mark.parametrize("value", ["５", "٣", "2.0", "1_0", "+2", "1e3", "²"])
+def test_class_6_the_attempts_import_refuses_the_numbers_the_results_import_refuses(club, value):
+    results = "matchday,date,game,rounds,player,placing,rated_placing\n"
+    said = refusal(import_results, results + f"7,2025-11-20,Hearts,{value},GL,1,\n7,2025-11-20,Hearts,3,K,2,\n")
+    assert said == [f"Line 2: rounds must be a whole number, not {value!r}."]
+    for column, line in (
+        ("level", f"2025-11-03,Solitaire,8x4,{value},1,GL,W\n"),
+        ("deal", f"2025-11-03,Solitaire,8x4,5,{value},GL,W\n"),
+    ):
+        errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + line)
+        assert errors == [f"Line 3: {column} must be a whole number, not {value!r}."]
+    assert not Attempt.objects.exists() and not Game.objects.filter(against_deals=True).exists()
+
+
+@pytest.mark.parametrize("day", ["２０２５-11-03", "2025-11-31", "20251103", "2025-W45-1", "03/11/2025"])
+def test_class_6_the_attempts_import_refuses_a_date_not_written_like_2025_11_03(db, day):
+    errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + f"{day},Solitaire,8x4,5,1,GL,W\n")
+    assert errors == [f"Line 3: date {day!r} is not a date like 2025-11-03."]
+    assert nothing_saved()
+
+
+def test_class_6_the_attempts_import_refuses_a_date_after_today_as_the_results_import_does(club):
+    later = timezone.localdate() + timedelta(days=1)
+    results = "matchday,date,game,rounds,player,placing,rated_placing\n"
+    said = refusal(import_results, results + f"7,{later},Hearts,3,GL,1,\n7,{later},Hearts,3,K,2,\n")
+    assert said[0] == f"Line 2: date {later} is in the future; a matchday is entered once it has been played."
+    errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + f"{later},Solitaire,8x4,5,1,GL,W\n")
+    assert errors == [f"Line 3: date {later} is in the future; a session is entered once it has been played."]
+    assert not Attempt.objects.exists() and not Game.objects.filter(against_deals=True).exists()
+
+
+def test_class_6_a_generated_solitaire_league_ends_by_today_so_that_it_imports():
+    from tools.generate_deals import generate_attempts
+
+    today = timezone.localdate()
+    rows = list(generate_attempts(8, 3000, 1, start=today - timedelta(days=10)))
+    assert len(rows) == 3000 and max(row[0] for row in rows) < today.isoformat()
+    assert min(row[0] for row in generate_attempts(8, 300, 1)) == "2020-01-01"  # a small league keeps its start
+
+
+def test_class_6_every_bad_line_of_a_file_is_named_and_nothing_is_half_saved(db):
+    text = (
+        ATTEMPTS_HEADER + GOOD_LINE + "2025-11-03,Solitaire,8x4,５,1,GL,W\n" + "2025-11-04,Solitaire,8x4,5,1,G\x00L,W\n"
+    )
+    errors = refusal(import_attempts, text)
+    assert [error.split(":")[0] for error in errors] == ["Line 3", "Line 4"]
+    assert nothing_saved()
+
+
+# The admin's solitaire session: the same readers, the same refusals
+
+
+@pytest.mark.parametrize(("name", "said"), HOSTILE_NAMES)
+def test_class_6_the_admin_refuses_a_variant_with_a_control_or_format_character(admin_client, solitaire, name, said):  # noqa: F811
+    response = admin_client.post(ADD, session_form(solitaire, "2025-11-03", [("GL", name, 5, 1, True, True)]))
+    assert response.status_code == 200
+    html = response.content.decode().replace("&#x27;", "'")
+    assert f"Variant {name!r} {INVISIBLE}, {said}; type the name again without it." in html
+    assert not DealSession.objects.exists() and not DealLevel.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"), [("level", "５"), ("level", "32768"), ("number", "2.0"), ("number", "1e9999")]
+)
+def test_class_6_the_admin_refuses_a_number_the_imports_refuse(admin_client, solitaire, field, value):  # noqa: F811
+    row = {"level": 5, "number": 1, field: value}
+    data = session_form(solitaire, "2025-11-03", [("GL", "8x4", row["level"], row["number"], True, True)])
+    response = admin_client.post(ADD, data)
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+    assert not DealSession.objects.exists() and not Deal.objects.exists()
+
+
+def test_class_6_the_admin_refuses_a_session_after_today(admin_client, solitaire):  # noqa: F811
+    later = timezone.localdate() + timedelta(days=1)
+    response = admin_client.post(ADD, session_form(solitaire, f"{later}", [("GL", "8x4", 5, 1, True, True)]))
+    assert response.status_code == 200
+    assert f"{later} is after today; enter the date the session was played." in response.content.decode()
+    assert not DealSession.objects.exists()
+    assert DealSession(game=solitaire, date=date(2025, 11, 3)).full_clean() is None
+
+
+def test_class_6_the_service_refuses_what_the_admin_and_the_imports_refuse(solitaire):  # noqa: F811
+    from django.core.exceptions import ValidationError
+
+    from ratings.deals.services import AttemptInput, save_session
+
+    gl = Player.objects.get(short_name="GL")
+    for attempt, said in (
+        (AttemptInput(gl, "8\u200bx4", 5, 1, True), f"Row 1: variant '8\\u200bx4' {INVISIBLE}"),
+        (AttemptInput(gl, "8x4", 40_000, 1, True), "Row 1: level must be at most 32,767, not 40,000."),
+        (AttemptInput(gl, "8x4", 5, -1, True), "Row 1: deal must be at least 0, not -1."),
+    ):
+        with pytest.raises(ValidationError) as refused:
+            save_session(DealSession(game=solitaire, date=date(2025, 11, 3)), [attempt])
+        assert refused.value.messages[0].startswith(said)
+    later = timezone.localdate() + timedelta(days=1)
+    with pytest.raises(ValidationError, match="is after today; enter the date the session was played"):
+        save_session(DealSession(game=solitaire, date=later), [AttemptInput(gl, "8x4", 5, 1, True)])
+    assert not DealSession.objects.exists() and not Deal.objects.exists()
