@@ -202,7 +202,7 @@ def test_what_happened_rates_pasted_attempts_game_by_game(client, db):
             ),
         ),
         ({"attempts": "\n\n1500, x, W"}, "attempts: line 3: the deal's rating must be a number, not 'x'"),
-        ({"attempts": "1500, 1000, W", "k": "-1"}, "k: must be a number above 0, not '-1'"),
+        ({"attempts": "1500, 1000, W", "k": "-1"}, "k: must be above 0, at most 1,000, not -1"),
     ],
 )
 def test_what_happened_names_the_line_of_a_mistake(client, db, query, error):

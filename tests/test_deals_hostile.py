@@ -3,9 +3,12 @@ admin read every value as the results import does (league.validation's readers),
 and its JSON take only bounded ratings and K and answer valid JSON, and the deal tables' downloads
 hold plain numbers while their pages keep their formatting."""
 
+import json
+import re
 from datetime import date, timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player
@@ -173,3 +176,62 @@ def test_class_6_the_service_refuses_what_the_admin_and_the_imports_refuse(solit
     with pytest.raises(ValidationError, match="is after today; enter the date the session was played"):
         save_session(DealSession(game=solitaire, date=later), [AttemptInput(gl, "8x4", 5, 1, True)])
     assert not DealSession.objects.exists() and not Deal.objects.exists()
+
+
+# "What happened?" and its JSON: ratings and K within their declared ranges, JSON that is JSON
+
+
+def strict_json(response) -> dict:
+    """The answer read as strict JSON: Infinity and NaN, which JSON does not have, are refused."""
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(response.content, parse_constant=refuse)
+
+
+WHAT_HAPPENED = reverse("ratings:attempts_calculator")
+WHAT_HAPPENED_JSON = reverse("ratings:attempts_calculator_json")
+
+
+@pytest.mark.parametrize(
+    ("query", "error"),
+    [
+        (
+            {"attempts": "1e308, 1500, W"},
+            "attempts: line 1: the player's rating must be -100,000 to 100,000, not 1e+308",
+        ),
+        (
+            {"attempts": "1500, 1000, W\n-1.7e308, L"},
+            "attempts: line 2: the deal's rating must be -100,000 to 100,000, not -1.7e+308",
+        ),
+        ({"attempts": "1500, 1000, W", "k": "1e308"}, "k: must be above 0, at most 1,000, not 1e+308"),
+        ({"attempts": "1500, 1000, W", "k": "1001"}, "k: must be above 0, at most 1,000, not 1001"),
+        ({"attempts": "1500, 1000, W", "k": "0"}, "k: must be above 0, at most 1,000, not 0"),
+        ({"attempts": "1500, 1000, W", "k": "inf"}, "k: must be a number, not 'inf'"),
+        ({"attempts": "1500, 1000, W", "k": "８"}, "k: must be a number, not '８'"),
+    ],
+)
+def test_class_6_what_happened_refuses_a_rating_or_k_outside_its_range_naming_the_field(client, db, query, error):
+    response = client.get(WHAT_HAPPENED_JSON, query)
+    assert response.status_code == 400
+    assert strict_json(response) == {"error": error, "parameter": error.split(":")[0]}
+    html = client.get(WHAT_HAPPENED, query).content.decode().replace("&#x27;", "'")
+    assert html.count(error) == 1
+    field = "textarea" if error.startswith("attempts") else "input"
+    assert re.search(f'<{field} name="{error.split(":")[0]}"[^>]*aria-invalid="true"', html)
+
+
+def test_class_6_what_happened_answers_strict_json_at_the_ends_of_its_ranges(client, db):
+    lines = ["100000, -100000, W", "-100000, 100000, L", *["100000, W"] * 498]
+    for k in ("1000", "1e-300", "0.5"):
+        response = client.get(WHAT_HAPPENED_JSON, {"attempts": "\n".join(lines), "k": k})
+        assert response.status_code == 200
+        answer = strict_json(response)
+        assert len(answer["attempts"]) == 500 and answer["k"] == float(k)
+    assert "inf" not in client.get(WHAT_HAPPENED, {"attempts": "\n".join(lines), "k": "1000"}).content.decode()
+
+
+def test_class_6_what_happened_never_writes_infinity(client, db):
+    response = client.get(WHAT_HAPPENED_JSON, {"attempts": "1.7e308, 1.7e308, W", "k": "1e308"})
+    assert response.status_code == 400 and strict_json(response)["parameter"] in ("attempts", "k")
