@@ -3,6 +3,8 @@ admin read every value as the results import does (league.validation's readers),
 and its JSON take only bounded ratings and K and answer valid JSON, and the deal tables' downloads
 hold plain numbers while their pages keep their formatting."""
 
+import csv
+import io
 import json
 import re
 from datetime import date, timedelta
@@ -13,6 +15,7 @@ from django.utils import timezone
 
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player
 from tests.test_deal_admin import ADD, session_form, solitaire  # noqa: F401 - the admin's solitaire game
+from tests.test_deal_pages import league, solitaire_league  # noqa: F401 - the generated solitaire league
 from web.deals.importing import import_attempts, import_seeds
 from web.importing import ImportFailed, import_results
 
@@ -235,3 +238,83 @@ def test_class_6_what_happened_answers_strict_json_at_the_ends_of_its_ranges(cli
 def test_class_6_what_happened_never_writes_infinity(client, db):
     response = client.get(WHAT_HAPPENED_JSON, {"attempts": "1.7e308, 1.7e308, W", "k": "1e308"})
     assert response.status_code == 400 and strict_json(response)["parameter"] in ("attempts", "k")
+
+
+# The deal tables' downloads: plain numbers (the pages keep their formatting)
+
+NUMBER_COLUMNS = {
+    "standings": {"#", "Rating", "Attempts", "Last change"},
+    "levels": {"5", "6", "7", "8", "9", "10", "11", "12"},
+    "power-rankings": {"#", "Level", "Win %", "Average deal rating", "Power ranking"},
+    "latest-session": {"#", "Deal before", "Expected", "Change", "Deal after"},
+    "attempts": {"Before", "Deal before", "Expected", "Change", "After", "Deal after"},
+}
+
+
+def download(client, url: str, table: str, export: str):
+    response = client.get(url, {"export": export, "table": table})
+    assert response.status_code == 200, response.content[:200]
+    if export == "json":
+        return strict_json(response)
+    return list(csv.DictReader(io.StringIO(response.content.decode())))
+
+
+def deal_urls(game: Game) -> dict[str, str]:
+    deal = Deal.objects.filter(level__game=game).order_by("-attempts__id").first()
+    player = Attempt.objects.filter(rated=True).order_by("pk").first().player
+    return {
+        "game": reverse("league:game", args=[game.slug]),
+        "deal": deal.get_absolute_url(),
+        "player": reverse("league:player", args=[player.pk]),
+    }
+
+
+def deal_downloads(game: Game):
+    """(table, its number columns, url) of every deal table a visitor can download."""
+    urls = deal_urls(game)
+    yield from ((key, NUMBER_COLUMNS[key], urls["game"]) for key in ("standings", "levels", "power-rankings"))
+    yield "latest-session", NUMBER_COLUMNS["latest-session"], urls["game"]
+    yield "attempts", NUMBER_COLUMNS["attempts"] - {"Before", "After"}, urls["deal"]
+    yield game.rating_table.slug, NUMBER_COLUMNS["attempts"] - {"Deal before", "Deal after"}, urls["player"]
+
+
+def test_class_6_the_deal_tables_json_downloads_hold_numbers_not_formatted_text(client, league):  # noqa: F811
+    for table, columns, url in deal_downloads(league):
+        records = download(client, url, table, "json")
+        assert records and columns <= set(records[0]), (table, records[0])
+        for record in records:
+            for column in columns:
+                value = record[column]
+                assert value is None or type(value) in (int, float), (table, column, value)
+
+
+def test_class_6_the_deal_tables_csv_downloads_hold_plain_numbers(client, league):  # noqa: F811
+    for table, columns, url in deal_downloads(league):
+        for row in download(client, url, table, "csv"):
+            for column in columns:
+                assert row[column] == "" or re.fullmatch(r"-?[0-9]+(\.[0-9]+)?(e-?[0-9]+)?", row[column]), (
+                    table,
+                    column,
+                    row[column],
+                )
+
+
+def test_class_6_the_downloaded_numbers_are_the_stored_ones_unrounded(client, league):  # noqa: F811
+    from ratings.models import AttemptRating, Standing
+
+    url = deal_urls(league)["game"]
+    standings = download(client, url, "standings", "json")
+    stored = {s.player.short_name: s for s in Standing.objects.filter(table=league.rating_table)}
+    for record in standings:
+        assert record["Rating"] == stored[record["Player"]].rating
+    session = download(client, url, "latest-session", "json")
+    latest = DealSession.objects.filter(game=league).order_by("-date").first()
+    deltas = list(
+        AttemptRating.objects.filter(attempt__session=latest)
+        .order_by("attempt__position")
+        .values_list("delta", flat=True)
+    )
+    changes = [r["Change"] for r in session if r["Change"] is not None]  # the first page's rated attempts
+    assert len(changes) > 10 and changes == deltas[: len(changes)]
+    html = client.get(url).content.decode()
+    assert "\u2212" in html and f"{standings[0]['Rating']:.2f}" in html  # the page keeps its formatting
