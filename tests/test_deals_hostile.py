@@ -318,3 +318,11 @@ def test_class_6_the_downloaded_numbers_are_the_stored_ones_unrounded(client, le
     assert len(changes) > 10 and changes == deltas[: len(changes)]
     html = client.get(url).content.decode()
     assert "\u2212" in html and f"{standings[0]['Rating']:.2f}" in html  # the page keeps its formatting
+
+
+def test_class_6_export_ratings_of_a_solitaire_table_says_where_its_downloads_are(league):  # noqa: F811
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="Solitaire is played against deals and has no matchdays; its page"):
+        call_command("export_ratings", "--table", league.rating_table.slug, stdout=io.StringIO())
