@@ -247,6 +247,8 @@ def variant_problem(variant: str) -> str | None:
         return "variant is empty"
     if "/" in variant or variant != variant.strip():
         return f"variant {_shown(variant)} may not contain a slash or begin or end with a space"
+    if variant in (".", ".."):  # browsers resolve the page's address to the folder above
+        return f"variant {_shown(variant)} cannot name a page; give it a letter or a digit"
     return name_problem(variant, "variant", VARIANT_LENGTH)
 
 

@@ -80,6 +80,13 @@ def test_class_6_the_seeds_import_refuses_a_variant_that_is_not_a_name(db):
     assert nothing_saved()
 
 
+@pytest.mark.parametrize("variant", [".", ".."])
+def test_class_6_a_variant_that_cannot_name_its_deals_page_is_refused(db, variant):
+    errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + f"2025-11-03,Solitaire,{variant},5,1,GL,W\n")
+    assert errors == [f"Line 3: variant {variant!r} cannot name a page; give it a letter or a digit."]
+    assert nothing_saved()
+
+
 @pytest.mark.parametrize("value", ["５", "٣", "2.0", "1_0", "+2", "1e3", "²"])
 def test_class_6_the_attempts_import_refuses_the_numbers_the_results_import_refuses(club, value):
     results = "matchday,date,game,rounds,player,placing,rated_placing\n"
