@@ -241,14 +241,15 @@ def parse_rated(text: str) -> bool:
 
 
 def variant_problem(variant: str) -> str | None:
-    """What is wrong with a variant's name ("8x4"), or None. Variants name pages, so no slash."""
+    """What is wrong with a variant's name ("8x4"), or None: a name as any other (`name_problem`), and
+    as variants name pages, no slash."""
     if not variant.strip():
         return "variant is empty"
-    if len(variant) > VARIANT_LENGTH:
-        return f"variant {variant!r} is longer than {VARIANT_LENGTH} characters"
     if "/" in variant or variant != variant.strip():
-        return f"variant {variant!r} may not contain a slash or begin or end with a space"
-    return None
+        return f"variant {_shown(variant)} may not contain a slash or begin or end with a space"
+    if variant in (".", ".."):  # browsers resolve the page's address to the folder above
+        return f"variant {_shown(variant)} cannot name a page; give it a letter or a digit"
+    return name_problem(variant, "variant", VARIANT_LENGTH)
 
 
 def seed_problem(plays: int, wins: int) -> str | None:

@@ -18,6 +18,7 @@ VARIANTS = {"8x4": (8, 1150), "7x4": (3, 1350), "6x4": (2, 1500), "5x4": (2, 170
 LEVELS = range(5, 13)
 LEVEL_STEP = 40  # each level is this much harder
 DEALS_PER_LEVEL = 400  # deal numbers drawn from 1..this, so deals come back
+MIN_SESSION = 10  # attempts in a session (a day), at the fewest
 
 
 def difficulty(seed: int, variant: str, level: int, number: int) -> float:
@@ -41,6 +42,8 @@ def generate_attempts(
     """Yield CSV rows `date,game,variant,level,deal,player,won,rated`: one session a day of 10 to 60
     attempts by some of the players active then (spread evenly up to `end` when given); about 2% of
     attempts unrated. Players are named `names` (S0001... by default)."""
+    if end is None:  # a session never lies after today (the import refuses it): a large league starts earlier
+        start = min(start, date.today() - timedelta(days=attempts // MIN_SESSION + 1))
     rng = random.Random(seed)
     names = names or [f"S{i:04d}" for i in range(1, players + 1)]
     skill = {name: rng.gauss(1500, 200) for name in names}
@@ -53,7 +56,7 @@ def generate_attempts(
     while written < attempts:
         active = [n for n in names if joined[n] <= day < left[n]] or names
         tonight = rng.sample(active, min(len(active), rng.randint(3, 12)))
-        for _ in range(min(rng.randint(10, 60), attempts - written)):
+        for _ in range(min(rng.randint(MIN_SESSION, 60), attempts - written)):
             player = rng.choice(tonight)
             variant, level, number = rng.choice(variants), rng.choice(LEVELS), rng.randint(1, DEALS_PER_LEVEL)
             won = rng.random() < _chance(skill[player], difficulty(seed, variant, level, number))

@@ -4,9 +4,11 @@ attempts.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from .club import Game, Player
 
@@ -85,6 +87,13 @@ class DealSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} session of {self.date:%Y-%m-%d}"
+
+    def clean(self) -> None:
+        # As a matchday's (Matchday.clean): the admin and the services save through full_clean().
+        if self.date is not None and self.date > timezone.localdate():
+            raise ValidationError(
+                {"date": f"{self.date:%Y-%m-%d} is after today; enter the date the session was played."}
+            )
 
 
 class Attempt(models.Model):

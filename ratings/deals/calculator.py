@@ -4,7 +4,8 @@ calculator). Pure Python (no Django): the views hand it the text and render what
 One attempt per line: `player rating, deal rating, W/L` (commas, spaces or tabs between). A line
 with only `deal rating, W/L` takes the player's rating after the line before, so a night of play can
 be pasted with the player's rating given once. Mistakes are ParamErrors naming `attempts` and the
-line, which the JSON API returns with status 400.
+line, which the JSON API returns with status 400. Ratings and K are read within the ranges declared
+for the matchday calculator's ratings and the method's K, so that what goes out is always finite.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 from league.validation import finite_number, parse_won
 
+from ..calculator import RATINGS
+from ..methods import METHODS
 from ..methods.base import ParamError
 from ..methods.deals import SLUG, K, expected
 
@@ -35,23 +38,24 @@ class Step:
     deal_after: float
 
 
+K_PARAM = METHODS[SLUG].param("k")  # the method's K, with its range
+
+
 def _rating(text: str, what: str, line: int) -> float:
     try:
-        return finite_number(text, f"the {what} rating")
+        rating = finite_number(text, f"the {what} rating")
     except ValueError as error:
         raise ParamError("attempts", f"line {line}: {error}") from None
+    if not RATINGS.minimum <= rating <= RATINGS.maximum:
+        raise ParamError("attempts", f"line {line}: the {what} rating must be {RATINGS.range_text}, not {rating:g}")
+    return rating
 
 
 def parse_k(text: str | None) -> float:
+    """K as the method's parameter reads it (above 0, at most its maximum); the method's K if blank."""
     if text is None or not text.strip():
         return K
-    try:
-        k = finite_number(text.strip(), "")
-    except ValueError:
-        raise ParamError("k", f"must be a number, not {text!r}") from None
-    if k <= 0:
-        raise ParamError("k", f"must be a number above 0, not {text!r}")
-    return k
+    return float(K_PARAM.parse(text))
 
 
 def what_happened(text: str, k: float = K) -> list[Step]:

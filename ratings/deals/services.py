@@ -39,9 +39,6 @@ class AttemptInput:
     rated: bool = True
 
 
-LARGEST_LEVEL, LARGEST_DEAL = LEVELS.highest, DEALS.highest  # the database columns' limits
-
-
 def attempt_problems(game: Game | None, attempts: Sequence[AttemptInput]) -> list[str]:
     """Everything wrong with a session's attempts, each naming its row, or an empty list."""
     if game is not None and not game.against_deals:
@@ -50,11 +47,11 @@ def attempt_problems(game: Game | None, attempts: Sequence[AttemptInput]) -> lis
         return ["A session needs at least one attempt."]
     problems = []
     for row, attempt in enumerate(attempts, start=1):
-        problem = variant_problem(attempt.variant)
-        if problem is None and not 0 <= attempt.level <= LARGEST_LEVEL:
-            problem = f"level must be between 0 and {LARGEST_LEVEL}, not {attempt.level}"
-        if problem is None and not 0 <= attempt.number <= LARGEST_DEAL:
-            problem = f"deal must be between 0 and {LARGEST_DEAL}, not {attempt.number}"
+        problem = (
+            variant_problem(attempt.variant)
+            or LEVELS.problem("level", attempt.level)
+            or DEALS.problem("deal", attempt.number)
+        )
         if problem:
             problems.append(f"Row {row}: {problem}.")
     return problems

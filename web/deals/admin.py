@@ -17,17 +17,29 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.html import format_html, format_html_join
 
 from league.models import Attempt, DealSession, Game
-from league.validation import DEALS, LEVELS, variant_problem
+from league.validation import DEALS, LEVELS, VARIANT_LENGTH, variant_problem
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
-from web.fields import READERS, WholeNumberField
+from web.fields import READERS, WholeNumberField, refusal
 from web.formatting import format_change, format_rating
+
+
+class VariantField(forms.CharField):
+    """A variant's name, read as the imports read it (league.validation.variant_problem), before
+    Django's own check of a NUL can answer in other words."""
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        problem = variant_problem(text) if text else None
+        if problem:
+            raise refusal(ValueError(problem))
+        return text
 
 
 class AttemptForm(forms.ModelForm):
     """One attempt; the deal is typed as variant, level and number rather than chosen from a list."""
 
-    variant = forms.CharField(max_length=20, help_text='e.g. "8x4"')
+    variant = VariantField(max_length=VARIANT_LENGTH, help_text='e.g. "8x4"')
     level = WholeNumberField(label="Level", span=LEVELS)
     number = WholeNumberField(label="Deal", span=DEALS)
 
@@ -40,13 +52,6 @@ class AttemptForm(forms.ModelForm):
         if self.instance.pk is not None:
             deal = self.instance.deal
             self.initial.update(variant=deal.level.variant, level=deal.level.level, number=deal.number)
-
-    def clean_variant(self):
-        variant = self.cleaned_data["variant"]
-        problem = variant_problem(variant)
-        if problem:
-            raise ValidationError(problem[0].upper() + problem[1:] + ".")
-        return variant
 
 
 def _kept_rows(formset) -> list[dict]:

@@ -22,6 +22,7 @@ import io
 from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from league.validation import (
     NAME_LENGTH,
@@ -100,9 +101,11 @@ def _text(values: dict, *columns: str) -> None:
         raise ValueError(problem)
 
 
-def _attempt(line: int, values: dict) -> tuple[date, str, ImportedAttempt]:
+def _attempt(line: int, values: dict, today: date) -> tuple[date, str, ImportedAttempt]:
     _text(values, "date", "game", "variant", "level", "deal", "player", "won")
     day = iso_date(values["date"])
+    if day > today:  # as the results import refuses a matchday's: a year typed wrong, most likely
+        raise ValueError(f"date {day} is in the future; a session is entered once it has been played")
     attempt = ImportedAttempt(
         line,
         values["player"],
@@ -118,12 +121,12 @@ def _attempt(line: int, values: dict) -> tuple[date, str, ImportedAttempt]:
 def parse_attempts(data: bytes) -> list[ImportedSession]:
     """Read and check a whole file of attempts; its sessions (one per date and game) in play order,
     or ImportFailed listing every problem found."""
-    errors, sessions = [], {}
+    errors, sessions, today = [], {}, timezone.localdate()
     for line, values in _rows(data, ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL):
         try:
             if isinstance(values, str):
                 raise ValueError(values)
-            day, game, attempt = _attempt(line, values)
+            day, game, attempt = _attempt(line, values, today)
         except ValueError as exc:
             errors.append(f"Line {line}: {exc}.")
             continue

@@ -2,7 +2,8 @@
 deal ratings, power rankings and attempts. Rendered by web.render like the site's other tables
 (tests/test_render_deals.py holds the two renderings equal); cells come from data already loaded.
 
-Ratings move by fractions of a point here (K = 8), so they are shown to two decimals, as the seed does.
+Ratings move by fractions of a point here (K = 8), so they are shown to two decimals, as the seed does;
+each column declares that in `render` and the plain number a download holds in `value` (web.tables).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deals.selectors import AttemptRow, LevelGrid
-from web.tables import DateColumn, PlayerNameColumn, SiteTable, StandingsTable
+from web.formatting import plain_number
+from web.tables import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}}
 
@@ -55,17 +57,43 @@ def explain_attempt(row: AttemptRow, link: bool = False) -> str:
     return f"{result} {what}{rest}"
 
 
+class TwoDecimalsColumn(tables.Column):
+    """A rating or an expected score to two decimals ("1504.00"); the number itself in downloads."""
+
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
+
+    def render(self, value):
+        return two(value)
+
+    def value(self, value):
+        return plain_number(value)
+
+
+class SignedColumn(TwoDecimalsColumn):
+    """A change to two decimals with its sign ("−4.05"); the number itself in downloads."""
+
+    def render(self, value):
+        return signed(value)
+
+
+class DealRatingColumn(RatingColumn):
+    def render(self, value):
+        return two(value)
+
+
+class DealChangeColumn(ChangeColumn):
+    def render(self, value):
+        return signed(value)
+
+
 class DealStandingsTable(StandingsTable):
+    rating = DealRatingColumn()
     played = tables.Column("Attempts", attrs=NUM)
+    last_change = DealChangeColumn("Last change")
 
     class Meta(StandingsTable.Meta):
         pass
-
-    def render_rating(self, value):
-        return two(value)
-
-    def render_last_change(self, value):
-        return signed(value)
 
 
 class LevelCell(tables.Column):
@@ -84,7 +112,7 @@ class LevelCell(tables.Column):
 
     def value(self, record):
         row = record[1].get(self.level)
-        return "" if row is None else round(row.average, 3)
+        return None if row is None else round(row.average, 3)
 
 
 def level_grid_table(grid: LevelGrid) -> LevelGridTable:
@@ -102,26 +130,29 @@ class LevelGridTable(tables.Table):
         empty_text = "No deals rated yet."
 
 
+class ThreeDecimalsColumn(TwoDecimalsColumn):
+    def render(self, value):
+        return f"{value:.3f}"
+
+
+class WinRateColumn(TwoDecimalsColumn):
+    """A win rate as a percentage ("92.57%"); the share itself (0.9257...) in downloads."""
+
+    def render(self, value):
+        return f"{value:.2%}"
+
+
 class PowerRankingsTable(tables.Table):
     rank = tables.Column("#", attrs=NUM)
     variant = tables.Column("Variant")
     level = tables.Column("Level", attrs=NUM)
-    win_rate = tables.Column("Win %", attrs=NUM)
-    average = tables.Column("Average deal rating", attrs=NUM)
-    power = tables.Column("Power ranking", attrs=NUM)
+    win_rate = WinRateColumn("Win %")
+    average = ThreeDecimalsColumn("Average deal rating")
+    power = ThreeDecimalsColumn("Power ranking")
 
     class Meta:
         orderable = False
         empty_text = "No rated attempts yet."
-
-    def render_win_rate(self, value):
-        return f"{value:.2%}"
-
-    def render_average(self, value):
-        return f"{value:.3f}"
-
-    def render_power(self, value):
-        return f"{value:.3f}"
 
 
 class AttemptTable(SiteTable):
@@ -134,12 +165,12 @@ class AttemptTable(SiteTable):
     deal = tables.Column("Deal")
     result = tables.Column("Result", empty_values=())
     explanation = tables.Column("What happened", empty_values=())
-    player_before = tables.Column("Before", accessor="rated__player_before", attrs=NUM)
-    deal_before = tables.Column("Deal before", accessor="rated__deal_before", attrs=NUM)
-    expected = tables.Column("Expected", accessor="rated__expected", attrs=NUM)
-    delta = tables.Column("Change", accessor="rated__delta", attrs=NUM)
-    player_after = tables.Column("After", accessor="rated__player_after", attrs=NUM)
-    deal_after = tables.Column("Deal after", accessor="rated__deal_after", attrs=NUM)
+    player_before = TwoDecimalsColumn("Before", accessor="rated__player_before")
+    deal_before = TwoDecimalsColumn("Deal before", accessor="rated__deal_before")
+    expected = TwoDecimalsColumn("Expected", accessor="rated__expected")
+    delta = SignedColumn("Change", accessor="rated__delta")
+    player_after = TwoDecimalsColumn("After", accessor="rated__player_after")
+    deal_after = TwoDecimalsColumn("Deal after", accessor="rated__deal_after")
 
     class Meta:
         orderable = False
@@ -163,21 +194,3 @@ class AttemptTable(SiteTable):
 
     def value_explanation(self, record):
         return explain_attempt(record)
-
-    def render_player_before(self, value):
-        return two(value)
-
-    def render_deal_before(self, value):
-        return two(value)
-
-    def render_expected(self, value):
-        return two(value)
-
-    def render_delta(self, value):
-        return signed(value)
-
-    def render_player_after(self, value):
-        return two(value)
-
-    def render_deal_after(self, value):
-        return two(value)

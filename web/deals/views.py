@@ -144,13 +144,18 @@ def _calculation(query) -> tuple[float, list[deal_calculator.Step]]:
 
 def attempts_calculator(request):
     query = request.GET.dict()
-    ctx = {"query": query, "example": "1500, 1000, W\n1000, L\n1620.5, 1710, W"}
+    ctx = {
+        "query": query,
+        "example": "1500, 1000, W\n1000, L\n1620.5, 1710, W",
+        "ratings_range": deal_calculator.RATINGS.range_text,
+        "k_range": deal_calculator.K_PARAM.range_text,
+    }
     if query.get("attempts", "").strip():
         try:
             k, steps = _calculation(query)
             ctx.update(k=k, steps=steps, total=sum(s.delta for s in steps), final=steps[-1].player_after)
         except ParamError as error:
-            ctx["error"] = str(error)
+            ctx["error"], ctx["error_field"] = str(error), error.name
     return render(request, "deals/calculator.html", ctx)
 
 
@@ -159,4 +164,5 @@ def attempts_calculator_json(request):
         k, steps = _calculation(request.GET)
     except ParamError as error:
         return JsonResponse({"error": str(error), "parameter": error.name}, status=400)
-    return JsonResponse(deal_calculator.as_json(steps, k))
+    # Ratings and K are bounded, so every number is finite; JSON never carries Infinity or NaN either way.
+    return JsonResponse(deal_calculator.as_json(steps, k), json_dumps_params={"allow_nan": False})

@@ -29,6 +29,11 @@ class Command(BaseCommand):
         if found is None:
             known = ", ".join(RatingTable.objects.values_list("slug", flat=True))
             raise CommandError(f"No rating table {table!r}. Known tables: {known}")
+        if found.against_deals:  # its rows are attempts, not matchdays: an empty file would say nothing
+            raise CommandError(
+                f"{found.name} is played against deals and has no matchdays; its page's tables download as "
+                "CSV or JSON (?export=csv&table=standings), and import_attempts reads its attempts."
+            )
         given = {
             (matchday_id, player_id): values
             for matchday_id, player_id, *values in Result.objects.filter(found.counted("matchday__"))
