@@ -46,16 +46,19 @@ def players_of(number: int) -> list[str]:
     return sorted(matchday.results.values_list("player__short_name", flat=True)) if matchday else []
 
 
-def two_saves_at_once(user) -> dict:
+def two_saves_at_once(user, *, one_preview: bool = False) -> dict:
     """Two secretaries preview matchday 7 (GL and K; I and J) and save at the same moment: each reads
     the next number before either saves. Then the one who lost saves the preview they were shown.
-    What each was answered, and what was saved."""
+    What each was answered, and what was saved. With `one_preview`, both save the first preview (a
+    double click reaching two servers)."""
     from web.views import enter as view
 
     clients = [Client(), Client()]
     for client in clients:
         client.force_login(user)
     saves = [preview(clients[0], ["GL", "K"]), preview(clients[1], ["I", "J"])]
+    if one_preview:
+        saves[1] = saves[0]
     both_read, first_read, answers = threading.Barrier(2, timeout=20), threading.local(), [None, None]
     next_number = view._next_number
 
@@ -84,7 +87,9 @@ def two_saves_at_once(user) -> dict:
     statuses = sorted(a.status_code for a in answers)
     lost = next((i for i, a in enumerate(answers) if a.status_code == 200), None)
     outcome = {"statuses": statuses, "saved": [a["Location"] for a in answers if a.status_code == 302]}
-    if lost is not None:
+    if lost is not None and one_preview:
+        outcome.update(answer=text(answers[lost].content.decode()))
+    elif lost is not None:
         page = answers[lost].content.decode()
         outcome.update(answer=text(page), renumbered=previewed_matchday(text(page)))
         fresh = dict(re.findall(r'name="(token|number)" value="([^"]*)"', page))

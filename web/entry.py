@@ -257,6 +257,15 @@ def resolve_players(names: list[str]) -> Resolved:
     return Resolved(players, unknown, ambiguous)
 
 
+def _new_player_problems(short_name: str, full: str) -> list[str]:
+    """What the model refuses in a new player's names (the save checks them again), so the preview does."""
+    try:
+        Player(short_name=short_name, name=full or short_name).full_clean()
+    except ValidationError as error:
+        return [f"New player {short_name}: {message}" for message in error.messages]
+    return []
+
+
 LINES = 10  # lines shown at first; "More lines" adds as many again
 # What staff need to use the entry page, as the admin needs them to add a matchday with its results.
 ENTRY_PERMISSIONS = ("league.add_matchday", "league.add_result")
@@ -343,6 +352,8 @@ class EntryForm(forms.Form):
             )
             if not ticked:
                 problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
+            else:
+                problems += _new_player_problems(name, full)
         problems += matchday_problems(self._as_players())
         if problems:
             raise ValidationError(problems)
