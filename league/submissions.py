@@ -3,7 +3,9 @@ what was saved, in the same transaction. A second Save of the same preview (Back
 reload, another server) finds the token taken and saves nothing.
 
 The token is stored by a unique insert before anything is written: of two simultaneous saves of one
-preview, the second waits for the first's transaction and then finds the token taken.
+preview, the second waits for the first's transaction and then finds the token taken. A token may be
+sealed to the content it was made for (`new_token(content)`, `fits`), so that a Save is refused
+unless it carries what was previewed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.db import IntegrityError, models, transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 TOKEN = re.compile(r"[0-9a-f]{64}")
 T = TypeVar("T")
@@ -44,12 +47,24 @@ class AlreadySaved(Exception):
         self.submission = submission
 
 
-def new_token() -> str:
-    return secrets.token_hex(32)
+def _seal(nonce: str, content: str) -> str:
+    return salted_hmac("league.submissions", f"{nonce}\n{content}", algorithm="sha256").hexdigest()[:32]
+
+
+def new_token(content: str = "") -> str:
+    """A one-time token: a random half, and a seal of `content` made with the site's secret key, so
+    that nobody can make a token that fits content they changed."""
+    nonce = secrets.token_hex(16)
+    return nonce + _seal(nonce, content)
 
 
 def is_token(text: str | None) -> bool:
     return bool(text) and bool(TOKEN.fullmatch(text))
+
+
+def fits(token: str | None, content: str) -> bool:
+    """Whether `token` was made for `content` (by new_token)."""
+    return is_token(token) and constant_time_compare(token[32:], _seal(token[:32], content))
 
 
 def saved_with(token: str) -> Submission | None:

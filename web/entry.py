@@ -18,6 +18,7 @@ the parts above are read from the end of the line. `parse_results` reads the lin
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from dataclasses import dataclass, replace
 
@@ -50,6 +51,13 @@ _PLACING = re.compile(r"\s+([\d.,+\-()_]+)$")
 _WEIGHT = re.compile(r"\s*\*\s*([^\s*]*)$")
 # Partners' `+` (`GL + K`); a `+` before a digit is a sign (`GL +2`), refused as a placing.
 _PARTNER = re.compile(r"\+(?![\d.])")
+# A count's keyword after a name, not written as a count (`GL won16=`, `won16=two`, `won16 2`,
+# `won16:2`, `GL won16`): refused, not read as a tie or a name. Alone on its side, it is a name.
+_MISWRITTEN_COUNT = re.compile(
+    rf"(?<=[^\s=+])\s+(?!(?:{_KEYWORDS})\s*=\s*[^\sA-Za-z=])"
+    rf"((?:{_KEYWORDS})(?:\s*=\s*\S*|[^\w\s]\S*|\s+[^\sA-Za-z=+]\S*)?)(?=\s|$)",
+    re.I,
+)
 
 
 @dataclass
@@ -104,6 +112,12 @@ def _read_name(text: str) -> _Name:
 def _read_line(number: int, text: str) -> tuple[list[list[_Name]], list[str]]:
     """The sides on one line (tied sides joined by `=`, each a name or partners joined by `+`), and
     what is wrong with them (each problem naming the line)."""
+    if miswritten := _MISWRITTEN_COUNT.search(text):
+        keyword = re.match(_KEYWORDS, miswritten[1], re.I)[0].lower()
+        return [], [
+            f"Line {number}: a Sedma count is written like {keyword}=2 (a whole number after the =), "
+            f"not {miswritten[1]!r}."
+        ]
     sides, problems = [], []
     for tied in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
         side = []
@@ -243,7 +257,19 @@ def resolve_players(names: list[str]) -> Resolved:
     return Resolved(players, unknown, ambiguous)
 
 
+def _new_player_problems(short_name: str, full: str) -> list[str]:
+    """What the model refuses in a new player's names (the save checks them again), so the preview does."""
+    try:
+        Player(short_name=short_name, name=full or short_name).full_clean()
+    except ValidationError as error:
+        return [f"New player {short_name}: {message}" for message in error.messages]
+    return []
+
+
 LINES = 10  # lines shown at first; "More lines" adds as many again
+# What staff need to use the entry page, as the admin needs them to add a matchday with its results.
+ENTRY_PERMISSIONS = ("league.add_matchday", "league.add_result")
+LINE_LENGTH = 200
 
 
 class EntryForm(forms.Form):
@@ -263,12 +289,21 @@ class EntryForm(forms.Form):
         label="Winner's score", required=False, span=WINNER_SCORES, help_text="Only the table-size method uses it."
     )
 
-    def __init__(self, *args, lines: int = LINES, **kwargs):
+    def __init__(self, *args, lines: int = LINES, may_add_players: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        self.may_add_players = may_add_players
         self.line_names = [f"line-{n}" for n in range(1, lines + 1)]
         for n, name in enumerate(self.line_names, start=1):
+            messages = {
+                "max_length": f"Line {n} is longer than %(limit_value)d characters (it has %(show_value)d).",
+                "null_characters_not_allowed": f"Line {n} holds a NUL character (U+0000); type it again without it.",
+            }
             self.fields[name] = forms.CharField(
-                label=f"Line {n}", required=False, max_length=200, widget=forms.TextInput(attrs={"list": "players"})
+                label=f"Line {n}",
+                required=False,
+                max_length=LINE_LENGTH,
+                error_messages=messages,
+                widget=forms.TextInput(attrs={"list": "players"}),
             )
         self.results: list[Entry] = []
         self.resolved: Resolved | None = None
@@ -292,6 +327,8 @@ class EntryForm(forms.Form):
         day = data.get("date")
         if day is not None and day > timezone.localdate():
             self.add_error("date", f"{day:%Y-%m-%d} is after today; enter the date the matchday was played.")
+        if any(name in self.errors for name in self.line_names):
+            return data  # each shown against its line; the others are read once it is put right
         results, problems = parse_results([data.get(name, "") for name in self.line_names])
         if problems:
             raise ValidationError(problems)
@@ -305,13 +342,18 @@ class EntryForm(forms.Form):
         ]
         choices = self._new_player_choices()
         for index, (name, suggestion) in enumerate(self.resolved.unknown.items()):
+            hint = f" Did you mean {suggestion}?" if suggestion else ""
+            if not self.may_add_players:
+                problems.append(f"{name} is not a player, and you may not add players.{hint}")
+                continue
             ticked, full = choices.get(name_key(name), (False, ""))
             self.new_players.append(
                 {"index": index, "name": name, "suggestion": suggestion, "add": ticked, "full": full or ""}
             )
             if not ticked:
-                hint = f" Did you mean {suggestion}?" if suggestion else ""
                 problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
+            else:
+                problems += _new_player_problems(name, full)
         problems += matchday_problems(self._as_players())
         if problems:
             raise ValidationError(problems)
@@ -337,3 +379,11 @@ class EntryForm(forms.Form):
             for r in self.results
         ]
         return matchday, results
+
+    def previewed_content(self, number: int) -> str:
+        """Everything a preview of this form as matchday `number` shows, as text: a Save must carry the
+        token made for exactly this (league.submissions.fits), however the lines were written."""
+        matchday, results = self.matchday_and_results(number)
+        facts = [number, matchday.date.isoformat(), matchday.game.pk, matchday.rounds, matchday.winner_score]
+        rows = [[r.player.pk, r.player.short_name, r.player.name, r.note, *values(r)] for r in results]
+        return json.dumps([facts, rows])

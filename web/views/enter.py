@@ -3,7 +3,10 @@ rating change, then saved through the same service as the admin and the import.
 
 A preview carries a one-time token and the matchday's number: a second Save of the same preview
 (Back, a double click, a reload) saves nothing and says where the matchday went, and a preview whose
-number was taken meanwhile is shown again, renumbered, rather than saved as another matchday.
+number was taken meanwhile (before our check, or between it and our save) is shown again,
+renumbered, rather than saved as another matchday. The token fits only the content previewed: a
+Save of anything else (fields changed in the page) is previewed, not saved. Only staff who may add
+matchdays and results (as in the admin) may use the page.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from league.models import Matchday, Player
 from league.placings import side_groups
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
-from web.entry import LINES, EntryForm
+from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm
 from web.fields import refusal
 from web.formatting import explain_change
 
@@ -111,14 +114,27 @@ def _taken_notice(previewed: int | None, number: int, token: str) -> dict:
     }
 
 
+NOT_PREVIEWED = {"text": "This is not what was previewed, so nothing was saved: check this preview, then save it."}
+
+
+def _refusal(request):
+    """Staff who may not add matchdays and their results, as the admin refuses them: 403, saying why."""
+    text = (
+        "You may not enter results: that needs the permissions to add matchdays and results "
+        "(Matchday: Can add matchday; Result: Can add result). An administrator gives them in the admin's Users."
+    )
+    return render(request, "league/enter.html", {"refused": text}, status=403)
+
+
 @staff_member_required
 def enter(request):
+    if not request.user.has_perms(ENTRY_PERMISSIONS):
+        return _refusal(request)
     lines, lines_error = _line_count(request.POST) if request.method == "POST" else (LINES, None)
-    players = Player.objects.order_by("short_name").values_list("short_name", "name")
-    ctx = {"players": players, "lines": lines}
+    ctx = {"players": Player.objects.order_by("short_name").values_list("short_name", "name"), "lines": lines}
     if request.method != "POST":
         return render(request, "league/enter.html", {**ctx, "form": EntryForm(initial=_initial(), lines=lines)})
-    form = EntryForm(request.POST, lines=lines)
+    form = EntryForm(request.POST, lines=lines, may_add_players=request.user.has_perm("league.add_player"))
     action, token = request.POST.get("action"), request.POST.get("token", "")
     if lines_error or action in ("more", "edit"):  # back to the form as typed
         form.is_valid()  # finds the new players' boxes to show again
@@ -129,32 +145,50 @@ def enter(request):
         return _already_saved(request, ctx, done)
     if not form.is_valid():
         return render(request, "league/enter.html", {**ctx, "form": form})
+    if action == "save":
+        return _save_as_previewed(request, form, ctx, token)
+    return _preview(request, form, ctx, _next_number())
+
+
+def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
+    """Save exactly what was previewed, as the matchday it was previewed as; anything else (content
+    changed since, no token, or the number taken meanwhile) is previewed again, saying why."""
     number, previewed = _next_number(), _previewed_number(request.POST)
-    if action == "save" and submissions.is_token(token) and previewed == number:
-        try:
-            return redirect("league:matchday", _save(form, number, token).number)
-        except submissions.AlreadySaved as done:
-            return _already_saved(request, ctx, done.submission)
-        except IntegrityError:  # another preview took the number between our check and our save
-            number = _next_number()
-            ctx["notice"] = _taken_notice(previewed, number, token)
-        except ValidationError as error:
-            form.add_error(None, error)
-            return render(request, "league/enter.html", {**ctx, "form": form})
-    elif action == "save":
+    if previewed is None or not submissions.fits(token, form.previewed_content(previewed)):
+        ctx["notice"] = NOT_PREVIEWED if submissions.is_token(token) else _taken_notice(None, number, token)
+        return _preview(request, form, ctx, number)
+    if previewed != number:
         ctx["notice"] = _taken_notice(previewed, number, token)
+        return _preview(request, form, ctx, number)
+    try:
+        return redirect("league:matchday", _save(form, number, token).number)
+    except submissions.AlreadySaved as done:
+        return _already_saved(request, ctx, done.submission)
+    except (IntegrityError, ValidationError) as error:
+        if isinstance(error, ValidationError) and not Matchday.objects.filter(number=number).exists():
+            form.add_error(None, error.messages)
+            return render(request, "league/enter.html", {**ctx, "form": form})
+    # Another save took the number (or a new player's name) between our check and our save: the
+    # form is read again, so that a player added meanwhile is found, and previewed as the next number.
+    form = EntryForm(request.POST, lines=ctx["lines"], may_add_players=form.may_add_players)
+    if not form.is_valid():
+        return render(request, "league/enter.html", {**ctx, "form": form})
+    number = _next_number()
+    ctx["notice"] = _taken_notice(previewed, number, token)
     return _preview(request, form, ctx, number)
 
 
 def _preview(request, form: EntryForm, ctx: dict, number: int):
-    """The preview of the form's matchday as `number`, with a new one-time token for its Save."""
+    """The preview of the form's matchday as `number`, with a new one-time token for its Save, which
+    fits only what this preview shows."""
     matchday, results = form.matchday_and_results(number)
     try:
         preview = preview_matchday(matchday, results)
     except ValidationError as error:
-        form.add_error(None, error)
+        form.add_error(None, error.messages)
     else:
-        ctx.update(preview=preview, sections=_preview_rows(preview), matchday=matchday, token=submissions.new_token())
+        token = submissions.new_token(form.previewed_content(number))
+        ctx.update(preview=preview, sections=_preview_rows(preview), matchday=matchday, token=token)
         ctx.update(sides=any(r.side for r in results), weights=any(r.weight != 1 for r in results))
     return render(request, "league/enter.html", {**ctx, "form": form})
 
