@@ -10,7 +10,10 @@ carry an explicit rated placing for a penalty other than leaving early, in the c
 (`R 4(3)`: finished 3rd, rated 4th) or as `R 3 rated 4`, and the Sedma counts (`won16=2 won24=1
 last4=1 bad=3`). Partners are joined by `+` (`GL + K`, tied sides `GL + K = I + J`): a line is then
 one place of sides, the placings rank the sides, and each side of two or more gets a label (A, B ...
-in line order). A weight after a name is partial play (`R*0.5`). Names may hold spaces (full names):
+in line order). A weight after a name is partial play (`R*0.5`). In a game scored by points the
+number after a name is the points (`GL 26`, partners' written once, `GL + K 26`), which give the
+placings; `score=26` gives points in any game, and with it a number is the placing (`GL 1 score=26`).
+Names may hold spaces (full names):
 the parts above are read from the end of the line. `parse_results` reads the lines;
 `resolve_players` finds the players; `EntryForm` is the page's form.
 """
@@ -26,7 +29,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league.models import Game, Matchday, Player
-from league.placings import matchday_problems
+from league.placings import BY_PLACINGS, matchday_problems, placed_by_points
 from league.results import FIELDS, Entry, read_given, values
 from league.validation import NAME_LENGTH, PLACINGS, ROUNDS, WINNER_SCORES, checked_name, name_key, whole_number
 from ratings.services.matchdays import ResultInput
@@ -71,8 +74,9 @@ def _weight(text: str) -> float:
     return read_given("weight", text)
 
 
-def _read_name(text: str) -> _Name:
+def _read_name(text: str, scored: bool = False) -> _Name:
     """A name and what follows it, read from the end in any order: `R*0.5 3 left early rated 4`.
+    In a game scored by points (`scored`) a bare number is the points, unless `score=` gives them.
     ValueError, naming the value, for a number that is not one."""
     rest = " " + text.strip()
     counts: dict[str, int] = {}
@@ -93,6 +97,8 @@ def _read_name(text: str) -> _Name:
                 whole_number(match[1], "rated placing", PLACINGS),
                 whole_number(match[2], "placing", PLACINGS),
             )
+        elif scored and "score" not in counts and (match := _PLACING.search(rest)):
+            counts["score"] = read_given("score", match[1])
         elif placing is None and (match := _PLACING.search(rest)):
             placing = whole_number(match[1], "placing", PLACINGS)
         else:
@@ -101,7 +107,7 @@ def _read_name(text: str) -> _Name:
     return _Name(" ".join(rest.split()), placing, rated, left_early, counts, 1.0 if weight is None else weight)
 
 
-def _read_line(number: int, text: str) -> tuple[list[list[_Name]], list[str]]:
+def _read_line(number: int, text: str, scored: bool = False) -> tuple[list[list[_Name]], list[str]]:
     """The sides on one line (tied sides joined by `=`, each a name or partners joined by `+`), and
     what is wrong with them (each problem naming the line)."""
     sides, problems = [], []
@@ -109,7 +115,7 @@ def _read_line(number: int, text: str) -> tuple[list[list[_Name]], list[str]]:
         side = []
         for part in _PARTNER.split(tied):
             try:
-                read = _read_name(part)
+                read = _read_name(part, scored)
                 if read.name:
                     checked_name(read.name, "player", NAME_LENGTH)
             except ValueError as error:
@@ -141,6 +147,11 @@ def _line_problems(number: int, sides: list[list[_Name]]) -> tuple[int | None, l
         who = "partners" if partners and len(sides) == 1 else "tied sides" if partners else "tied players"
         problems.append(f"Line {number}: {who} share one placing, not {', '.join(map(str, sorted(given)))}.")
     for side in sides:
+        points = {name.counts["score"] for name in side if "score" in name.counts}
+        if len(points) > 1:
+            problems.append(
+                f"Line {number}: partners share their side's points, not {', '.join(map(str, sorted(points)))}."
+            )
         rated = {name.rated_placing for name in side if name.rated_placing is not None}
         if len(rated) > 1:
             problems.append(
@@ -149,15 +160,17 @@ def _line_problems(number: int, sides: list[list[_Name]]) -> tuple[int | None, l
     return (given.pop() if len(given) == 1 else None), problems
 
 
-def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
+def parse_results(lines: list[str], scored: bool = False) -> tuple[list[Entry], list[str]]:
     """The results typed on `lines` (blank lines skipped) and what is wrong with them, each problem
     naming its line. A line holds one place: a side (one name, or partners joined by `+`), or tied
     sides joined by `=`. Placings rank the sides; they are either all given or all taken from the
-    lines' order. A side's penalty (left early, rated placing) is written once, after any partner."""
+    lines' order. A side's penalty (left early, rated placing) is written once, after any partner. In a
+    game scored by points (`scored`), once points are given the placings not given are None, for the
+    points to give (league.placings.placed_by_points)."""
     read, problems = [], []
     for n, text in enumerate(lines, start=1):
         if text.strip():
-            sides, wrong = _read_line(n, text)
+            sides, wrong = _read_line(n, text, scored)
             read.append((n, sides))
             problems += wrong
     if problems:
@@ -172,8 +185,9 @@ def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
             f"Line {read[0][0]}: all {len(read[0][1][0])} players are on one side; a matchday needs two sides "
             "or more, each side on its line (or tied sides joined by `=`)."
         )
+    by_points = any("score" in name.counts for _, sides in read for side in sides for name in side)
     without = [str(number) for (number, _), place in zip(read, places, strict=True) if place is None]
-    if without and len(without) < len(read):
+    if without and len(without) < len(read) and not by_points:
         which = f"line {without[0]} has" if len(without) == 1 else f"lines {', '.join(without)} have"
         problems.append(
             f"Give every line a placing, or none (then the lines' order is the finishing order): {which} none."
@@ -182,8 +196,9 @@ def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
         return [], problems
     results, next_place, labels = [], 1, 0
     for (number, sides), place in zip(read, places, strict=True):
-        placing = place if place is not None else next_place
+        placing = place if place is not None or by_points else next_place
         for side in sides:
+            points = next((name.counts["score"] for name in side if "score" in name.counts), None)
             label = side_label(labels) if len(side) > 1 else ""
             labels += len(side) > 1
             left = any(name.left_early for name in side)
@@ -193,7 +208,7 @@ def parse_results(lines: list[str]) -> tuple[list[Entry], list[str]]:
                     placing,
                     rated,
                     left,
-                    **name.counts,
+                    **{**name.counts, "score": points},
                     side=label,
                     weight=name.weight,
                     player=name.name,
@@ -292,12 +307,15 @@ class EntryForm(forms.Form):
         day = data.get("date")
         if day is not None and day > timezone.localdate():
             self.add_error("date", f"{day:%Y-%m-%d} is after today; enter the date the matchday was played.")
-        results, problems = parse_results([data.get(name, "") for name in self.line_names])
+        scoring = data["game"].scoring if data.get("game") else BY_PLACINGS
+        results, problems = parse_results([data.get(name, "") for name in self.line_names], scoring != BY_PLACINGS)
         if problems:
             raise ValidationError(problems)
         if not results:
             raise ValidationError("Enter the results: one line per place, the winner first.")
-        self.results = results
+        self.results, problems = placed_by_points(results, scoring)
+        if problems:
+            raise ValidationError(problems)
         self.resolved = resolve_players([r.player for r in results])
         problems = [
             f"Several players are called {name}: {', '.join(p.short_name for p in players)}. Use the short name."
