@@ -185,7 +185,7 @@ def parse_results(lines: list[str], scored: bool = False) -> tuple[list[Entry], 
             f"Line {read[0][0]}: all {len(read[0][1][0])} players are on one side; a matchday needs two sides "
             "or more, each side on its line (or tied sides joined by `=`)."
         )
-    by_points = any("score" in name.counts for _, sides in read for side in sides for name in side)
+    by_points = scored and any("score" in name.counts for _, sides in read for side in sides for name in side)
     without = [str(number) for (number, _), place in zip(read, places, strict=True) if place is None]
     if without and len(without) < len(read) and not by_points:
         which = f"line {without[0]} has" if len(without) == 1 else f"lines {', '.join(without)} have"
