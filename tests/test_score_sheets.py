@@ -245,3 +245,50 @@ def test_the_admin_sets_how_a_game_is_scored(admin_client, club):
     assert response.status_code == 302, response.content.decode()
     hearts.refresh_from_db()
     assert hearts.scoring == LOWEST_WINS
+
+
+# Points on the pages and in their downloads
+
+
+def test_the_matchday_page_and_its_download_show_each_players_points_beside_the_placing(admin_client, scored_hearts):
+    points_imported(admin_client, scored_hearts)
+    url = reverse("league:matchday", args=[7])
+    html = admin_client.get(url).content.decode()
+    assert '<th class="num">Points</th>' in html
+    rows = admin_client.get(url, {"export": "csv", "table": "results"}).content.decode().splitlines()
+    assert rows[0].startswith("Placing,Points,Player") and rows[1].startswith("1,3,GL")
+    assert "Points" not in admin_client.get(reverse("league:matchday", args=[1])).content.decode()
+
+
+def test_the_results_grid_shows_the_points_after_the_placing(admin_client, scored_hearts):
+    points_imported(admin_client, scored_hearts)
+    html = admin_client.get(reverse("league:game", args=["hearts"])).content.decode()
+    assert "1 · 3 pts" in html and "5 · 40 pts" in html and "2 · 10 pts" in html
+
+
+def test_the_game_page_shows_each_players_average_and_best_and_the_clubs_record_scores(admin_client, scored_hearts):
+    points_imported(admin_client, scored_hearts)
+    sheet = HEADER + "8,2025-11-21,Hearts,3,GL,,,,7\n8,2025-11-21,Hearts,3,K,,,,0\n8,2025-11-21,Hearts,3,J,,,,19\n"
+    import_results(sheet.encode())
+    url = reverse("league:game", args=["hearts"])
+    response = admin_client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="points"' in html and 'id="record-scores"' in html
+    averages = admin_client.get(url, {"export": "csv", "table": "points"}).content.decode().splitlines()
+    # The lowest score wins: the fewest points on average first, and "best" is the fewest.
+    assert averages == [
+        "Player,Score sheets,Average,Best",
+        "K,2,5.0,0",
+        "GL,2,5.0,3",
+        "I,1,10.0,10",
+        "J,2,22.5,19",
+        "R,1,40.0,40",
+    ]
+    records = admin_client.get(url, {"export": "csv", "table": "record-scores"}).content.decode().splitlines()
+    assert [row.split(",")[:2] for row in records] == [["Points", "Player"], ["0", "K"], ["3", "GL"], ["7", "GL"],
+                                                       ["10", "I"], ["10", "K"]]  # fmt: skip
+
+
+def test_a_game_without_points_shows_no_points_sections(client, club):
+    html = client.get(reverse("league:game", args=["hearts"])).content.decode()
+    assert 'id="points"' not in html and "pts" not in html
