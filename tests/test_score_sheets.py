@@ -138,6 +138,14 @@ def points_entered(client, hearts):
     entered(client, hearts, [sheet_line(name) for name in ("J", "K", "I", "GL", "R")])
 
 
+def test_the_entry_pages_preview_shows_the_placings_the_points_give(admin_client, scored_hearts):
+    data = {"date": "2025-11-20", "game": str(scored_hearts.pk), "rounds": "3", "action": "preview"}
+    lines = [sheet_line(name) for name in ("J", "K", "I", "GL", "R")]
+    data.update({f"line-{n}": text for n, text in enumerate(lines, start=1)})
+    html = admin_client.post(reverse("league:enter"), data).content.decode()
+    assert "1 · 3 pts" in html and "2 · 10 pts" in html and "4 · 26 pts" in html and "5 · 40 pts" in html
+
+
 def points_in_the_admin(client, hearts, placings=None):
     rows = [(name, (placings or {}).get(name, ""), None) for name in POINTS]
     data = form_data(7, "2025-11-20", 3, rows, game=hearts)
