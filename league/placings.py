@@ -280,19 +280,19 @@ def placed_by_points(entries: Sequence[Entry], scoring: str) -> tuple[list[Entry
     if problems:
         return list(entries), problems
     placings = placings_from_points([e.score for e in leaders], scoring)
-    wrong = [(e, p) for e, p in zip(leaders, placings, strict=True) if e.placing not in (None, p)]
-    if wrong:
-        return list(entries), [_disagreement(wrong, leaders, placings, scoring)]
-    placed = list(entries)
+    meant = [0] * len(entries)
     for group, placing in zip(groups, placings, strict=True):
         for index in group:
-            placed[index] = replace(entries[index], placing=placing)
-    return placed, []
+            meant[index] = placing
+    wrong = [(e, p) for e, p in zip(entries, meant, strict=True) if e.placing not in (None, p)]
+    if wrong:
+        return list(entries), [_disagreement(wrong, leaders, placings, scoring)]
+    return [replace(e, placing=p) for e, p in zip(entries, meant, strict=True)], []
 
 
 def _disagreement(wrong: list, leaders: Sequence[Entry], placings: list[int], scoring: str) -> str:
     """The message for placings that the points do not give, with the placings they do give."""
-    given = ", ".join(f"{_side_of(e)} {e.placing}" for e, _ in wrong)
+    given = ", ".join(dict.fromkeys(f"{_side_of(e)} {e.placing}" for e, _ in wrong))  # partners once
     order = sorted(zip(leaders, placings, strict=True), key=lambda pair: pair[1])
     meant = ", ".join(f"{_side_of(e)} {p} ({e.score})" for e, p in order)
     rule = "the lowest score wins" if scoring == LOWEST_WINS else "the highest score wins"

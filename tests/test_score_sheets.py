@@ -50,6 +50,11 @@ def test_partners_share_their_sides_points_and_the_points_rank_the_sides():
     ]
     placed, problems = placed_by_points(entries, HIGHEST_WINS)
     assert problems == [] and [e.placing for e in placed] == [2, 2, 1, 1]
+    entries[1] = Entry(1, side="A", score=30, player="K", row="Line 2")  # a partner's placing is checked too
+    assert placed_by_points(entries, HIGHEST_WINS)[1] == [
+        "Line 2: The placings given (side A 1) do not follow from the points (the highest score wins, equal points "
+        "share a place): the points give side B 1 (50), side A 2 (30)."
+    ]
     entries[1] = Entry(None, side="A", score=31, player="K", row="Line 1")
     assert placed_by_points(entries, HIGHEST_WINS)[1] == [
         "Line 1: K has points 31 but their partner GL (side A) has 30: partners share their side's points."
