@@ -126,6 +126,7 @@ def test_an_export_of_score_sheets_imports_back_to_the_same_ratings_and_points(c
         game.scoring = scoring
         save_game(game)
     import_results(SHEETS.encode())
+    assert Matchday.objects.get(number=8).winner_score == 120  # the table-size method's, from the points
     stored = sorted(Result.objects.values_list("matchday__number", "player__short_name", "placing", "score"))
     assert [row for row in stored if row[0] >= 7] == [
         (7, "GL", 1, 3), (7, "I", 2, 10), (7, "J", 4, 26), (7, "K", 2, 10),
@@ -140,5 +141,6 @@ def test_an_export_of_score_sheets_imports_back_to_the_same_ratings_and_points(c
     import_results(exported.encode())
 
     assert sorted(Result.objects.values_list("matchday__number", "player__short_name", "placing", "score")) == stored
+    assert Matchday.objects.get(number=8).winner_score == 120
     again = sorted(RatingEntry.objects.values_list("table__slug", "matchday__number", "player__short_name", "delta"))
     assert again == ratings

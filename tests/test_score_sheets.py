@@ -2,8 +2,11 @@
 the points, equal points sharing a place, whichever way the matchday comes in; placings given as
 well must agree, or the line is refused with the placings the points give, in the same words."""
 
+import io
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.urls import reverse
 
 from league.models import Game, Matchday, Player, Result
@@ -12,7 +15,8 @@ from league.results import Entry
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
 from ratings.services.rating_tables import save_rating_table
-from tests.conftest import add_url, form_data
+from tests.conftest import CLUB_PAGE, add_url, form_data
+from tests.test_club_tables import grid_numbers
 from tests.test_enter import preview_fields
 from web.entry import parse_results
 from web.importing import ImportFailed, import_results
@@ -305,3 +309,9 @@ def test_the_game_page_shows_each_players_average_and_best_and_the_clubs_record_
 def test_a_game_without_points_shows_no_points_sections(client, club):
     html = client.get(reverse("league:game", args=["hearts"])).content.decode()
     assert 'id="points"' not in html and "pts" not in html
+
+
+def test_the_demos_hearts_is_won_with_the_fewest_points_and_its_numbers_are_the_club_pages(db):
+    call_command("load_demo", stdout=io.StringIO())
+    assert Game.objects.get(slug="hearts").scoring == LOWEST_WINS
+    assert grid_numbers("overall") == CLUB_PAGE and grid_numbers("hearts") == CLUB_PAGE
