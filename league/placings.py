@@ -236,3 +236,75 @@ def _rated_placings(entries: Sequence[Entry]) -> list[int]:
 def stored_rated_placings(entries: Sequence[Entry]) -> list[int | None]:
     """The rated placing to store for each entry: None where it is the placing itself."""
     return [None if m == e.placing else m for e, m in zip(entries, rated_placings(entries), strict=True)]
+
+
+# Score sheets: a game scored by points (Hearts: the fewest win; Rummy: the most) has its placings
+# follow from the points, equal points sharing a place. One rule for every way in.
+BY_PLACINGS, HIGHEST_WINS, LOWEST_WINS = "placings", "highest", "lowest"
+SCORINGS = {BY_PLACINGS: "Placings only", HIGHEST_WINS: "Highest score wins", LOWEST_WINS: "Lowest score wins"}
+
+
+def placings_from_points(points: Sequence[int], scoring: str) -> list[int]:
+    """Each side's placing as its points give it: competition ranking, equal points sharing a place."""
+    return competition_ranking([-p if scoring == HIGHEST_WINS else p for p in points])
+
+
+def placed_by_points(entries: Sequence[Entry], scoring: str) -> tuple[list[Entry], list[str]]:
+    """`entries` with the placings their points give, in a game scored by points, and what is wrong.
+
+    Partners share their side's points. Where no one has points (or the game is scored by placings,
+    which keeps any points as written) the placings are the ones given. An entry's placing may be None
+    when it has points: it takes the points' placing; a placing given must agree with it."""
+    if scoring == BY_PLACINGS or all(entry.score is None for entry in entries):
+        missing = [entry for entry in entries if entry.placing is None]
+        if missing:
+            need = "placing" if scoring == BY_PLACINGS else "placing or points"
+            return list(entries), [f"{e.where()}{e.player} has no {need}." for e in missing]
+        return list(entries), []
+    groups = side_groups([e.side for e in entries])
+    problems = []
+    for group in groups:
+        leader = entries[group[0]]
+        problems += [
+            f"{entries[i].where()}{entries[i].player} has points {_shown_value(entries[i].score)} but their "
+            f"partner {leader.player} (side {leader.side}) has {_shown_value(leader.score)}: partners share "
+            "their side's points."
+            for i in group[1:]
+            if entries[i].score != leader.score
+        ]
+    leaders = [entries[group[0]] for group in groups]
+    without = [e for e in leaders if e.score is None]
+    if without:
+        names = ", ".join(_side_of(e) for e in without)
+        problems.append(f"{without[0].where()}Give everyone's points or no one's: {names} has none.")
+    if problems:
+        return list(entries), problems
+    placings = placings_from_points([e.score for e in leaders], scoring)
+    meant = [0] * len(entries)
+    for group, placing in zip(groups, placings, strict=True):
+        for index in group:
+            meant[index] = placing
+    wrong = [(e, p) for e, p in zip(entries, meant, strict=True) if e.placing not in (None, p)]
+    if wrong:
+        return list(entries), [_disagreement(wrong, leaders, placings, scoring)]
+    return [replace(e, placing=p) for e, p in zip(entries, meant, strict=True)], []
+
+
+def _disagreement(wrong: list, leaders: Sequence[Entry], placings: list[int], scoring: str) -> str:
+    """The message for placings that the points do not give, with the placings they do give."""
+    given = ", ".join(dict.fromkeys(f"{_side_of(e)} {e.placing}" for e, _ in wrong))  # partners once
+    order = sorted(zip(leaders, placings, strict=True), key=lambda pair: pair[1])
+    meant = ", ".join(f"{_side_of(e)} {p} ({e.score})" for e, p in order)
+    rule = "the lowest score wins" if scoring == LOWEST_WINS else "the highest score wins"
+    return (
+        f"{wrong[0][0].where()}The placings given ({given}) do not follow from the points ({rule}, equal "
+        f"points share a place): the points give {meant}."
+    )
+
+
+def winner_points(entries: Sequence[Entry], scoring: str) -> int | None:
+    """The winner's points in a game where the highest score wins, when everyone has points; else
+    None. The table-size method reads them as the winner's score."""
+    if scoring != HIGHEST_WINS or not entries or any(e.score is None for e in entries):
+        return None
+    return max(e.score for e in entries)

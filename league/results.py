@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from league.validation import PLACINGS, SIDE_LENGTH, WEIGHTS, checked_name, finite_number, whole_number
+from league.validation import PLACINGS, SCORES, SIDE_LENGTH, WEIGHTS, checked_name, finite_number, whole_number
 from league.validation import SEDMA_COUNTS as SEDMA_SPAN
 
 
@@ -44,6 +44,9 @@ class Play:
     # Partial play (joined late, left early): the share of the game played, from 0 to 1. It weights the
     # player in their side's rating and scales their change (TrueSkill: the package's own weights).
     weight: float = field(default=1.0, metadata={"label": "Weight", "span": WEIGHTS, "plural": "weights"})
+    # The points on the score sheet (partners share their side's). In a game scored by points they
+    # give the placings (league.placings.placed_by_points); elsewhere they are kept and shown only.
+    score: int | None = field(default=None, metadata={"label": "Points", "span": SCORES, "keyword": "score"})
 
     @property
     def effective_placing(self) -> int:

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Avg, Count, Max, Min
 
 from league.models import Game, Matchday, Player, Result
+from league.placings import BY_PLACINGS, LOWEST_WINS
 
 
 @dataclass
@@ -66,3 +68,40 @@ def head_to_head_records(counts: Sequence[HeadToHeadCount]) -> list[HeadToHead]:
     """Records for some of `head_to_head_counts` (e.g. one page), with their opponents (one query)."""
     players = Player.objects.in_bulk([other for other, _, _ in counts])
     return [HeadToHead(players[other], game, *record) for other, game, record in counts]
+
+
+@dataclass
+class PlayerPoints:
+    """A player's points at one game's score sheets: how many, their average and their best."""
+
+    player: Player
+    results: int
+    average: float
+    best: int
+
+
+RECORDS = 5  # the club's best single scores shown on a game's page
+
+
+def game_points(game: Game) -> tuple[list[PlayerPoints], list[Result]]:
+    """For a game scored by points: each player's average and best points (the best average first;
+    "best" the fewest where the lowest score wins), and the club's record scores, the earliest first
+    among equals. Three queries (none for a game scored by placings, whose points give nothing)."""
+    if game.scoring == BY_PLACINGS:
+        return [], []
+    lowest = game.scoring == LOWEST_WINS
+    scored = Result.objects.filter(matchday__game=game, score__isnull=False)
+    rows = list(
+        scored.values("player_id")
+        .annotate(results=Count("id"), average=Avg("score"), best=Min("score") if lowest else Max("score"))
+        .order_by(*(("average", "best") if lowest else ("-average", "-best")), "player_id")
+    )
+    if not rows:
+        return [], []
+    players = Player.objects.in_bulk([row["player_id"] for row in rows])
+    by_player = [PlayerPoints(players[row["player_id"]], row["results"], row["average"], row["best"]) for row in rows]
+    order = "score" if lowest else "-score"
+    records = scored.select_related("player", "matchday").order_by(
+        order, "matchday__date", "matchday__number", "player__short_name"
+    )
+    return by_player, list(records[:RECORDS])

@@ -43,6 +43,7 @@ DEALS = Span(0, 2_147_483_647)  # a deal's number, and its seeded plays and wins
 ENTRY_LINES = Span(1, PLAYERS.highest)  # lines of the entry page's form
 WEIGHTS = Span(0, 1)  # partial play: the share of a game a player took part in (not whole: 0.5 is half)
 SIDE_LENGTH = 20  # characters of a side's label ("A", "North-South")
+SCORES = Span(-1_000_000, 1_000_000)  # a player's points on a score sheet (Rummy and Skat go below 0)
 
 # Each number by the name every way in gives it (a column, a form field, a query parameter).
 RANGES = {
@@ -56,6 +57,7 @@ RANGES = {
     "won_by_4_and_last": SEDMA_COUNTS,
     "bad_moves": SEDMA_COUNTS,
     "weight": WEIGHTS,
+    "score": SCORES,
     "level": LEVELS,
     "deal": DEALS,
     "plays": DEALS,

@@ -55,7 +55,10 @@ def _given(name: str) -> Param:
     return _whole(name, label, 0, f"{method}.", FIELDS[name].metadata["span"])
 
 
-PER_PLAYER = tuple(_given(name) for name in RATED_AS_GIVEN if name not in (*TEXTS, *FRACTIONS))
+# The fields some method reads (the points, which give placings before any method sees them, are not).
+PER_PLAYER = tuple(
+    _given(name) for name in RATED_AS_GIVEN if name not in (*TEXTS, *FRACTIONS) and "method" in FIELDS[name].metadata
+)
 PLAYER_INPUTS = {p.name: p for m in methods.METHODS.values() for p in m.player_inputs}
 # Sides and partial play, one value per player (`sides=A,A,B,B`, `weights=1,1,0.5,1`), each read as
 # every way in reads a side's label and a weight (league.results.read_given).

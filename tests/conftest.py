@@ -189,10 +189,11 @@ MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named a
 def mixed_league(db):
     """The league a real club keeps: the demo (the club's November, its pages, an unofficial category),
     then seven months of official and unofficial games played by the same members, who also play
-    solitaire against deals, and then in sides (tests/team_play.py: Spades two against two, Codenames
-    five against four, some at weight 0.5)."""
+    solitaire against deals, then in sides (tests/team_play.py: Spades two against two, Codenames
+    five against four, some at weight 0.5), and Rummy entered as score sheets (tests/score_play.py)."""
     from django.core.management import call_command
 
+    from tests.score_play import SCORE_COLUMNS, score_matchdays, setup_score_sheets
     from tests.team_play import TEAM_COLUMNS, setup_team_tables, team_matchdays
     from tools.generate import generate
     from tools.generate_deals import generate_attempts
@@ -208,6 +209,9 @@ def mixed_league(db):
     setup_team_tables()
     first = max(int(row[0]) for row in matchdays) + 1
     import_results(csv_bytes(TEAM_COLUMNS, team_matchdays(first, end + timedelta(days=1), MIXED_MEMBERS)))
+    setup_score_sheets()  # Rummy, scored by points (tests/score_play.py)
+    first = Matchday.objects.order_by("-number").values_list("number", flat=True)[0] + 1
+    import_results(csv_bytes(SCORE_COLUMNS, score_matchdays(first, end + timedelta(days=10), MIXED_MEMBERS)))
 
 
 def csv_bytes(header, rows) -> bytes:

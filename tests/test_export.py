@@ -7,6 +7,13 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from league.models import Game, Matchday, Player, Result
+from league.placings import HIGHEST_WINS, LOWEST_WINS
+from ratings.models import RatingEntry
+from ratings.services.catalogue import save_game
+from ratings.services.matchdays import delete_matchdays
+from web.importing import import_results
+
 
 def export(*args):
     out = io.StringIO()
@@ -31,6 +38,7 @@ def test_the_overall_table_exports_as_csv_by_default(club):
         "bad_moves",
         "side",
         "weight",
+        "score",
         "rating_before",
         "rating_after",
         "delta",
@@ -51,6 +59,7 @@ def test_the_overall_table_exports_as_csv_by_default(club):
         "bad_moves": "0",
         "side": "",
         "weight": "1",
+        "score": "",
         "rating_before": "1500",
         "rating_after": "1465",
         "delta": "-35",
@@ -78,6 +87,7 @@ def test_a_penalised_placing_exports_both_placings(club):
             "bad_moves": 0,
             "side": "",
             "weight": 1,
+            "score": None,
             "rating_before": 1503,
             "rating_after": 1483,
             "delta": -20,
@@ -95,3 +105,42 @@ def test_recompute_ratings_rebuilds_everything(club):
     call_command("recompute_ratings", stdout=out)
     assert "Recomputed 2 rating tables (48 rows)" in out.getvalue()
     assert json.loads(export("--format", "json"))[-1]["rating_after"] in {1521, 1492, 1461, 1494}
+
+
+SHEETS = """matchday,date,game,rounds,player,placing,rated_placing,left_early,score
+7,2025-11-20,Hearts,3,GL,,,,3
+7,2025-11-20,Hearts,3,K,,,,10
+7,2025-11-20,Hearts,3,I,,,,10
+7,2025-11-20,Hearts,3,J,,,1,26
+8,2025-11-21,Rummy,2,GL,,,,-15
+8,2025-11-21,Rummy,2,R,,,,120
+8,2025-11-21,Rummy,2,K,,,,40
+"""
+
+
+def test_an_export_of_score_sheets_imports_back_to_the_same_ratings_and_points(club):
+    """Hearts (the lowest score wins) and Rummy (the highest) entered as points: the export carries
+    the points and the placings they gave, and imports back to the same ratings."""
+    for name, scoring in (("Hearts", LOWEST_WINS), ("Rummy", HIGHEST_WINS)):
+        game = Game.objects.get_or_create(name=name, defaults={"slug": name.lower()})[0]
+        game.scoring = scoring
+        save_game(game)
+    import_results(SHEETS.encode())
+    assert Matchday.objects.get(number=8).winner_score == 120  # the table-size method's, from the points
+    stored = sorted(Result.objects.values_list("matchday__number", "player__short_name", "placing", "score"))
+    assert [row for row in stored if row[0] >= 7] == [
+        (7, "GL", 1, 3), (7, "I", 2, 10), (7, "J", 4, 26), (7, "K", 2, 10),
+        (8, "GL", 3, -15), (8, "K", 2, 40), (8, "R", 1, 120),
+    ]  # fmt: skip
+    ratings = sorted(RatingEntry.objects.values_list("table__slug", "matchday__number", "player__short_name", "delta"))
+    exported = export()
+    assert "\n7,2025-11-20,Hearts,3,J,4,,1,0,0,0,0,,1,26," in exported
+
+    delete_matchdays(Matchday.objects.all())
+    Player.objects.filter(results__isnull=True).delete()
+    import_results(exported.encode())
+
+    assert sorted(Result.objects.values_list("matchday__number", "player__short_name", "placing", "score")) == stored
+    assert Matchday.objects.get(number=8).winner_score == 120
+    again = sorted(RatingEntry.objects.values_list("table__slug", "matchday__number", "player__short_name", "delta"))
+    assert again == ratings

@@ -180,10 +180,10 @@ def test_a_missing_header_column_is_named(db):
 
 
 def test_an_unknown_header_column_is_named(db):
-    errors = failure(csv("1,2025-11-03,Hearts,2,A,1,,x", header=HEADER + ",score"))
+    errors = failure(csv("1,2025-11-03,Hearts,2,A,1,,x", header=HEADER + ",points"))
 
     assert errors == [
-        "Line 1: header columns unknown 'score'. Expected: matchday,date,game,rounds,player,placing,rated_placing"
+        "Line 1: header columns unknown 'points'. Expected: matchday,date,game,rounds,player,placing,rated_placing"
     ]
 
 

@@ -1,5 +1,5 @@
 """The mixed league (tests/conftest.py): the same members play official and unofficial games and
-solitaire, and play in sides. Every public page a member can reach answers 200 on it, downloads
+solitaire, play in sides and keep score sheets. Every public page a member can reach answers 200 on it, downloads
 included."""
 
 import re
@@ -11,6 +11,7 @@ from django.urls import resolve, reverse
 from league.models import Game, Matchday, Player
 from ratings.models import Standing
 from tests.conftest import MIXED_MEMBERS
+from tests.score_play import SCORE_MATCHDAYS
 from tests.team_play import TEAM_MATCHDAYS
 
 # Pages reached by following links, at most this many of one kind (every player and game is also
@@ -67,7 +68,9 @@ def test_the_members_of_the_mixed_league_play_matchdays_and_solitaire(mixed_leag
 
 def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
     sided = Matchday.objects.filter(results__side__gt="").distinct()
-    assert sided.count() == TEAM_MATCHDAYS
+    assert sided.count() == TEAM_MATCHDAYS + 1  # and a Rummy night in pairs
+    scored = Matchday.objects.filter(results__score__isnull=False).distinct()
+    assert scored.count() == SCORE_MATCHDAYS and Game.objects.exclude(scoring="placings").count() == 2
     start = [
         reverse("league:home"),
         reverse("league:standings"),
@@ -80,6 +83,7 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
         *(reverse("league:game", args=[slug]) for slug in Game.objects.values_list("slug", flat=True)),
         # every matchday played in sides, which a crawl of a few pages per kind may not reach
         *(reverse("league:matchday", args=[number]) for number in sided.values_list("number", flat=True)),
+        *(reverse("league:matchday", args=[number]) for number in scored.values_list("number", flat=True)),
     ]
     answers, kinds = crawl(client, start)
     failed = {url: status for url, status in answers.items() if status != 200}
@@ -94,6 +98,8 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
     )
     for kind in kinds_wanted:
         assert kind in reached, f"no {kind} page was reached"
+    for table in ("points", "record-scores"):  # the score sheets' game page and its downloads
+        assert f"league:game?export=csv&table={table}" in kinds
 
 
 def test_a_member_who_plays_solitaire_too_has_every_rating_in_their_tooltip(client, mixed_league):

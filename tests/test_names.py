@@ -187,7 +187,9 @@ def test_the_admin_refuses_control_characters_in_a_full_name(admin_client):
 
 def test_the_admin_refuses_a_look_alike_game(admin_client):
     Game.objects.create(name="Hearts", slug="hearts")
-    response = admin_client.post("/admin/league/game/add/", {"name": "hearts", "slug": "hearts-2", "official": "on"})
+    response = admin_client.post(
+        "/admin/league/game/add/", {"name": "hearts", "slug": "hearts-2", "official": "on", "scoring": "placings"}
+    )
     assert response.status_code == 200
     assert "is the same game as 'Hearts'" in response.context["adminform"].form.errors["name"][0]
     assert Game.objects.count() == 1

@@ -111,7 +111,7 @@ def test_a_game_moved_into_a_table_whose_method_cannot_rate_its_team_matchdays_i
     table = RatingTable.objects.get(category=category)
     table.method = "elo-mmr"
     save_rating_table(table)
-    data = {"name": "Spades", "slug": "spades", "category": category.pk, "official": ""}
+    data = {"name": "Spades", "slug": "spades", "category": category.pk, "official": "", "scoring": "placings"}
     response = admin_client.post(reverse("admin:league_game_change", args=[spades.pk]), data)
     assert response.status_code == 200
     assert "The Partnership games rating uses Elo-MMR" in response.content.decode()

@@ -8,7 +8,8 @@ Format (one row per player per matchday; header required, column order free):
 `rated_placing` may be empty. A file may add the columns `left_early` (1 or empty), the Sedma
 counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0), `side` (a label
 partners share; empty, a side of one: the placings then rank the sides) and `weight` (partial play,
-0 to 1; empty is 1). Unknown players (by
+0 to 1; empty is 1) and `score` (the points; in a game scored by points they give the placings,
+and the placing may be left empty). Unknown players (by
 short name) and games (by name) are created; new games count as official. Names are compared as
 `league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
 read as people write them (digits 0-9 only). A file of `manage.py export_ratings` imports as it is:
@@ -28,7 +29,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from league.placings import matchday_problems, players_problem
+from league.placings import BY_PLACINGS, matchday_problems, placed_by_points, players_problem
 from league.results import FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry, read_given
 from league.validation import (
     MATCHDAY_NUMBERS,
@@ -42,7 +43,7 @@ from league.validation import (
     name_problem,
     whole_number,
 )
-from ratings.services.imports import ImportedMatchday, ImportSummary, import_matchdays
+from ratings.services.imports import ImportedMatchday, ImportSummary, game_scorings, import_matchdays
 
 COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
 # The rest of the result record (league.results), which a file may leave out: a flag (1 or empty),
@@ -235,9 +236,11 @@ def _file_errors(matchdays: dict, tallies: dict, problems: _Problems, incomplete
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
     if None not in incomplete:
+        scorings = game_scorings() if matchdays else {}
         for number, rows in matchdays.items():
             if number not in incomplete:
-                errors.extend(_matchday_errors(number, rows))
+                matchdays[number], found = _matchday_errors(number, rows, scorings)
+                errors.extend(found)
     return errors
 
 
@@ -266,8 +269,8 @@ def _number_or_none(text: str) -> int | None:
 def _parse_row(line: int, values: dict[str, str], today: date, number: int | None = None) -> Row:
     """One line's values, checked (no date after `today`); `number` is the matchday's when already read."""
     for column in ("matchday", "date", "game", "rounds", "player", "placing"):
-        if values[column] == "":
-            raise ValueError(f"{column} is empty")
+        if values[column] == "" and not (column == "placing" and values.get("score")):
+            raise ValueError(f"{column} is empty")  # a game scored by points may give points instead
     for column in LONGEST:
         problem = _name_problem(values[column], column)
         if problem:
@@ -276,7 +279,7 @@ def _parse_row(line: int, values: dict[str, str], today: date, number: int | Non
     if day > today:
         raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
     return Row(
-        _whole_number(values["placing"], "placing"),
+        _whole_number(values["placing"], "placing", optional=True),
         _whole_number(values["rated_placing"], "rated_placing", optional=True),
         *(_given(values.get(column, ""), column) for column in OPTIONAL_COLUMNS),
         player=values["player"],
@@ -306,7 +309,9 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 20 else text[:20] + "…")
 
 
-def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
+def _matchday_errors(number: int, rows: list[Row], scorings: dict[str, str]) -> tuple[list[Row], list[str]]:
+    """The matchday's rows placed by their points where its game is scored by points, and what is
+    wrong with them as a whole."""
     first = rows[0]
     errors = []
     for row in rows[1:]:
@@ -319,11 +324,12 @@ def _matchday_errors(number: int, rows: list[Row]) -> list[str]:
                     f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
                 )
     lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
+    rows, wrong = placed_by_points(rows, scorings.get(name_key(first.game), BY_PLACINGS))
     errors.extend(
         problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"
-        for problem in matchday_problems(rows)
+        for problem in wrong or matchday_problems(rows)
     )
-    return errors
+    return rows, errors
 
 
 def _capped(errors: list[str], more: int = 0) -> list[str]:

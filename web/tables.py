@@ -377,9 +377,11 @@ class HeadToHeadTable(SiteTable):
 
 
 class MatchdayResultsTable(SiteTable):
-    """A matchday's results; played in sides, each player's side and weight (partners share a label)."""
+    """A matchday's results; played in sides, each player's side and weight (partners share a label);
+    scored by points, each player's points."""
 
     placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
+    score = NumberColumn("Points")
     player = PlayerNameColumn()
     name = tables.Column("Name", accessor="player__name")
     side = tables.Column("Side", empty_values=())
@@ -389,5 +391,6 @@ class MatchdayResultsTable(SiteTable):
     class Meta:
         orderable = False
 
-    def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, **kwargs):
-        super().__init__(data, names, exclude=() if sides else ("side", "weight"), **kwargs)
+    def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, points: bool = False, **kwargs):
+        exclude = (*(() if sides else ("side", "weight")), *(() if points else ("score",)))
+        super().__init__(data, names, exclude=exclude, **kwargs)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import revision, validation
+from league.placings import BY_PLACINGS, SCORINGS
 from league.validation import (
     NAME_LENGTH,
     SHORT_NAME_LENGTH,
@@ -92,11 +93,19 @@ class Game(KeyedByName, models.Model):
         help_text="Solitaire or patience: players play numbered deals in dated sessions, and players and deals "
         "are rated against each other (never in the overall rating). Set it before the first session.",
     )
+    scoring = models.CharField(
+        "scored by",
+        max_length=8,
+        choices=list(SCORINGS.items()),
+        default=BY_PLACINGS,
+        help_text="With a score, the placings follow from the points entered (equal points share a place).",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=~Q(name_key=""), name="league_game_name_key_not_empty"),
+            models.CheckConstraint(condition=Q(scoring__in=list(SCORINGS)), name="league_game_scoring_known"),
         ]
 
     def __str__(self) -> str:
@@ -113,6 +122,7 @@ class Game(KeyedByName, models.Model):
         clean_name(self, "name", "name", NAME_LENGTH)
         refuse_same_key(self, "name", "name_key", "game")
         self._keeps_its_kind()
+        self._keeps_its_scoring()
 
     def _keeps_its_kind(self) -> None:
         """A game keeps its kind once played: matchdays and sessions are rated differently."""
@@ -126,6 +136,17 @@ class Game(KeyedByName, models.Model):
         if was and not self.against_deals and self.deal_levels.exists():
             raise ValidationError(
                 {"against_deals": f"{self.name} has deals and sessions, so it must stay played against deals."}
+            )
+
+    def _keeps_its_scoring(self) -> None:
+        """Placings worked out from points stay as they were worked out: a game whose results hold
+        points keeps its scoring (one without points may switch, its placings being as typed)."""
+        if self.pk is None:
+            return
+        was = Game.objects.filter(pk=self.pk).values_list("scoring", flat=True).first()
+        if was != self.scoring and self.matchdays.filter(results__score__isnull=False).exists():
+            raise ValidationError(
+                {"scoring": f"{self.name} has results with points, whose placings follow from its scoring; keep it."}
             )
 
 

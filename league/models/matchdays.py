@@ -13,6 +13,7 @@ from league.validation import (
     MATCHDAY_NUMBERS,
     PLACINGS,
     ROUNDS,
+    SCORES,
     SEDMA_COUNTS,
     SIDE_LENGTH,
     WEIGHTS,
@@ -130,6 +131,13 @@ class Result(RangesInValidators, models.Model):
         validators=in_span(WEIGHTS, "Weight"),
         help_text="Partial play: the share of the game played, 0 to 1 (0.5 joined halfway). 1: all of it.",
     )
+    score = models.IntegerField(
+        "points",
+        null=True,
+        blank=True,
+        validators=in_span(SCORES, "Points"),
+        help_text="The score sheet's points (partners share them). In a scored game they give the placing.",
+    )
 
     class Meta:
         ordering = ["matchday", "placing", "player__short_name"]
@@ -139,6 +147,7 @@ class Result(RangesInValidators, models.Model):
             span_check("rated_placing", PLACINGS, "league_result_rated_placing_range", nullable=True),
             *(span_check(name, SEDMA_COUNTS, f"league_result_{name}_range") for name in results.SEDMA_FIELDS),
             span_check("weight", WEIGHTS, "league_result_weight_range"),
+            span_check("score", SCORES, "league_result_score_range", nullable=True),
         ]
 
     def __str__(self) -> str:

@@ -144,6 +144,7 @@ class Seat:
     bad_moves: int = 0
     side: str = ""  # partners share a label; blank: a side of one
     weight: float = 1.0  # partial play, 0 to 1
+    score: int | None = None  # the score sheet's points, which gave the placing in a game scored by points
 
     @classmethod
     def of(cls, play: Play, rating: float = 0.0, state: Mapping[str, float] | None = None) -> Seat:

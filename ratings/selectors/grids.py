@@ -238,18 +238,19 @@ def results_matchdays(game: Game | None = None) -> MatchdayPages:
 def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
     """The placing in the club's notation of everyone who played at the matchdays of `page` (a
     page of `results_matchdays`), in play order; players in the order they joined (`table`, or
-    the club), absent players have no cell. A player on a side names their partners ("1 with K"),
-    and one who played part of the game their weight ("2 ×0.5"). Two queries."""
+    the club), absent players have no cell. Points from a score sheet follow the placing ("1 · 26
+    pts"), a player on a side names their partners ("1 with K"), and one who played part of the game
+    their weight ("2 ×0.5"). Two queries."""
     rows = [GridRow(m) for m in reversed(page.object_list)]
     by_matchday = {row.matchday.pk: row for row in rows}
     results = list(
         Result.objects.filter(matchday__in=list(by_matchday)).only(
-            "matchday_id", "player_id", "placing", "rated_placing", "side", "weight"
+            "matchday_id", "player_id", "placing", "rated_placing", "side", "weight", "score"
         )
     )
     sides: dict[tuple[int, str], list[int]] = {}
     for result in results:
-        by_matchday[result.matchday_id].cells[result.player_id] = result.display_placing
+        by_matchday[result.matchday_id].cells[result.player_id] = with_points(result.display_placing, result.score)
         if result.side:
             sides.setdefault((result.matchday_id, result.side), []).append(result.player_id)
     players = in_join_order({pk for row in rows for pk in row.cells}, table) if results else []
@@ -259,9 +260,14 @@ def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
             side = sides.get((result.matchday_id, result.side), ())
             partners = sorted(names[pk] for pk in side if pk != result.player_id)
             by_matchday[result.matchday_id].cells[result.player_id] = placing_with_side(
-                result.display_placing, partners, result.weight
+                with_points(result.display_placing, result.score), partners, result.weight
             )
     return Grid(players, rows)
+
+
+def with_points(placing: str, score: int | None) -> str:
+    """A placing with the points that gave it, where the score sheet's points were entered ("1 · 26 pts")."""
+    return placing if score is None else f"{placing} · {score:,} pts"
 
 
 def placing_with_side(placing: str, partners: Sequence[str], weight: float) -> str:

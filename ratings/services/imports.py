@@ -6,15 +6,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as replaced
 from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
 from league.models import Game, Matchday, Player, Result
-from league.placings import matchday_problems, same_side_labels, stored_rated_placings
+from league.placings import (
+    BY_PLACINGS,
+    matchday_problems,
+    placed_by_points,
+    same_side_labels,
+    stored_rated_placings,
+    winner_points,
+)
 from league.results import PLACING_FIELDS, RATED_AS_GIVEN, Entry, given_values, range_problems
-from league.validation import MATCHDAY_NUMBERS, NAME_LENGTH, ROUNDS, SHORT_NAME_LENGTH, name_key, name_problem
+from league.validation import (
+    MATCHDAY_NUMBERS,
+    NAME_LENGTH,
+    ROUNDS,
+    SHORT_NAME_LENGTH,
+    WINNER_SCORES,
+    name_key,
+    name_problem,
+)
 
 from ..bulk import insert_rows
 from .catalogue import free_game_slug
@@ -48,7 +64,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     """Add a file's matchdays (checked one by one by the parser) in bulk, creating unknown players
     and games (as official games), and recompute from the earliest matchday touched. Existing
     matchdays are refused unless `replace`, which replaces their results."""
-    problems = _imported_problems(imported)
+    scorings = game_scorings()
+    imported, problems = placed_by_scorings(imported, scorings)
+    problems = problems or _imported_problems(imported)
     if problems:
         raise ValidationError(problems)
     existing = _existing(imported, replace)
@@ -64,10 +82,13 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     for given in imported:
         matchday = existing.get(given.number) or Matchday(number=given.number)
         matchday.date, matchday.game, matchday.rounds = given.date, games[name_key(given.game)], given.rounds
+        points = winner_points(given.results, matchday.game.scoring)
+        if points is not None and WINNER_SCORES.lowest <= points <= WINNER_SCORES.highest:
+            matchday.winner_score = points  # the table-size method's winner's score, from the points
         matchdays.append(matchday)
         touched_positions.append(matchday.position)
         touched_games[matchday.game.pk] = matchday.game
-    Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds"])
+    Matchday.objects.bulk_update([m for m in matchdays if m.pk], ["date", "game", "rounds", "winner_score"])
     Matchday.objects.bulk_create([m for m in matchdays if not m.pk])
     # A league's history arrives in one file: results are written as plain rows, not model instances,
     # with the rated placings the penalty rule derives (checked by the parser, line by line).
@@ -124,6 +145,24 @@ def _games_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Game]
             games[name_key(name)] = Game.objects.create(name=name, slug=free_game_slug(name))
             games_created.append(name)
     return games, games_created
+
+
+def game_scorings() -> dict[str, str]:
+    """How each stored game is scored, by name key (a game the import creates is scored by placings)."""
+    return dict(Game.objects.values_list("name_key", "scoring"))
+
+
+def placed_by_scorings(
+    imported: Sequence[ImportedMatchday], scorings: dict[str, str]
+) -> tuple[list[ImportedMatchday], list[str]]:
+    """The matchdays with the placings their points give, each by its game's scoring, and what is
+    wrong with the points (league.placings.placed_by_points), each naming its matchday."""
+    placed, problems = [], []
+    for matchday in imported:
+        rows, wrong = placed_by_points(matchday.results, scorings.get(name_key(matchday.game), BY_PLACINGS))
+        placed.append(replaced(matchday, results=rows))
+        problems.extend(p if p.startswith("Line ") else f"Matchday {matchday.number}: {p}" for p in wrong)
+    return placed, problems
 
 
 def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:

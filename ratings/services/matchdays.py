@@ -9,8 +9,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from league.models import Game, Matchday, Player, Result
-from league.placings import matchday_problems, same_side_labels, stored_rated_placings
+from league.placings import (
+    BY_PLACINGS,
+    matchday_problems,
+    placed_by_points,
+    same_side_labels,
+    stored_rated_placings,
+    winner_points,
+)
 from league.results import RESULT_FIELDS, Entry, Play, values
+from league.validation import WINNER_SCORES
 
 from .. import engine, methods
 from ..models import RatingEntry, RatingTable
@@ -60,19 +68,39 @@ def _with_derived_rated_placings(results: Sequence[ResultInput]) -> list[ResultI
     return [replace(r, rated_placing=rated) for r, rated in zip(written, derived, strict=True)]
 
 
+def placed(game: Game | None, results: Sequence[ResultInput]) -> tuple[list[ResultInput], list[str]]:
+    """The results with the placings their points give in a game scored by points (a result may
+    come without a placing there), and what is wrong with the points (league.placings)."""
+    scoring = game.scoring if game is not None else BY_PLACINGS
+    entries, problems = placed_by_points(_entries(results), scoring)
+    return [replace(r, placing=e.placing) for r, e in zip(results, entries, strict=True)], problems
+
+
 def results_problems(game: Game | None, results: Sequence[ResultInput]) -> list[str]:
-    """Everything wrong with a matchday's results, naming the players: the league's rules, then
-    what the methods of the game's tables cannot rate. Reads only; forms show these as errors."""
-    problems = matchday_problems(_entries(results))
+    """Everything wrong with a matchday's results, naming the players: the points, the league's
+    rules, then what the methods of the game's tables cannot rate. Reads only; forms show these."""
+    results, problems = placed(game, results)
+    problems = problems or matchday_problems(_entries(results))
     if problems or game is None:
         return problems
     return unratable(game, [methods.Seat.of(r) for r in _with_derived_rated_placings(results)])
 
 
+def _game_of(matchday: Matchday) -> Game | None:
+    return matchday.game if matchday.game_id else None
+
+
 def _checked(matchday: Matchday, results: Sequence[ResultInput]) -> list[ResultInput]:
-    problems = results_problems(matchday.game, results)
+    """The results placed and penalised as the rules say; the winner's score taken from the points
+    (a game where the highest score wins), or ValidationError."""
+    game = _game_of(matchday)
+    problems = results_problems(game, results)
     if problems:
         raise ValidationError(problems)
+    results, _ = placed(game, results)
+    points = winner_points(_entries(results), game.scoring)
+    if points is not None and WINNER_SCORES.lowest <= points <= WINNER_SCORES.highest:
+        matchday.winner_score = points
     return _with_derived_rated_placings(results)
 
 
@@ -100,7 +128,8 @@ def save_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> list[Ra
     """Add or change a matchday and its results (the results replace the stored ones, player by
     player), then recompute every table it counts in, or counted in before the edit, from its
     earlier position on. Returns the matchday's rating changes, table by table."""
-    problems = _result_problems(results)
+    placed_results, problems = placed(_game_of(matchday), results)
+    problems = problems or _result_problems(placed_results)
     if problems:
         raise ValidationError(problems)
     results = _checked(matchday, results)

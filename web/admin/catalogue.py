@@ -66,7 +66,7 @@ class GameForm(forms.ModelForm):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
-    list_display = ["name", "category", "official"]
+    list_display = ["name", "category", "official", "scoring"]
     list_filter = ["official", "category"]
     prepopulated_fields = {"slug": ["name"]}
 

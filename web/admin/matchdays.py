@@ -38,16 +38,20 @@ def _kept_rows(formset) -> list[tuple[int, dict]]:
     rows = []
     for number, form in enumerate(formset.forms, start=1):
         data = getattr(form, "cleaned_data", None)
-        if data and not data.get("DELETE") and data.get("player") is not None and data.get("placing") is not None:
+        if data and not data.get("DELETE") and data.get("player") is not None:
             rows.append((number, data))
     return rows
 
 
 def result_inputs(formset) -> list[ResultInput]:
-    """The rows' results; a field of the record that a row does not show (or leaves blank) is its default."""
+    """The rows' results; a field of the record that a row does not show (or leaves blank) is its default
+    (a placing left blank is None: in a game scored by points, the points give it)."""
     return [
         ResultInput(
-            **{name: FIELDS[name].default if data.get(name) is None else data[name] for name in RESULT_FIELDS},
+            **{
+                name: data.get(name) if name in UNTIL_PLACED or data.get(name) is not None else FIELDS[name].default
+                for name in RESULT_FIELDS
+            },
             player=data["player"],
             note=data.get("note") or "",
         )
@@ -96,6 +100,8 @@ def _blank_is(field: forms.Field, default) -> None:
 
 # Fields a row may leave blank, meaning the record's default: no Sedma counts, the whole game played.
 BLANK_IS_DEFAULT = (*SEDMA_FIELDS, *FRACTIONS)
+# A placing may be left blank for the points to give it (the matchday's check refuses it otherwise).
+UNTIL_PLACED = ("placing",)
 
 
 class ResultForm(forms.ModelForm):
@@ -117,6 +123,9 @@ class ResultForm(forms.ModelForm):
                         attrs={"size": 4, **({"inputmode": "decimal"} if name in FRACTIONS else {})}
                     ),
                 )
+        for name in UNTIL_PLACED:
+            if name in self.fields:
+                self.fields[name].required = False
         for name in BLANK_IS_DEFAULT:
             if name in self.fields:
                 self.fields[name].required = False

@@ -22,6 +22,7 @@ from league import submissions
 from league.models import Matchday, Player
 from league.placings import side_groups
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
+from ratings.selectors.grids import with_points
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm
 from web.fields import refusal
@@ -55,7 +56,7 @@ def _preview_rows(preview: MatchdayPreview) -> list[dict]:
         rows = []
         for result, o in sorted(zip(preview.results, outcomes, strict=True), key=lambda pair: pair[1].placing):
             rated = o.placing
-            shown = f"{rated}({result.placing})" if rated != result.placing else str(rated)
+            shown = with_points(f"{rated}({result.placing})" if rated != result.placing else str(rated), result.score)
             note = explain_change(o.delta, rated, n, o.expected, o.k, result.placing)
             partners = [name for name in sides.get(result.side, []) if name != result.player.short_name]
             side = f"{result.side}, with {', '.join(partners)}" if result.side else ""

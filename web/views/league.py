@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from league.models import Game, Matchday, Page, Result
+from league.selectors import game_points
 from ratings.models import RatingTable, Standing
 from ratings.selectors import grids, overview
 from ratings.selectors.sides import in_sides, with_sides
@@ -21,6 +22,7 @@ from web.deals import views as deals
 from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
+from web.points import PlayerPointsTable, RecordScoresTable
 from web.render import table_html
 from web.tables import (
     EntryTable,
@@ -161,9 +163,25 @@ def game(request, slug):
     standings_section.show(
         lambda names: StandingsTable(ranking, names, with_year=with_year), ranking_page, title="Standings"
     )
-    exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking)])
-    ctx = {"game": game, "section": section, "standings": standings_section, "results": results}
+    points = points_sections(exports, game, with_year)
+    shown = [p for s in points for p in s.players]
+    exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking), *shown])
+    ctx = {"game": game, "section": section, "standings": standings_section, "results": results, "points": points}
     return exports.response() or render(request, "league/game.html", ctx)
+
+
+def points_sections(exports: Exports, game: Game, with_year: bool) -> list[Section]:
+    """A game scored by points: each player's average and best points, and the club's record scores
+    (none where no one has points)."""
+    by_player, records = game_points(game)
+    if not by_player:
+        return []
+    players = [p.player for p in by_player]
+    averages = exports.section("points").show(
+        lambda names: PlayerPointsTable(by_player, names), title="Points", players=players
+    )
+    build = lambda names: RecordScoresTable(records, names, with_year=with_year)  # noqa: E731
+    return [averages, exports.section("record-scores").show(build, title="Record scores")]
 
 
 @cached_page(PageParams(exports=True))
@@ -178,7 +196,8 @@ def matchday(request, number):
         .order_by("placing", "side", F("rated_placing").asc(nulls_first=True))
     )
     sides = in_sides(results)  # partners are then grouped, with each side's rating and each weight
-    placings.show(lambda names: MatchdayResultsTable(results, names, sides=sides), title="Results")
+    points = any(r.score is not None for r in results)  # from a score sheet: shown beside the placings
+    placings.show(lambda names: MatchdayResultsTable(results, names, sides=sides, points=points), title="Results")
     sections = []
     for table, entries in matchday_entries(matchday):
         entries = with_sides(entries, results) if sides else entries

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from league import services as league_services
 from league.models import Category, Game, Matchday, Page
+from league.placings import BY_PLACINGS, LOWEST_WINS
 from ratings.services.catalogue import save_category, save_game
 from web.faults import told
 from web.importing import import_results
@@ -35,9 +36,9 @@ def _category(slug: str, name: str, description: str = "") -> Category:
     return category
 
 
-def _game(slug: str, name: str, category: Category, official: bool = True) -> None:
+def _game(slug: str, name: str, category: Category, official: bool = True, scoring: str = BY_PLACINGS) -> None:
     if not Game.objects.filter(slug=slug).exists():
-        save_game(Game(slug=slug, name=name, category=category, official=official))
+        save_game(Game(slug=slug, name=name, category=category, official=official, scoring=scoring))
 
 
 class Command(BaseCommand):
@@ -61,7 +62,9 @@ class Command(BaseCommand):
             "We will establish a rating that applies to trading card games like Magic: "
             "The Gathering and Pokemon. This is not part of the official rating.",
         )
-        _game("hearts", "Hearts", hearts_category)
+        # Hearts is won with the fewest points: a score sheet typed in gives the placings. The
+        # November file gives placings, which stay as they are.
+        _game("hearts", "Hearts", hearts_category, scoring=LOWEST_WINS)
         for name, slug in [("Magic: The Gathering", "magic"), ("Pokemon", "pokemon")]:
             _game(slug, name, tcg, official=False)
         for slug, title, body, position in [
