@@ -49,3 +49,29 @@ def test_the_load_benchmark_refuses_an_unbounded_run():
     )
     assert result.returncode != 0
     assert "Refusing an unbounded run" in result.stderr or "wrk not found" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None and not os.environ.get("CI"), reason="no redis-server")
+def test_redis_stopped_and_started_again_during_a_load_test_loses_no_write_and_fails_no_page():
+    """Issue 29, classes 3 and 7: with Redis gone, pages are still served and a save that committed
+    says so; once it is back, the last save is on the next page."""
+    args = ["--matchdays", "30", "--players", "8", "--workers", "2", "--redis-outage", "4"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", *args],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    report = result.stdout
+    answered = {
+        m[1]: (int(m[2]), int(m[3])) for m in re.finditer(r"pages answered (\w+) +(\d+), failed +(\d+)", report)
+    }
+    assert set(answered) == {"before", "during", "after"} and all(n > 0 for n, _ in answered.values()), report
+    assert [failed for _, failed in answered.values()] == [0, 0, 0], report
+    writes = re.search(r"writes (\d+), reported saved (\d+), lost (\d+)", report)
+    assert int(writes[1]) > 0 and int(writes[2]) == int(writes[1]) and writes[3] == "0", report
+    assert "writes reported failed though saved: 0" in report
+    assert "the last save on the next home page: yes" in report
