@@ -10,12 +10,14 @@ own gunicorn control socket.
 import html
 import os
 import re
+import shutil
 import threading
 import urllib.request
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from datetime import date, timedelta
 from functools import partial
 from http.cookiejar import CookieJar
+from pathlib import Path
 from urllib.error import HTTPError
 from urllib.parse import urlencode
 
@@ -47,12 +49,12 @@ def _backends() -> tuple[str, str]:
     return database, redis_url
 
 
-def _scratch_database(url: str) -> str:
+def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     """A fresh database of its own beside DATABASE_URL's, named after it (and the xdist worker)."""
     import psycopg
 
     base, _, name = url.rpartition("/")
-    scratch = per_worker(f"{name.split('?')[0]}_two_servers")
+    scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
     with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {scratch} WITH (FORCE)")
         db.execute(f"CREATE DATABASE {scratch}")
@@ -99,22 +101,17 @@ class _Stay(urllib.request.HTTPRedirectHandler):
         return None  # the redirect is the answer: a save's 302 says where the matchday went
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory):
+@contextmanager
+def two_servers(folder: Path, database_url: str, redis_url: str):
     """Two gunicorn servers of two workers each on one machine, one PostgreSQL database and one Redis,
     with the demo data and a secretary; their environments differ only in the address they bind."""
-    database, redis_url = _backends()
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    folder = tmp_path_factory.mktemp("two-servers")
     first, second = _free_port(), _free_port()
     env = production_env(
         folder,
         first,
         2,
         ["createsuperuser", "--no-input", "--username", "admin", "--email", "admin@club.example"],
-        DATABASE_URL=_scratch_database(database),
+        DATABASE_URL=database_url,
         REDIS_URL=redis_url,
         SECURE_COOKIES="0",  # the secretary logs in over plain HTTP on loopback
         DJANGO_SUPERUSER_PASSWORD=PASSWORD,
@@ -127,6 +124,17 @@ def servers(tmp_path_factory):
             for port in (first, second)
         ]
         yield {"urls": urls, "env": env, "folder": folder, "ports": (first, second)}
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory):
+    """The two servers on DATABASE_URL's PostgreSQL and REDIS_URL's Redis, as CI runs them."""
+    database, redis_url = _backends()
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    with two_servers(tmp_path_factory.mktemp("two-servers"), _scratch_database(database), redis_url) as running:
+        yield running
 
 
 def _stored(env: dict) -> dict[int, list[str]]:
@@ -296,3 +304,35 @@ def test_each_server_answers_on_its_own_control_socket(servers):
             (listener,) = control.send_command("show listeners")["listeners"]
             addresses.add(listener["address"])
     assert addresses == {f"http://127.0.0.1:{port}" for port in servers["ports"]}
+
+
+def test_with_redis_stopped_both_servers_serve_pages_and_a_save_says_it_was_saved(tmp_path):
+    """With a Redis of its own, stopped while the servers run: every page is still served (rendered
+    without the cache, or a plain 503), an admin save commits and says so (the admin's redirect),
+    and once Redis is back, empty, that save is on both servers' next page."""
+    database, _ = _backends()
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed: in CI the Redis outage must be tested")
+        pytest.skip("redis-server is not installed: no Redis of the test's own to stop")
+    from tools.redis_outage import RedisServer
+
+    redis_server = RedisServer(_free_port())
+    redis_server.start()
+    try:
+        url = f"redis://127.0.0.1:{redis_server.port}/0"
+        with two_servers(tmp_path, _scratch_database(database, "redis_outage"), url) as running:
+            (one, two), env = running["urls"], running["env"]
+            secretary = Browser(one).log_in()
+            number = max(_stored(env)) + 1
+            assert not _visitors_see(one, number) and not _visitors_see(two, number)
+            redis_server.stop()
+            pages = [Browser(server).get(path)[0] for server in (one, two) for path in ("/", "/standings/")]
+            assert set(pages) <= {200, 503}, pages
+            answer = secretary.post("/admin/league/matchday/add/", admin_form(env, number, ["GL", "K"]))
+            assert answer == (302, "/admin/league/matchday/"), answer[0]
+            assert _stored(env)[number] == ["GL", "K"]
+            redis_server.start()
+            assert _visitors_see(one, number) and _visitors_see(two, number)
+    finally:
+        redis_server.stop()

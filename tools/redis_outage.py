@@ -34,7 +34,9 @@ class Outage:
 
 
 @dataclass
-class _Redis:
+class RedisServer:
+    """A redis-server of its own on loopback, in memory only, to stop and start again."""
+
     port: int
     process: subprocess.Popen | None = None
 
@@ -118,7 +120,7 @@ def run(matchdays: int, players: int, seconds: float, workers: int, folder, log=
     again for `seconds` more."""
     log(f"Building a site with {matchdays} generated matchdays of {players} players ...")
     site, outage = Site(folder, matchdays, players), Outage(seconds)
-    redis_server = _Redis(_free_port())
+    redis_server = RedisServer(_free_port())
     env = {**site.env, "REDIS_URL": f"redis://127.0.0.1:{redis_server.port}/0", "WEB_CONCURRENCY": str(workers)}
     redis_server.start()
     try:
