@@ -12,19 +12,16 @@ import os
 import re
 import shutil
 import threading
-import urllib.request
 from contextlib import ExitStack, contextmanager
 from datetime import date, timedelta
 from functools import partial
-from http.cookiejar import CookieJar
 from pathlib import Path
-from urllib.error import HTTPError
-from urllib.parse import urlencode
 
 import pytest
 
 from tests.browser.conftest import GUNICORN, _free_port, production_env, serving
 from tests.conftest import per_worker
+from tools.site_client import SiteClient
 
 pytestmark = pytest.mark.slow  # two gunicorn servers, set up in other processes
 
@@ -61,44 +58,9 @@ def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     return f"{base}/{scratch}"
 
 
-class Browser:
-    """One visitor or secretary on one server: cookies kept, redirects not followed."""
-
-    def __init__(self, url: str):
-        self.url, self.cookies = url, CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies), _Stay())
-
-    def get(self, path: str) -> tuple[int, str]:
-        return self._open(urllib.request.Request(self.url + path))
-
-    def post(self, path: str, data: dict) -> tuple[int, str]:
-        """Post `data` with the CSRF cookie's token (a form's, the first time), as the browser does."""
-        token = next((cookie.value for cookie in self.cookies if cookie.name == "csrftoken"), None)
-        if token is None:
-            status, page = self.get(path)
-            assert status == 200, (path, status)
-            token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
-        body = urlencode({**data, "csrfmiddlewaretoken": token}).encode()
-        return self._open(urllib.request.Request(self.url + path, data=body))
-
-    def _open(self, request) -> tuple[int, str]:
-        try:
-            response = self.opener.open(request, timeout=60)
-        except HTTPError as answer:  # 3xx (not followed), 4xx and 5xx
-            response = answer
-        with response:
-            location = response.headers.get("Location") or ""
-            return response.status, location or response.read().decode()
-
+class Browser(SiteClient):
     def log_in(self) -> "Browser":
-        status, where = self.post("/admin/login/", {"username": "admin", "password": PASSWORD, "next": "/admin/"})
-        assert (status, where) == (302, "/admin/"), "the secretary logs in"
-        return self
-
-
-class _Stay(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # the redirect is the answer: a save's 302 says where the matchday went
+        return super().log_in("admin", PASSWORD)
 
 
 @contextmanager
