@@ -1,5 +1,6 @@
 """`manage.py loadtest`: the public pages' throughput under gunicorn against the limit (see
-tools/loadtest.py). Needs wrk (apt-get install wrk); only ever targets 127.0.0.1."""
+tools/loadtest.py). Needs wrk (apt-get install wrk); only ever targets 127.0.0.1. With
+`--redis-outage SECONDS`, instead, what stopping Redis costs in pages and writes (tools/redis_outage.py)."""
 
 import os
 import shutil
