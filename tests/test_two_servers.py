@@ -58,9 +58,9 @@ def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     return f"{base}/{scratch}"
 
 
-class Browser(SiteClient):
-    def log_in(self) -> "Browser":
-        return super().log_in("admin", PASSWORD)
+def secretary_on(url: str) -> SiteClient:
+    """The secretary, logged in on the server at `url`."""
+    return SiteClient(url).log_in("admin", PASSWORD)
 
 
 @contextmanager
@@ -136,7 +136,7 @@ def admin_form(env: dict, number: int, players: list[str]) -> dict:
     return data
 
 
-def preview(secretary: Browser, env: dict, number: int, players: list[str]) -> tuple[dict, str]:
+def preview(secretary: SiteClient, env: dict, number: int, players: list[str]) -> tuple[dict, str]:
     """A preview on `/enter/` of the players in the order given, played on matchday `number`'s day:
     the Save's fields, and the page."""
     game, _ = _ids(env)
@@ -171,7 +171,7 @@ def posted_at_once(secretaries, path: str, forms) -> list[tuple[int, str]]:
 
 def _visitors_see(url: str, number: int) -> bool:
     """Whether a visitor (no cookie: the cached pages) finds matchday `number` on the home page."""
-    status, page = Browser(url).get("/")
+    status, page = SiteClient(url).get("/")
     assert status == 200
     return f'href="/matchdays/{number}/"' in page
 
@@ -183,23 +183,23 @@ def test_a_save_through_either_server_is_on_the_others_next_page(servers):
         for _ in range(8):  # both workers of both servers serve the page from the cache
             assert not _visitors_see(reading, number) and not _visitors_see(saving, number)
         if saving == one:
-            status, where = (
-                Browser(saving).log_in().post("/admin/league/matchday/add/", admin_form(env, number, ["GL", "K"]))
+            status, where = secretary_on(saving).post(
+                "/admin/league/matchday/add/", admin_form(env, number, ["GL", "K"])
             )
             assert (status, where) == (302, "/admin/league/matchday/"), "the admin saved it"
         else:
-            secretary = Browser(saving).log_in()
+            secretary = secretary_on(saving)
             status, where = secretary.post("/enter/", preview(secretary, env, number, ["K", "GL", "I"])[0])
             assert (status, where) == (302, f"/matchdays/{number}/"), "/enter/ saved it"
         assert all(_visitors_see(reading, number) for _ in range(8)), "no worker of the other server is stale"
-        status, page = Browser(reading).get(f"/matchdays/{number}/")
+        status, page = SiteClient(reading).get(f"/matchdays/{number}/")
         assert status == 200 and "GL" in page
         number += 1
 
 
 def test_two_admin_saves_of_different_matchdays_at_once_are_both_kept(servers):
     (one, two), env = servers["urls"], servers["env"]
-    secretaries = Browser(one).log_in(), Browser(two).log_in()
+    secretaries = secretary_on(one), secretary_on(two)
     for _ in range(3):  # a few rounds, so that the two saves overlap in the database at least once
         number = max(_stored(env)) + 1
         forms = admin_form(env, number, ["I", "R"]), admin_form(env, number + 1, ["J", "K"])
@@ -212,7 +212,7 @@ def test_two_admin_saves_of_different_matchdays_at_once_are_both_kept(servers):
 
 def test_two_admin_saves_of_one_number_at_once_keep_one_and_tell_the_other(servers):
     (one, two), env = servers["urls"], servers["env"]
-    secretaries = Browser(one).log_in(), Browser(two).log_in()
+    secretaries = secretary_on(one), secretary_on(two)
     for _ in range(3):
         number = max(_stored(env)) + 1
         forms = admin_form(env, number, ["I", "R"]), admin_form(env, number, ["J", "K"])
@@ -230,7 +230,7 @@ def test_two_enter_saves_at_once_are_both_kept_or_the_second_is_told(servers):
     """Both secretaries previewed the same next matchday; the one whose save comes second saves
     nothing and is shown their preview again under the next number, which they then save."""
     (one, two), env = servers["urls"], servers["env"]
-    secretaries = Browser(one).log_in(), Browser(two).log_in()
+    secretaries = secretary_on(one), secretary_on(two)
     for _ in range(3):
         number = max(_stored(env)) + 1
         lineups = ["GL", "R", "J"], ["K", "I"]
@@ -285,11 +285,11 @@ def test_with_redis_stopped_both_servers_serve_pages_and_a_save_says_it_was_save
         url = f"redis://127.0.0.1:{redis_server.port}/0"
         with two_servers(tmp_path, _scratch_database(database, "redis_outage"), url) as running:
             (one, two), env = running["urls"], running["env"]
-            secretary = Browser(one).log_in()
+            secretary = secretary_on(one)
             number = max(_stored(env)) + 1
             assert not _visitors_see(one, number) and not _visitors_see(two, number)
             redis_server.stop()
-            pages = [Browser(server).get(path)[0] for server in (one, two) for path in ("/", "/standings/")]
+            pages = [SiteClient(server).get(path)[0] for server in (one, two) for path in ("/", "/standings/")]
             assert set(pages) <= {200, 503}, pages
             answer = secretary.post("/admin/league/matchday/add/", admin_form(env, number, ["GL", "K"]))
             assert answer == (302, "/admin/league/matchday/"), answer[0]
