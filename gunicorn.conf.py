@@ -5,9 +5,13 @@ WEB_CONCURRENCY    worker processes; default 2 x the cores this process may use 
 GUNICORN_TIMEOUT   seconds before a stuck worker is restarted; default 30
 MAX_REQUESTS       replace each worker after this many requests; default 0 (never)
 ACCESS_LOG         where to log each request; default - (standard output); empty: no access log
+CONTROL_SOCKET     gunicorn's control socket (for `gunicornc`); default gunicorn-<BIND>.ctl in gunicorn's
+                   own folder ($XDG_RUNTIME_DIR, else ~/.gunicorn), so every server on a machine has its
+                   own; empty: none
 """
 
 import os
+import re
 
 
 def usable_cores() -> int:
@@ -18,8 +22,18 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+def control_socket_for(address: str) -> str:
+    """A control socket of this server's own, named by its address: gunicorn's default is one path
+    per user, so a second server on the machine would take over (and on stopping, remove) the first's."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    folder = runtime if runtime and os.path.isdir(runtime) else os.path.join(os.path.expanduser("~"), ".gunicorn")
+    return os.path.join(folder, f"gunicorn-{re.sub(r'[^A-Za-z0-9.-]+', '_', address)}.ctl")
+
+
 wsgi_app = "config.wsgi:application"
 bind = os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT') or '8000'}"
+control_socket = os.environ.get("CONTROL_SOCKET", control_socket_for(bind))
+control_socket_disable = not control_socket
 # Sync workers: each serves one request at a time, and a page spends most of its time in Python.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * usable_cores() + 1)
 timeout = int(os.environ.get("GUNICORN_TIMEOUT") or 30)

@@ -49,3 +49,38 @@ def test_the_load_benchmark_refuses_an_unbounded_run():
     )
     assert result.returncode != 0
     assert "Refusing an unbounded run" in result.stderr or "wrk not found" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None and not os.environ.get("CI"), reason="no redis-server")
+def test_redis_stopped_and_started_again_during_a_load_test_loses_no_write_and_fails_no_page():
+    """Issue 29, classes 3 and 7: with Redis gone, pages are still served and a save that committed
+    says so; once it is back, the last save is on the next page."""
+    args = ["--matchdays", "30", "--players", "8", "--workers", "2", "--redis-outage", "4"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "loadtest", *args],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    report = result.stdout
+    answered = {
+        m[1]: (int(m[2]), int(m[3])) for m in re.finditer(r"pages answered (\w+) +(\d+), failed +(\d+)", report)
+    }
+    assert set(answered) == {"before", "during", "after"} and all(n > 0 for n, _ in answered.values()), report
+    assert [failed for _, failed in answered.values()] == [0, 0, 0], report
+    writes = {
+        m[1]: [int(n) for n in m.groups()[1:]]
+        for m in re.finditer(
+            r"writes (\w+) +(\d+) \((\d+) answered during the outage\), reported saved (\d+), "
+            r"lost (\d+), reported failed though saved (\d+)",
+            report,
+        )
+    }
+    assert set(writes) == {"import", "admin"}, report
+    assert writes["admin"][1] > 0, "a save was answered while Redis was down"
+    for made, _, saved, lost, resaid in writes.values():
+        assert made > 0 and (saved, lost, resaid) == (made, 0, 0), report
+    assert "the last save on the next home page: yes" in report

@@ -41,7 +41,7 @@ def test_the_deployment_check_finds_nothing_in_the_documented_production_environ
 
 
 def gunicorn_settings(monkeypatch, **env):
-    for name in ("BIND", "PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "ACCESS_LOG"):
+    for name in ("BIND", "PORT", "WEB_CONCURRENCY", "GUNICORN_TIMEOUT", "ACCESS_LOG", "CONTROL_SOCKET"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -59,6 +59,24 @@ def test_gunicorn_takes_its_address_and_workers_from_the_environment(monkeypatch
     conf = gunicorn_settings(monkeypatch, BIND="0.0.0.0:9000", WEB_CONCURRENCY="3", ACCESS_LOG="")
     assert (conf["bind"], conf["workers"], conf["accesslog"]) == ("0.0.0.0:9000", 3, None)
     assert gunicorn_settings(monkeypatch, PORT="8123")["bind"] == "127.0.0.1:8123"
+
+
+def test_each_server_on_a_machine_gets_its_own_control_socket(monkeypatch, tmp_path):
+    """Class 7 of issue 29: gunicorn's default control socket is one path per user, so a second
+    server would take over the first's (tests/test_two_servers.py asks each server's socket)."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    first, second = gunicorn_settings(monkeypatch, PORT="8001"), gunicorn_settings(monkeypatch, PORT="8002")
+    assert first["control_socket"] == str(tmp_path / "gunicorn-127.0.0.1_8001.ctl")
+    assert second["control_socket"] == str(tmp_path / "gunicorn-127.0.0.1_8002.ctl")
+    assert not first["control_socket_disable"]
+    unix = gunicorn_settings(monkeypatch, BIND="unix:/run/league/web.sock")["control_socket"]
+    assert unix == str(tmp_path / "gunicorn-unix_run_league_web.sock.ctl")
+
+
+def test_the_control_socket_can_be_chosen_or_turned_off(monkeypatch):
+    chosen = gunicorn_settings(monkeypatch, CONTROL_SOCKET="/run/league/a.ctl")
+    assert (chosen["control_socket"], chosen["control_socket_disable"]) == ("/run/league/a.ctl", False)
+    assert gunicorn_settings(monkeypatch, CONTROL_SOCKET="")["control_socket_disable"] is True
 
 
 def test_every_page_carries_a_content_security_policy_without_inline_code(client, club):

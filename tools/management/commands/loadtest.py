@@ -1,12 +1,15 @@
 """`manage.py loadtest`: the public pages' throughput under gunicorn against the limit (see
-tools/loadtest.py). Needs wrk (apt-get install wrk); only ever targets 127.0.0.1."""
+tools/loadtest.py). Needs wrk (apt-get install wrk); only ever targets 127.0.0.1. With
+`--redis-outage SECONDS`, instead, what stopping Redis costs in pages and writes (tools/redis_outage.py)."""
 
 import os
 import shutil
+import tempfile
+from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tools import loadtest
+from tools import loadtest, redis_outage
 
 
 class Command(BaseCommand):
@@ -23,8 +26,17 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=2)
         parser.add_argument("--runs", type=int, default=3, help="runs per page and side; the median is shown")
         parser.add_argument("--workers", type=int, default=5, help="gunicorn workers, the same on both sides")
+        parser.add_argument(
+            "--redis-outage",
+            type=float,
+            metavar="SECONDS",
+            help="instead: with a Redis of its own, stop it for SECONDS while pages are read and matchdays saved, "
+            "then start it again; counts the pages that failed and the writes lost (needs redis-server)",
+        )
 
-    def handle(self, matchdays, players, seconds, connections, threads, runs, workers, **options):
+    def handle(self, matchdays, players, seconds, connections, threads, runs, workers, redis_outage, **options):
+        if redis_outage is not None:
+            return self.outage(matchdays, players, redis_outage, workers)
         if shutil.which("wrk") is None:
             raise CommandError("wrk not found: apt-get install wrk")
         if connections > 64 or threads > 4 or seconds > 120 or runs > 10:
@@ -36,3 +48,12 @@ class Command(BaseCommand):
         os.environ["WEB_CONCURRENCY"] = str(workers)
         results = loadtest.run(matchdays, players, opts, log=self.stderr.write)
         self.stdout.write(loadtest.report(results, opts, workers))
+
+    def outage(self, matchdays, players, seconds, workers):
+        if shutil.which("redis-server") is None:
+            raise CommandError("redis-server not found: apt-get install redis-server")
+        if not 0 < seconds <= 120:
+            raise CommandError("Refusing an unbounded run: 0 < --redis-outage <= 120 seconds.")
+        with tempfile.TemporaryDirectory(prefix="league-outage-") as folder:
+            outage = redis_outage.run(matchdays, players, seconds, workers, Path(folder), log=self.stderr.write)
+        self.stdout.write(redis_outage.report(outage))
