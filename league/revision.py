@@ -23,9 +23,9 @@ import logging
 import secrets
 import sqlite3
 import threading
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from time import monotonic
 
 from django.apps import apps
 from django.conf import settings
@@ -187,10 +187,10 @@ def current() -> Current:
 def _from_shared() -> Current:
     found = shared_cache.run("reading the league's revision", _stored, None)
     if found is None:
-        asked = time.monotonic()
+        asked = monotonic()
         found = _from_database()
         # Written back only if no newer token is there; and not at all after a pause as long as a
         # token lives, in which a newer one could have come and gone.
-        if time.monotonic() - asked < SHARED_TOKEN_SECONDS:
+        if monotonic() - asked < SHARED_TOKEN_SECONDS:
             shared_cache.run("storing the league's revision", lambda: _store(found), False)
     return found

@@ -139,6 +139,19 @@ def test_class_3_a_matchday_saved_in_the_admin_with_redis_stopped_is_saved_once(
     assert admin_client.get("/matchdays/7/").status_code == 200
 
 
+def test_class_3_a_matchday_saved_on_the_entry_page_with_redis_stopped_goes_to_its_page(
+    redis_server, admin_client, club, django_capture_on_commit_callbacks
+):
+    from tests.test_saving_once import ENTER, preview
+
+    save = preview(admin_client, ["GL", "K = I", "J"])
+    redis_server.stop()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(ENTER, save)
+    assert response.status_code == 302 and response["Location"] == "/matchdays/7/"
+    assert admin_client.get("/matchdays/7/").status_code == 200
+
+
 def test_class_3_an_import_with_redis_stopped_commits_and_reports_success(
     redis_server, club, tmp_path, django_capture_on_commit_callbacks
 ):
@@ -224,6 +237,35 @@ def test_class_7_a_reader_that_read_the_row_before_a_writer_committed_does_not_o
     assert revision.current().token == newest
 
 
+def test_class_7_a_reader_that_paused_longer_than_a_tokens_life_does_not_write_back(
+    redis_server, club, monkeypatch, django_capture_on_commit_callbacks
+):
+    """As above, but the writer's token has come and gone in Redis (expired) before the reader, after
+    a pause longer than a token's life, would write back: the slot is empty, and the older token
+    must still not go into it."""
+    read_row, clock = revision._from_database, [1000.0]
+    monkeypatch.setattr(revision, "monotonic", lambda: clock[0])
+
+    def reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires():
+        found = read_row()
+        monkeypatch.setattr(revision, "_from_database", read_row)
+        with django_capture_on_commit_callbacks(execute=True):
+            _rename("Gerda Lund")
+        client, key = _raw()
+        client.delete(key)  # as its expiry does
+        clock[0] += revision.SHARED_TOKEN_SECONDS + 1
+        return found
+
+    caches["default"].clear()
+    monkeypatch.setattr(
+        revision, "_from_database", reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires
+    )
+    older = revision.current()
+    newest = Revision.objects.get(pk=1).token
+    assert older.token != newest
+    assert revision.current().token == newest
+
+
 def test_class_7_two_writers_publishing_in_reverse_order_leave_the_newer_token(
     redis_server, club, django_capture_on_commit_callbacks
 ):
@@ -257,10 +299,17 @@ def test_class_7_a_publication_lost_while_redis_was_away_is_stale_at_most_the_to
     assert revision.current().token == Revision.objects.get(pk=1).token != before
 
 
-def test_class_7_a_restored_older_backup_still_moves_the_revision_on(redis_server, club):
-    """A restore brings back a row whose number is below the one published since: the renewed
-    revision must still be newer than it."""
+def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
+    redis_server, club, django_capture_on_commit_callbacks
+):
+    """A restore brings back a row whose number is below the one published since: its renewed
+    token must still replace the published one."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _rename("Gerda Lund")
+        _rename("Gerda Lindqvist")
     published = revision.current()
-    Revision.objects.filter(pk=1).update(number=1)  # as the backup's row would be
-    Revision.bump()
-    assert Revision.objects.get(pk=1).number > published.number
+    Revision.objects.filter(pk=1).update(number=0)  # as the backup's row would be
+    with django_capture_on_commit_callbacks(execute=True):
+        Revision.bump()  # as web/backups.py does after a restore
+    renewed = Revision.objects.get(pk=1).token
+    assert renewed != published.token and revision.current().token == renewed
