@@ -123,10 +123,12 @@ def _store(found: Current) -> bool:
 def _stored() -> Current | None:
     client, key = _client_and_key()
     value = client.get(key)
+    if value is None:
+        return None
     try:
         number, changed_at, token = value.decode().split(" ", 2)
         return Current(token, datetime.fromisoformat(changed_at), int(number))
-    except (AttributeError, UnicodeDecodeError, ValueError):  # absent, or an older deploy's shape
+    except (UnicodeDecodeError, ValueError):  # an older deploy's shape: read the row instead
         return None
 
 

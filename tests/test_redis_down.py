@@ -313,3 +313,11 @@ def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
         Revision.bump()  # as web/backups.py does after a restore
     renewed = Revision.objects.get(pk=1).token
     assert renewed != published.token and revision.current().token == renewed
+
+
+def test_class_7_a_token_stored_by_the_previous_deploy_is_replaced(redis_server, club):
+    """The previous code stored a pickled token under the same key, with no number."""
+    caches["default"].set(revision.CACHE_KEY, revision.Current("before-the-deploy", revision.timezone.now()), 60)
+    assert revision.current().token == Revision.objects.get(pk=1).token
+    client, key = _raw()
+    assert client.get(key).decode().endswith(Revision.objects.get(pk=1).token)
