@@ -138,14 +138,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # keeps its own copies in memory; REDIS_URL shares one cache, and the revision token, between all
 # workers of all servers.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Passed to redis-py's connections: a Redis stopped or out of reach must cost a page milliseconds
+# (it is then rendered without the cache: league/shared_cache.py), not redis-py's default 5 s.
+REDIS_OPTIONS = {
+    "socket_connect_timeout": float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.2")),
+    "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
+}
 if REDIS_URL:
     # Keys are kept apart per database, so two sites sharing one Redis never see each other's
     # revision or pages (servers of one site share a database, hence a prefix).
     _database = "|".join(str(DATABASES["default"].get(k) or "") for k in ("ENGINE", "HOST", "PORT", "NAME"))
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "league.shared_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_OPTIONS,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX") or hashlib.sha256(_database.encode()).hexdigest()[:12],
         }
     }

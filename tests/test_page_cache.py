@@ -33,7 +33,7 @@ def backend(request, settings, django_capture_on_commit_callbacks):
             if os.environ.get("CI"):
                 pytest.fail("REDIS_URL is not set: in CI the caching tests must run against Redis too")
             pytest.skip("REDIS_URL is not set: no Redis server to test against")
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+        settings.CACHES = {"default": {"BACKEND": "league.shared_cache.SharedRedisCache", "LOCATION": url}}
 
         def writes():
             return django_capture_on_commit_callbacks(execute=True)

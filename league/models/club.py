@@ -172,6 +172,7 @@ class Revision(models.Model):
     """One row that changes whenever anything the public pages show changes: the key of their
     cached copies, their ETag and Last-Modified (see league.revision)."""
 
+    # Moves on at every change (league.revision.next_number): Redis keeps only the newest token by it.
     number = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
     token = models.CharField(
@@ -185,9 +186,9 @@ class Revision(models.Model):
     def bump(cls) -> None:
         """Mark that the league changed (called by every service that writes, and by a restore)."""
         now, token = timezone.now(), revision.new_token()
-        if not cls.objects.filter(pk=1).update(number=models.F("number") + 1, changed_at=now, token=token):
-            cls.objects.create(pk=1, number=1, changed_at=now, token=token)
-        revision.publish(token, now)
+        if not cls.objects.filter(pk=1).update(number=revision.next_number(now), changed_at=now, token=token):
+            cls.objects.create(pk=1, number=revision.first_number(now), changed_at=now, token=token)
+        revision.publish()
 
 
 # Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered
