@@ -66,3 +66,19 @@ def head_to_head_records(counts: Sequence[HeadToHeadCount]) -> list[HeadToHead]:
     """Records for some of `head_to_head_counts` (e.g. one page), with their opponents (one query)."""
     players = Player.objects.in_bulk([other for other, _, _ in counts])
     return [HeadToHead(players[other], game, *record) for other, game, record in counts]
+
+
+# Off the unique index of matchday numbers; written out, as the ORM's two `first()` queries cost a
+# matchday page more to compile than to run. Only the model's table name is written in.
+_NEIGHBOURS_SQL = (
+    f"SELECT (SELECT MAX(number) FROM {Matchday._meta.db_table} WHERE number < %s),"  # noqa: S608
+    f" (SELECT MIN(number) FROM {Matchday._meta.db_table} WHERE number > %s)"
+)
+
+
+def neighbours(number: int) -> tuple[int | None, int | None]:
+    """The numbers of the matchdays just before and just after number `number` (None at either end):
+    a matchday page's links. One query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_NEIGHBOURS_SQL, [number, number])
+        return tuple(cursor.fetchone())

@@ -14,7 +14,7 @@ from html import escape  # Django's escape is this, behind a lazy-string check p
 from django.utils.safestring import SafeString, mark_safe
 
 from web.formatting import format_rating
-from web.paths import number_path
+from web.paths import number_paths
 
 
 class PlayerNames:
@@ -26,6 +26,7 @@ class PlayerNames:
         self.ratings = ratings
         self.count = 0
         self.parts: dict[int, tuple[str, str, str]] = {}
+        self.path = number_paths("league:player")
 
     def _parts(self, player) -> tuple[str, str, str]:
         """The player's link, short name and tooltip, escaped once per page (a grid's header names
@@ -37,7 +38,7 @@ class PlayerNames:
                 f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
             ] or ["No rated matchdays yet"]
             self.parts[player.pk] = (
-                escape(number_path("league:player", player.pk)),
+                escape(self.path(player.pk)),
                 escape(player.short_name),
                 escape("\n".join([player.name, *lines])),
             )

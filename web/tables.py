@@ -37,6 +37,13 @@ class SiteTable(tables.Table):
     class Meta:
         orderable = False
 
+    @classmethod
+    def page_html(cls, records, names: PlayerNames | None = None, *, with_year=False, exclude=()) -> SafeString:
+        """`table_html(cls(records, names, with_year=with_year, exclude=exclude))`, written without
+        building the table (`web.render.declared_html`): for tables whose cells are declared in their
+        columns."""
+        return declared_html(cls, records, Shown(names, with_year), exclude=exclude)
+
 
 class RatingColumn(tables.Column):
     """A rating: "1535", or "1498.3" unrounded; the number itself in downloads."""
@@ -311,6 +318,12 @@ class ExplainedColumns(SiteTable):
     class Meta:
         orderable = False
 
+    @classmethod
+    def changes_html(cls, entries, method: Method, names=None, *, with_year=False, sides=False) -> SafeString:
+        """`table_html(cls(entries, names, method=method, with_year=with_year, sides=sides))`, written
+        without building the table (the busiest player's page has thousands of these cells)."""
+        return cls.page_html(entries, names, with_year=with_year, exclude=left_out(method, sides))
+
 
 def left_out(method: Method, sides: bool) -> list[str]:
     """The columns a table of changes leaves out: the pieces its method lacks, and the sides' columns
@@ -351,12 +364,6 @@ class PlayerEntryTable(ExplainedColumns):
         attrs = {"class": "explained"}
         sequence = ("date", "matchday", "game", "placing", "side", "weight", "...")
 
-    @classmethod
-    def page_html(cls, entries, method: Method, *, with_year: bool, sides: bool = False) -> SafeString:
-        """`table_html(PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides))`,
-        written without building the table (the busiest player's page has thousands of these cells)."""
-        return declared_html(cls, entries, Shown(with_year=with_year), exclude=left_out(method, sides))
-
 
 class HeadToHeadTable(SiteTable):
     opponent = PlayerNameColumn("Opponent", accessor="opponent")
@@ -369,11 +376,6 @@ class HeadToHeadTable(SiteTable):
     class Meta:
         orderable = False
         empty_text = "No opponents yet."
-
-    @classmethod
-    def page_html(cls, records, names: PlayerNames) -> SafeString:
-        """`table_html(HeadToHeadTable(records, names))`, written without building the table."""
-        return declared_html(cls, records, Shown(names))
 
 
 class MatchdayResultsTable(SiteTable):
@@ -390,4 +392,8 @@ class MatchdayResultsTable(SiteTable):
         orderable = False
 
     def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, **kwargs):
-        super().__init__(data, names, exclude=() if sides else ("side", "weight"), **kwargs)
+        super().__init__(data, names, exclude=self.left_out(sides), **kwargs)
+
+    @staticmethod
+    def left_out(sides: bool) -> tuple[str, ...]:
+        return () if sides else ("side", "weight")

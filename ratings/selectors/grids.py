@@ -20,6 +20,7 @@ from django.db import connection
 from league.models import Game, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable
+from .players import model_from_row
 from .standings import Span, read_date
 
 _MATCHDAY_FIELDS = [f.attname for f in Matchday._meta.concrete_fields]
@@ -111,15 +112,17 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     for "anywhere"), each player's first matchday in a table one lookup in the index of rating rows
     by (table, player, date, number). Every matchday counts in its game's table, so a player's
     first matchday anywhere is the first of their firsts in the games' tables."""
-    tables = (
-        [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
-    )
     ids = [getattr(p, "pk", p) for p in players]
     if not ids:
         return []
     concrete = Player._meta.concrete_fields
     fields = [f.attname for f in concrete]
     with connection.cursor() as cursor:
+        if table is not None:
+            tables = [table.pk]
+        else:
+            cursor.execute(_GAME_TABLES, [RatingTable.Scope.GAME])
+            tables = [pk for (pk,) in cursor.fetchall()]
         sql = _firsts_sql([f.column for f in concrete], len(tables), len(ids))
         cursor.execute(sql, [t for t in tables for _ in _FIRST] + ids)
         rows = cursor.fetchall()
@@ -133,8 +136,12 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
                 starts.append((read_date(day), number, pk))
         return min(starts, default=(date.max, 0, 0)), row[by_name]
 
-    # Plain rows, then players: a raw queryset's per-row work cost more than the query itself.
-    return [Player.from_db(connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
+    # Plain rows, then players (without `Model.__init__`, see `model_from_row`): a raw queryset's
+    # per-row work cost more than the query itself.
+    return [model_from_row(Player, connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
+
+
+_GAME_TABLES = f"SELECT id FROM {RatingTable._meta.db_table} WHERE scope = %s"  # noqa: S608
 
 
 _FIRST = ("matchday_date", "matchday_number", "id")

@@ -80,7 +80,7 @@ def _entries_section(section, page, table: RatingTable, entries: list, with_year
         return PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides)
 
     def write(names):
-        return PlayerEntryTable.page_html(entries, method, with_year=with_year, sides=sides)
+        return PlayerEntryTable.changes_html(entries, method, with_year=with_year, sides=sides)
 
     section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write)
     section.in_sides = sides
