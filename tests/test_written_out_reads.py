@@ -129,8 +129,8 @@ def values(instance, but: str = "") -> dict:
 
 def test_the_rows_models_are_made_without_init_only_while_nothing_listens_to_it():
     """`ratings.selectors.players` makes its rows' models without `__init__` (see `model_from_row`), and
-    `ratings.selectors.grids` its players: a receiver of these signals would miss them."""
-    for model in (RatingEntry, Matchday, Player):
+    `ratings.selectors.grids` its players, matchdays and games: a receiver of these signals would miss them."""
+    for model in (RatingEntry, Matchday, Player, Game):
         assert not signals.pre_init.has_listeners(model) and not signals.post_init.has_listeners(model)
         descriptors = [type(vars(model).get(f.attname)) for f in model._meta.concrete_fields]
         assert all(d.__name__ in ("DeferredAttribute", "ForeignKeyDeferredAttribute") for d in descriptors)

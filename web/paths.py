@@ -30,3 +30,13 @@ def number_paths(name: str) -> Callable[[int], str]:
     up once (a page names its players in one request)."""
     head, tail = _around(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
     return lambda number: f"{head}{int(number)}{tail}"
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed(name: str, script_prefix: str, urlconf: str) -> str:
+    return reverse(name, urlconf=urlconf)
+
+
+def fixed_path(name: str) -> str:
+    """`reverse(name)` for a URL pattern taking nothing (the navigation on every page)."""
+    return _fixed(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)

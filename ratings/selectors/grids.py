@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from django.core.paginator import Page
 from django.db import connection
@@ -99,8 +100,8 @@ class MatchdayPages:
             game_values = row[width:]
             game = games.get(game_values[_GAME_ID])
             if game is None:
-                game = games[game_values[_GAME_ID]] = Game.from_db(connection.alias, _GAME_FIELDS, game_values)
-            matchday = Matchday.from_db(connection.alias, _MATCHDAY_FIELDS, row[:width])
+                game = games[game_values[_GAME_ID]] = model_from_row(Game, connection.alias, _GAME_FIELDS, game_values)
+            matchday = model_from_row(Matchday, connection.alias, _MATCHDAY_FIELDS, row[:width])
             Matchday.game.field.set_cached_value(matchday, game)  # as select_related leaves it
             matchdays.append(matchday)
         return matchdays
@@ -163,9 +164,10 @@ def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
     return f"SELECT {chosen}, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
 
 
-@dataclass(frozen=True)
-class CellNote:
-    """What explains a rating earned at a matchday: the change and the pieces it came from."""
+class CellNote(NamedTuple):
+    """What explains a rating earned at a matchday: the change and the pieces it came from. A named
+    tuple: a grid makes one per rating earned on its page, and a frozen dataclass sets every field
+    through `object.__setattr__`."""
 
     delta: float
     rated_placing: int

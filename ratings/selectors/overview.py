@@ -95,13 +95,13 @@ def latest_matchdays(tables: list[RatingTable], at_least: int, at_most: int) -> 
     changes = {
         (matchday_id, player_id): (delta, after)
         for matchday_id, table_id, player_id, delta, after in RatingEntry.objects.filter(
-            matchday__in=shown, table__in=[t for t in shown_in.values() if t]
+            matchday_id__in=list(shown_in), table_id__in=[t.pk for t in shown_in.values() if t]
         ).values_list("matchday_id", "table_id", "player_id", "delta", "rating_after")
         if shown_in[matchday_id] and shown_in[matchday_id].pk == table_id
     }
     results: dict[int, list[LatestResult]] = {m.pk: [] for m in shown}
     for r in (
-        Result.objects.filter(matchday__in=shown)
+        Result.objects.filter(matchday_id__in=list(shown_in))
         .select_related("player")
         .order_by("placing", F("rated_placing").asc(nulls_first=True), "player__short_name")
     ):

@@ -137,6 +137,9 @@ def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple
             f" WHERE player_id = %s AND table_id IN ({marks}) ORDER BY table_id, matchday_date, matchday_number",
             [player.pk, *table_ids],
         )
-        for table_id, day, number, rating in cursor.fetchall():
-            history.setdefault(table_id, []).append((read_date(day), number, rating))
+        points: list = []
+        for table_id, day, number, rating in cursor.fetchall():  # table by table
+            if table_id not in history:
+                points = history[table_id] = []
+            points.append((read_date(day), number, rating))
     return history

@@ -51,7 +51,8 @@ def directory(request):
 
 
 def _chart(player: Player, summary: list[dict], history: dict):
-    dates = {day: long_date(day) for points in history.values() for day, _, _ in points}  # shared by the tables
+    days = {day for points in history.values() for day, _, _ in points}  # shared by the tables
+    dates = {day: long_date(day) for day in days}
     return charts.rating_chart(
         [
             charts.Series(
