@@ -175,6 +175,27 @@ def test_the_tooltips_current_ratings_agree_with_the_orms_reading(league):
         assert len(expected) == (len(some) - 1 if asked else 0)
 
 
+def test_the_latest_moves_agree_with_the_orms_reading(league, make_matchday):
+    from django.db.models import OuterRef, Subquery
+
+    from ratings.selectors.overview import latest_moves
+
+    make_matchday(31, "2026-01-05", {"NP": 1, "A": 2}, game=league[0])  # NP's first matchday, not A's
+    for table in RatingTable.objects.all():
+        newest = Matchday.objects.filter(table.counted()).order_by("-date", "-number").values("pk")[:1]
+        played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
+        rows = (
+            table.entries.filter(matchday_id=Subquery(newest))
+            .annotate(played_now=Subquery(played_now))
+            .values_list("player_id", "rating_before", "rating_after", "played_now")
+        )
+        expected = {player_id: (before, after, played == 1) for player_id, before, after, played in rows}
+        assert expected and latest_moves(table) == expected
+    overall = latest_moves(RatingTable.objects.get(scope="overall"))
+    np, a = Player.objects.get(short_name="NP").pk, Player.objects.get(short_name="A").pk
+    assert overall.keys() == {np, a} and overall[np][2] and not overall[a][2]
+
+
 def test_the_navigation_lists_the_games_played_by_name(league):
     Game.objects.create(name="Aardvark whist", slug="aardvark")  # never played: not listed
     games = list(navigation(None)["nav_games"])

@@ -67,6 +67,10 @@ class MatchdayPages:
             self.params += [False, table.category_id]
         self.where = f" WHERE {' AND '.join(where)}" if where else ""
 
+    def newest(self) -> tuple[str, list]:
+        """A subquery for the id of the newest of these matchdays, and its parameters."""
+        return f"SELECT m.id {_FROM}{self.where} ORDER BY m.date DESC, m.number DESC LIMIT 1", list(self.params)  # noqa: S608
+
     def count(self) -> int:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) {_FROM}{self.where}", self.params)  # noqa: S608
