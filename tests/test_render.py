@@ -220,6 +220,20 @@ def test_number_paths_are_the_paths_django_reverses(name, number):
         set_script_prefix("/")
 
 
+@pytest.mark.parametrize("name", ["league:home", "ratings:methods", "admin:index"])
+def test_fixed_paths_are_the_paths_django_reverses(name):
+    from django.urls import reverse, set_script_prefix
+
+    from web.paths import fixed_path
+
+    assert fixed_path(name) == reverse(name)
+    set_script_prefix("/club/")  # a site served under a prefix gets its own paths
+    try:
+        assert fixed_path(name) == reverse(name) and fixed_path(name).startswith("/club/")
+    finally:
+        set_script_prefix("/")
+
+
 @pytest.mark.parametrize("show_game", [True, False])
 @pytest.mark.parametrize("with_year", [True, False])
 @pytest.mark.parametrize("kind", ["ratings", "results", "empty"])
