@@ -105,3 +105,19 @@ def game_points(game: Game) -> tuple[list[PlayerPoints], list[Result]]:
         order, "matchday__date", "matchday__number", "player__short_name"
     )
     return by_player, list(records[:RECORDS])
+
+
+# Off the unique index of matchday numbers; written out, as the ORM's two `first()` queries cost a
+# matchday page more to compile than to run. Only the model's table name is written in.
+_NEIGHBOURS_SQL = (
+    f"SELECT (SELECT MAX(number) FROM {Matchday._meta.db_table} WHERE number < %s),"  # noqa: S608
+    f" (SELECT MIN(number) FROM {Matchday._meta.db_table} WHERE number > %s)"
+)
+
+
+def neighbours(number: int) -> tuple[int | None, int | None]:
+    """The numbers of the matchdays just before and just after number `number` (None at either end):
+    a matchday page's links. One query."""
+    with connection.cursor() as cursor:
+        cursor.execute(_NEIGHBOURS_SQL, [number, number])
+        return tuple(cursor.fetchone())

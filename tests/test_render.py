@@ -220,6 +220,20 @@ def test_number_paths_are_the_paths_django_reverses(name, number):
         set_script_prefix("/")
 
 
+@pytest.mark.parametrize("name", ["league:home", "ratings:methods", "admin:index"])
+def test_fixed_paths_are_the_paths_django_reverses(name):
+    from django.urls import reverse, set_script_prefix
+
+    from web.paths import fixed_path
+
+    assert fixed_path(name) == reverse(name)
+    set_script_prefix("/club/")  # a site served under a prefix gets its own paths
+    try:
+        assert fixed_path(name) == reverse(name) and fixed_path(name).startswith("/club/")
+    finally:
+        set_script_prefix("/")
+
+
 @pytest.mark.parametrize("show_game", [True, False])
 @pytest.mark.parametrize("with_year", [True, False])
 @pytest.mark.parametrize("kind", ["ratings", "results", "empty"])
@@ -246,7 +260,7 @@ def test_a_players_entries_written_straight_are_the_entry_table_byte_for_byte(cl
     r = Player.objects.get(short_name="R")
     entries = _history(r, overall)
     entries[0].k = entries[1].opponents_mean = entries[2].delta = None  # empty values show the same dash
-    written = tables.PlayerEntryTable.page_html(entries, METHODS[method], with_year=with_year)
+    written = tables.PlayerEntryTable.changes_html(entries, METHODS[method], with_year=with_year)
     built = table_html(tables.PlayerEntryTable(entries, method=METHODS[method], with_year=with_year))
     assert written == built and "<td" in written
 
@@ -280,3 +294,12 @@ def test_extra_columns_each_keep_their_own_attributes_when_written_from_the_decl
     written = declared_html(tables.HeadToHeadTable, records, Shown(names()), extra=extra)
     assert written == table_html(tables.HeadToHeadTable(records, names(), extra_columns=extra))
     assert '<th class="c">Third</th>' in written and '<td class="a">' in written
+
+
+@pytest.mark.parametrize(
+    "value", [0, 0.0, -0.0, 1535, 1535.0, -7.0, 1498.25, 2.5, -0.04, 1e20, 10**30, float("nan"), float("inf"), True]
+)
+def test_a_rating_is_written_as_its_whole_number_or_to_a_tenth(value):
+    from web.formatting import format_rating
+
+    assert format_rating(value) == (str(int(value)) if float(value).is_integer() else f"{value:.1f}")

@@ -128,9 +128,9 @@ def values(instance, but: str = "") -> dict:
 
 
 def test_the_rows_models_are_made_without_init_only_while_nothing_listens_to_it():
-    """`ratings.selectors.players` makes its rows' models without `__init__` (see `_model_from_row`): a receiver of
-    these signals would miss them."""
-    for model in (RatingEntry, Matchday):
+    """`ratings.selectors.players` makes its rows' models without `__init__` (see `model_from_row`), and
+    `ratings.selectors.grids` its players, matchdays and games: a receiver of these signals would miss them."""
+    for model in (RatingEntry, Matchday, Player, Game):
         assert not signals.pre_init.has_listeners(model) and not signals.post_init.has_listeners(model)
         descriptors = [type(vars(model).get(f.attname)) for f in model._meta.concrete_fields]
         assert all(d.__name__ in ("DeferredAttribute", "ForeignKeyDeferredAttribute") for d in descriptors)
@@ -159,6 +159,41 @@ def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league
             assert history.get(table.pk, []) == expected
             assert all(isinstance(day, date) for day, _, _ in history.get(table.pk, []))
     assert rating_history(Player.objects.get(short_name="NP"), []) == {}
+
+
+def test_the_tooltips_current_ratings_agree_with_the_orms_reading(league):
+    tables = list(RatingTable.objects.select_related("game"))
+    some = list(Player.objects.exclude(short_name="A").values_list("pk", flat=True))  # NP has none
+    for asked, given in [(some, tables), (some, tables[:1]), ([], None)]:
+        ratings = standings.current_ratings(asked, given)
+        expected = {}
+        for s in Standing.objects.filter(player_id__in=asked).select_related("table"):
+            expected.setdefault(s.player_id, []).append((s.table_id, s.rating))
+        for rows in expected.values():
+            rows.sort(key=lambda row: standings.table_order(RatingTable.objects.get(pk=row[0])))
+        assert {p: [(t.pk, r) for t, r in rows] for p, rows in ratings.items()} == expected
+        assert len(expected) == (len(some) - 1 if asked else 0)
+
+
+def test_the_latest_moves_agree_with_the_orms_reading(league, make_matchday):
+    from django.db.models import OuterRef, Subquery
+
+    from ratings.selectors.overview import latest_moves
+
+    make_matchday(31, "2026-01-05", {"NP": 1, "A": 2}, game=league[0])  # NP's first matchday, not A's
+    for table in RatingTable.objects.all():
+        newest = Matchday.objects.filter(table.counted()).order_by("-date", "-number").values("pk")[:1]
+        played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
+        rows = (
+            table.entries.filter(matchday_id=Subquery(newest))
+            .annotate(played_now=Subquery(played_now))
+            .values_list("player_id", "rating_before", "rating_after", "played_now")
+        )
+        expected = {player_id: (before, after, played == 1) for player_id, before, after, played in rows}
+        assert expected and latest_moves(table) == expected
+    overall = latest_moves(RatingTable.objects.get(scope="overall"))
+    np, a = Player.objects.get(short_name="NP").pk, Player.objects.get(short_name="A").pk
+    assert overall.keys() == {np, a} and overall[np][2] and not overall[a][2]
 
 
 def test_the_navigation_lists_the_games_played_by_name(league):

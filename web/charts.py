@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
@@ -58,7 +59,7 @@ def marker(shape: str, cx: float, cy: float, size: float, colour: str, title: st
 def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: str) -> str:
     # `f"{v:.1f}"` writes exactly what `round(v, 1)` would (both round the float's exact value, ties
     # to even), more cheaply: a busy player's chart has hundreds of points.
-    inner = f"<title>{html.escape(title)}</title>" if title else ""
+    inner = f"<title>{html.escape(title) if _SPECIAL.search(title) else title}</title>" if title else ""
     css = "point" if title else "sample"
     if shape == "circle":
         return f'<circle class="{css}" cx="{cx}" cy="{cy}" r="{size}" fill="{colour}">{inner}</circle>'
@@ -75,6 +76,9 @@ def _marker(shape: str, cx: float, cy: float, size: float, colour: str, title: s
     else:  # diamond
         points = f"{cx},{cy - s:.1f} {cx + s:.1f},{cy} {cx},{cy + s:.1f} {cx - s:.1f},{cy}"
     return f'<polygon class="{css}" points="{points}" fill="{colour}">{inner}</polygon>'
+
+
+_SPECIAL = re.compile("[&<>\"']")  # what html.escape replaces: most titles have none
 
 
 def _style(i: int) -> tuple[str, str, float, str]:
@@ -113,8 +117,8 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     points = [p for s in series for p in s.points]
     if not points:
         return SafeString("")
-    first, last = min(p.day for p in points), max(p.day for p in points)
-    low, high = min(p.rating for p in points), max(p.rating for p in points)
+    days, ratings = [p.day for p in points], [p.rating for p in points]  # lists: a generator resumes per point
+    first, last, low, high = min(days), max(days), min(ratings), max(ratings)
     step = nice_step(high - low)
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
     if low == high:
@@ -122,7 +126,7 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     scale = _Scale(first, last, low, high)
     y = scale.y
     y_ticks = [low + i * step for i in range(round((high - low) / step) + 1)]
-    dates = sorted({p.day for p in points})
+    dates = sorted(set(days))
     x_ticks = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
     grid = format_html_join(
         "",

@@ -13,7 +13,8 @@ def format_rating(value: float | None) -> str:
     """Whole-number ratings as the club writes them; unrounded ones with one decimal."""
     if value is None:
         return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
+    # "%d" writes what str(int(value)) would, without its calls: a page writes thousands.
+    return "%d" % value if value % 1 == 0 else f"{value:.1f}"  # noqa: UP031
 
 
 def format_change(value: float) -> str:

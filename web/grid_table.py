@@ -11,10 +11,11 @@ import django_tables2 as tables
 from django.utils.safestring import SafeString
 
 from ratings.selectors.grids import Grid
+from web.columns import DateColumn, MatchdayColumn
 from web.formatting import explain_change, format_rating, plain_number
 from web.names import PlayerNames
 from web.render import Shown, declared_html
-from web.tables import DateColumn, MatchdayColumn, SiteTable
+from web.tables import SiteTable
 
 
 def grid_cell(record, player_id: int, ratings: bool) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.tables import ChangeColumn, NumberColumn, PlayerNameColumn, SiteTable
+from web.columns import ChangeColumn, NumberColumn, PlayerNameColumn
+from web.tables import SiteTable
 
 
 class PartnersTable(SiteTable):

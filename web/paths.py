@@ -4,6 +4,7 @@ per row: `reverse` is costly next to a cell, and a home page names hundreds of p
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -22,3 +23,20 @@ def number_path(name: str, number: int) -> str:
     matchday's number)."""
     head, tail = _around(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
     return f"{head}{int(number)}{tail}"
+
+
+def number_paths(name: str) -> Callable[[int], str]:
+    """`number_path(name, number)` for many numbers, the script prefix and URL configuration looked
+    up once (a page names its players in one request)."""
+    head, tail = _around(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    return lambda number: f"{head}{int(number)}{tail}"
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed(name: str, script_prefix: str, urlconf: str) -> str:
+    return reverse(name, urlconf=urlconf)
+
+
+def fixed_path(name: str) -> str:
+    """`reverse(name)` for a URL pattern taking nothing (the navigation on every page)."""
+    return _fixed(name, get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.tables import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn, SiteTable
+from web.columns import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
+from web.tables import SiteTable
 
 
 class AverageColumn(NumberColumn):

@@ -22,6 +22,8 @@ import inspect
 import operator
 import re
 from collections.abc import Callable
+from datetime import date, datetime
+from decimal import Decimal
 from typing import NamedTuple
 
 from django.utils.html import conditional_escape
@@ -52,14 +54,23 @@ class _Resolver:
         self.attributes = operator.attrgetter(".".join(self.bits))
 
     def __call__(self, record):
-        if not hasattr(record, "__getitem__"):  # a record of attributes: all of them in one call
+        # A record of attributes: all of them in one call. Checked once per class of record, and a
+        # value of a plain type is known not to be callable, as a table has thousands of cells.
+        if record.__class__ in _ATTRIBUTE_RECORDS or self.of_attributes(record):
             try:
                 value = self.attributes(record)
             except AttributeError:  # a None on the way, a mapping or a missing attribute
                 return self.walk(record)
-            if not callable(value):
+            if value.__class__ in _PLAIN or not callable(value):
                 return value
         return self.walk(record)
+
+    @staticmethod
+    def of_attributes(record) -> bool:
+        if hasattr(record, "__getitem__"):
+            return False
+        _ATTRIBUTE_RECORDS.add(record.__class__)
+        return True
 
     def walk(self, record):
         value = record
@@ -75,6 +86,8 @@ class _Resolver:
 
 
 _MISSING = object()
+_ATTRIBUTE_RECORDS: set[type] = set()  # classes of records seen without __getitem__
+_PLAIN = frozenset({int, float, str, bool, type(None), date, datetime, Decimal})
 Cell = Callable[[object, object], str]  # (record, table or Shown) -> the cell's escaped HTML
 
 
@@ -88,6 +101,8 @@ _SPECIAL = re.compile("[&<>\"']")
 
 def _escaped(content) -> str:
     """`conditional_escape(content)`, as a plain string and without its lazy-string check per cell."""
+    if content.__class__ is str:  # the commonest cell, told apart without a call
+        return html.escape(content) if _SPECIAL.search(content) else content
     if hasattr(content, "__html__"):
         return content.__html__()
     text = str(content)

@@ -1,7 +1,7 @@
 """django-tables2 tables: the one declaration of every table on the pages and of its CSV and JSON
 download (the matchday grids are in `web.grid_table`, the deal games' in `web.deals.tables`).
 
-A column declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
+A column (`web.columns`) declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
 `value` (the plain value a download holds: numbers as numbers, names as text, dates as ISO 8601).
 Pages write these tables with `web.render`, reading the same declaration; downloads go through
 django-tables2's `as_values`. What a cell shows besides its record (the page's names, whether dates
@@ -17,12 +17,23 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from ratings.methods import Method
-from web.formatting import format_change, format_rating, plain_number, table_date
+from web.columns import (
+    NUM,
+    SIDE_COLUMNS,
+    ChangeColumn,
+    DateColumn,
+    FractionColumn,
+    MatchdayColumn,
+    MeanColumn,
+    NumberColumn,
+    PlacingOfColumn,
+    PlayerNameColumn,
+    RatingColumn,
+    SideColumn,
+    WeightColumn,
+)
 from web.names import PlayerNames
-from web.paths import number_path
 from web.render import Shown, declared_html
-
-NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
 class SiteTable(tables.Table):
@@ -37,155 +48,12 @@ class SiteTable(tables.Table):
     class Meta:
         orderable = False
 
-
-class RatingColumn(tables.Column):
-    """A rating: "1535", or "1498.3" unrounded; the number itself in downloads."""
-
-    def __init__(self, verbose_name="Rating", attrs=NUM, **kwargs):
-        super().__init__(verbose_name, attrs=attrs, **kwargs)
-
-    def render(self, value):
-        return format_rating(value)
-
-    def value(self, value):
-        return plain_number(value)
-
-
-class ChangeColumn(RatingColumn):
-    """A rating change, "+12" in green or "−7" in red (the sign says it without the colour)."""
-
-    def __init__(self, verbose_name="Change", **kwargs):
-        super().__init__(verbose_name, **kwargs)
-
-    def render(self, value):
-        return change_html(value)
-
-
-def change_html(value):
-    if value is None:
-        return ""
-    kind = "up" if value > 0 else "down" if value < 0 else "level"
-    return SafeString(f'<span class="{kind}">{format_change(value)}</span>')  # a fixed word and a number
-
-
-class MeanColumn(tables.Column):
-    """The mean rating of a player's opponents, to a tenth; the number itself in downloads."""
-
-    def render(self, value):
-        return format_rating(round(value, 1))
-
-    def value(self, value):
-        return value
-
-
-class PlacingOfColumn(tables.Column):
-    """Where a player finished and among how many ("2 of 5"); the placing alone in downloads."""
-
-    def __init__(self):
-        super().__init__("Placing", empty_values=(), attrs=NUM)
-
-    def render(self, record):
-        return f"{record.display_placing} of {record.players}"
-
-    def value(self, record):
-        return record.display_placing
-
-
-class FractionColumn(tables.Column):
-    def __init__(self, verbose_name, **kwargs):
-        super().__init__(verbose_name, attrs=NUM, **kwargs)
-
-    def render(self, value):
-        return f"{value:.2f}"
-
-    def value(self, value):
-        return value
-
-
-class WeightColumn(tables.Column):
-    """Partial play: the share of the game a player took part in, shown where below 1; the number
-    itself in downloads."""
-
-    def __init__(self):
-        super().__init__("Weight", empty_values=(), attrs={**NUM, "th": {"class": "num", "title": WEIGHT_TITLE}})
-
-    def render(self, value):
-        return f"{value:g}" if value != 1 else ""
-
-    def value(self, value):
-        return plain_number(value)
-
-
-WEIGHT_TITLE = "The share of the game played, where below 1 (joined late or left early)"
-
-
-class SideColumn(tables.Column):
-    """A player's side at a matchday: its label, and on the page the partners they shared it with
-    ("A, with K"); the label alone in downloads (blank: a side of one)."""
-
-    def __init__(self):
-        super().__init__("Side", empty_values=())
-
-    def render(self, record):
-        partners = getattr(record, "partners", ())
-        if not partners:
-            return record.side
-        return f"{record.side}, with {', '.join(partners)}" if record.side else f"with {', '.join(partners)}"
-
-    def value(self, record):
-        return record.side
-
-
-# A matchday's sides and partial play: shown where a matchday has them (ratings.selectors.sides.in_sides).
-SIDE_COLUMNS = ("side", "side_rating", "weight")
-
-
-class NumberColumn(tables.Column):
-    def __init__(self, verbose_name, **kwargs):
-        super().__init__(verbose_name, attrs=NUM, **kwargs)
-
-
-class PlayerNameColumn(tables.Column):
-    """A player's name linking to their page with their ratings in a tooltip; the short name in
-    downloads."""
-
-    def __init__(self, verbose_name="Player", accessor="player", **kwargs):
-        super().__init__(verbose_name, accessor=accessor, empty_values=(), **kwargs)
-
-    def render(self, value, table):
-        return table.names.html(value)
-
-    def value(self, value):
-        return value.short_name
-
-
-class DateColumn(tables.Column):
-    """A date as the club writes it ("November 3", with its year where the table needs it); ISO 8601
-    in downloads."""
-
-    def __init__(self, verbose_name="Date", **kwargs):
-        super().__init__(verbose_name, **kwargs)
-
-    def render(self, value, table):
-        return table_date(value, table.with_year)
-
-    def value(self, value):
-        return value.isoformat() if value else None
-
-
-def matchday_link(number: int):
-    return SafeString(f'<a href="{number_path("league:matchday", number)}">{int(number)}</a>')
-
-
-class MatchdayColumn(tables.Column):
-    def __init__(self, verbose_name="Matchday", accessor="matchday__number", **kwargs):
-        super().__init__(verbose_name, accessor=accessor, **kwargs)
-
-    def render(self, value):
-        return matchday_link(value)
-
-    def value(self, value):
-        return value
+    @classmethod
+    def page_html(cls, records, names: PlayerNames | None = None, *, with_year=False, exclude=()) -> SafeString:
+        """`table_html(cls(records, names, with_year=with_year, exclude=exclude))`, written without
+        building the table (`web.render.declared_html`): for tables whose cells are declared in their
+        columns."""
+        return declared_html(cls, records, Shown(names, with_year), exclude=exclude)
 
 
 class StandingsTable(SiteTable):
@@ -311,6 +179,12 @@ class ExplainedColumns(SiteTable):
     class Meta:
         orderable = False
 
+    @classmethod
+    def changes_html(cls, entries, method: Method, names=None, *, with_year=False, sides=False) -> SafeString:
+        """`table_html(cls(entries, names, method=method, with_year=with_year, sides=sides))`, written
+        without building the table (the busiest player's page has thousands of these cells)."""
+        return cls.page_html(entries, names, with_year=with_year, exclude=left_out(method, sides))
+
 
 def left_out(method: Method, sides: bool) -> list[str]:
     """The columns a table of changes leaves out: the pieces its method lacks, and the sides' columns
@@ -351,12 +225,6 @@ class PlayerEntryTable(ExplainedColumns):
         attrs = {"class": "explained"}
         sequence = ("date", "matchday", "game", "placing", "side", "weight", "...")
 
-    @classmethod
-    def page_html(cls, entries, method: Method, *, with_year: bool, sides: bool = False) -> SafeString:
-        """`table_html(PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides))`,
-        written without building the table (the busiest player's page has thousands of these cells)."""
-        return declared_html(cls, entries, Shown(with_year=with_year), exclude=left_out(method, sides))
-
 
 class HeadToHeadTable(SiteTable):
     opponent = PlayerNameColumn("Opponent", accessor="opponent")
@@ -369,11 +237,6 @@ class HeadToHeadTable(SiteTable):
     class Meta:
         orderable = False
         empty_text = "No opponents yet."
-
-    @classmethod
-    def page_html(cls, records, names: PlayerNames) -> SafeString:
-        """`table_html(HeadToHeadTable(records, names))`, written without building the table."""
-        return declared_html(cls, records, Shown(names))
 
 
 class MatchdayResultsTable(SiteTable):
@@ -392,5 +255,8 @@ class MatchdayResultsTable(SiteTable):
         orderable = False
 
     def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, points: bool = False, **kwargs):
-        exclude = (*(() if sides else ("side", "weight")), *(() if points else ("score",)))
-        super().__init__(data, names, exclude=exclude, **kwargs)
+        super().__init__(data, names, exclude=self.left_out(sides, points), **kwargs)
+
+    @staticmethod
+    def left_out(sides: bool, points: bool) -> tuple[str, ...]:
+        return (*(() if sides else ("side", "weight")), *(() if points else ("score",)))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 from django.core.paginator import Page
 from django.db import connection
@@ -20,6 +21,7 @@ from django.db import connection
 from league.models import Game, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable
+from .players import model_from_row
 from .standings import Span, read_date
 
 _MATCHDAY_FIELDS = [f.attname for f in Matchday._meta.concrete_fields]
@@ -65,6 +67,10 @@ class MatchdayPages:
             self.params += [False, table.category_id]
         self.where = f" WHERE {' AND '.join(where)}" if where else ""
 
+    def newest(self) -> tuple[str, list]:
+        """A subquery for the id of the newest of these matchdays, and its parameters."""
+        return f"SELECT m.id {_FROM}{self.where} ORDER BY m.date DESC, m.number DESC LIMIT 1", list(self.params)  # noqa: S608
+
     def count(self) -> int:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT COUNT(*) {_FROM}{self.where}", self.params)  # noqa: S608
@@ -98,8 +104,8 @@ class MatchdayPages:
             game_values = row[width:]
             game = games.get(game_values[_GAME_ID])
             if game is None:
-                game = games[game_values[_GAME_ID]] = Game.from_db(connection.alias, _GAME_FIELDS, game_values)
-            matchday = Matchday.from_db(connection.alias, _MATCHDAY_FIELDS, row[:width])
+                game = games[game_values[_GAME_ID]] = model_from_row(Game, connection.alias, _GAME_FIELDS, game_values)
+            matchday = model_from_row(Matchday, connection.alias, _MATCHDAY_FIELDS, row[:width])
             Matchday.game.field.set_cached_value(matchday, game)  # as select_related leaves it
             matchdays.append(matchday)
         return matchdays
@@ -111,15 +117,17 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     for "anywhere"), each player's first matchday in a table one lookup in the index of rating rows
     by (table, player, date, number). Every matchday counts in its game's table, so a player's
     first matchday anywhere is the first of their firsts in the games' tables."""
-    tables = (
-        [table.pk] if table is not None else list(RatingTable.objects.filter(scope="game").values_list("pk", flat=True))
-    )
     ids = [getattr(p, "pk", p) for p in players]
     if not ids:
         return []
     concrete = Player._meta.concrete_fields
     fields = [f.attname for f in concrete]
     with connection.cursor() as cursor:
+        if table is not None:
+            tables = [table.pk]
+        else:
+            cursor.execute(_GAME_TABLES, [RatingTable.Scope.GAME])
+            tables = [pk for (pk,) in cursor.fetchall()]
         sql = _firsts_sql([f.column for f in concrete], len(tables), len(ids))
         cursor.execute(sql, [t for t in tables for _ in _FIRST] + ids)
         rows = cursor.fetchall()
@@ -133,8 +141,12 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
                 starts.append((read_date(day), number, pk))
         return min(starts, default=(date.max, 0, 0)), row[by_name]
 
-    # Plain rows, then players: a raw queryset's per-row work cost more than the query itself.
-    return [Player.from_db(connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
+    # Plain rows, then players (without `Model.__init__`, see `model_from_row`): a raw queryset's
+    # per-row work cost more than the query itself.
+    return [model_from_row(Player, connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
+
+
+_GAME_TABLES = f"SELECT id FROM {RatingTable._meta.db_table} WHERE scope = %s"  # noqa: S608
 
 
 _FIRST = ("matchday_date", "matchday_number", "id")
@@ -156,9 +168,10 @@ def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
     return f"SELECT {chosen}, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
 
 
-@dataclass(frozen=True)
-class CellNote:
-    """What explains a rating earned at a matchday: the change and the pieces it came from."""
+class CellNote(NamedTuple):
+    """What explains a rating earned at a matchday: the change and the pieces it came from. A named
+    tuple: a grid makes one per rating earned on its page, and a frozen dataclass sets every field
+    through `object.__setattr__`."""
 
     delta: float
     rated_placing: int

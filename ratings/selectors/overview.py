@@ -10,11 +10,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.paginator import Page
-from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import F, Max, Q, QuerySet, Sum
 
 from league.models import Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable, Standing
+from .grids import MatchdayPages
 from .standings import StandingRow, provisional, ranked
 
 
@@ -46,15 +48,7 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0) -> li
             for s in top
         ]
     )
-    # Read off the matchdays' own (date, number) index: rating rows are indexed by matchday first.
-    newest = Matchday.objects.filter(table.counted()).order_by("-date", "-number").values("pk")[:1]
-    played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
-    moved = {
-        player_id: (before, after, played == 1)
-        for player_id, before, after, played in table.entries.filter(matchday_id=Subquery(newest))
-        .annotate(played_now=Subquery(played_now))
-        .values_list("player_id", "rating_before", "rating_after", "played_now")
-    }
+    moved = latest_moves(table)
     # Before the latest matchday, everyone else had the rating they have now.
     previous = [moved[r.player.pk][0] if r.player.pk in moved else r.rating for r in rows]
     above_now = count_above(table, previous)
@@ -66,6 +60,25 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0) -> li
         above += sum(1 for b, _, new in moved.values() if not new and b > before)
         row.movement = (above + 1) - row.rank
     return rows
+
+
+def latest_moves(table: RatingTable) -> dict[int, tuple[float, float, bool]]:
+    """Player id -> (rating before, rating after, whether it was their first matchday in the table)
+    for each player of the table's latest matchday. One query, written out: the ORM's two subqueries
+    cost a cold home page more to compile than to run. The matchday is found off the matchdays' own
+    (date, number) index, as rating rows are indexed by matchday first."""
+    newest, params = MatchdayPages(table).newest()
+    with connection.cursor() as cursor:
+        cursor.execute(_LATEST_MOVES.format(newest=newest), [*params, table.pk])
+        return {player_id: (before, after, played == 1) for player_id, before, after, played in cursor.fetchall()}
+
+
+# Only the models' own table names are written in; the table is a parameter.
+_LATEST_MOVES = (
+    f"SELECT e.player_id, e.rating_before, e.rating_after, s.played FROM {RatingEntry._meta.db_table} e"  # noqa: S608
+    f" LEFT JOIN {Standing._meta.db_table} s ON s.table_id = e.table_id AND s.player_id = e.player_id"
+    " WHERE e.matchday_id = ({newest}) AND e.table_id = %s"
+)
 
 
 @dataclass
@@ -95,13 +108,13 @@ def latest_matchdays(tables: list[RatingTable], at_least: int, at_most: int) -> 
     changes = {
         (matchday_id, player_id): (delta, after)
         for matchday_id, table_id, player_id, delta, after in RatingEntry.objects.filter(
-            matchday__in=shown, table__in=[t for t in shown_in.values() if t]
+            matchday_id__in=list(shown_in), table_id__in=[t.pk for t in shown_in.values() if t]
         ).values_list("matchday_id", "table_id", "player_id", "delta", "rating_after")
         if shown_in[matchday_id] and shown_in[matchday_id].pk == table_id
     }
     results: dict[int, list[LatestResult]] = {m.pk: [] for m in shown}
     for r in (
-        Result.objects.filter(matchday__in=shown)
+        Result.objects.filter(matchday_id__in=list(shown_in))
         .select_related("player")
         .order_by("placing", F("rated_placing").asc(nulls_first=True), "player__short_name")
     ):

@@ -66,8 +66,8 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
         row = list(row)
         for at in _DATES:  # dates, whether or not the backend converted them (SQLite goes by declared types)
             row[at] = read_date(row[at])
-        entry = _model_from_row(RatingEntry, alias, _ENTRY_NAMES, row[:split])
-        matchday = _model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-3])
+        entry = model_from_row(RatingEntry, alias, _ENTRY_NAMES, row[:split])
+        matchday = model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-3])
         _GAME.set_cached_value(matchday, games[matchday.game_id])
         _MATCHDAY.set_cached_value(entry, matchday)
         _PLAYER.set_cached_value(entry, player)
@@ -78,7 +78,7 @@ def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game])
     return found
 
 
-def _model_from_row(model, alias: str, names: list[str], values: list):
+def model_from_row(model, alias: str, names: list[str], values: list):
     """What `model.from_db(alias, names, values)` makes (a saved instance, the fields it was not given
     deferred), without `Model.__init__`, whose per-field descriptors and init signals cost more than
     the read itself. Only for models whose
@@ -137,6 +137,9 @@ def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple
             f" WHERE player_id = %s AND table_id IN ({marks}) ORDER BY table_id, matchday_date, matchday_number",
             [player.pk, *table_ids],
         )
-        for table_id, day, number, rating in cursor.fetchall():
-            history.setdefault(table_id, []).append((read_date(day), number, rating))
+        points: list = []
+        for table_id, day, number, rating in cursor.fetchall():  # table by table
+            if table_id not in history:
+                points = history[table_id] = []
+            points.append((read_date(day), number, rating))
     return history

@@ -82,7 +82,7 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
 
 def read_date(value) -> date | None:
     """A date read by written-out SQL: SQLite gives text where a column's type is lost (a subquery)."""
-    return date.fromisoformat(value) if isinstance(value, str) else value
+    return date.fromisoformat(value) if value.__class__ is str else value  # told apart without a call
 
 
 def _spans_sql(columns: list[str], counted: bool, games: int | None) -> str:
@@ -151,22 +151,33 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     return ranked(rows, first_rank)
 
 
+# Only the model's table and column names are written in; the players are parameters.
+_CURRENT_RATINGS = f"SELECT player_id, table_id, rating FROM {Standing._meta.db_table} WHERE player_id IN ({{}})"  # noqa: S608
+
+
 def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:
     """Player id -> (table, current rating) for every table each of the players has played in, the
     overall table first. Feeds the rating tooltip on player names. One query, the players'
     standings as plain values, and one more for the tables unless the page has read them."""
     tables = {t.pk: t for t in (RatingTable.objects.select_related("game") if tables is None else tables)}
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
-    standings = Standing.objects.filter(player_id__in=list(player_ids)).values_list("player_id", "table_id", "rating")
+    ids = list(player_ids)
+    standings = []
+    if ids:  # written out: the ORM prepared each of a home page's few hundred ids, dearer than the query
+        with connection.cursor() as cursor:
+            cursor.execute(_CURRENT_RATINGS.format(", ".join(["%s"] * len(ids))), ids)
+            standings = cursor.fetchall()
+    by_table: dict[int, list[tuple[int, float]]] = {}
+    for player_id, table_id, rating in standings:
+        by_table.setdefault(table_id, []).append((player_id, rating))
     # A page's own tables may leave some out (the home page shows no deals table): read those too,
     # since a tooltip shows every rating the player has.
-    missing = {table_id for _, table_id, _ in standings} - tables.keys()
+    missing = by_table.keys() - tables.keys()
     if missing:
         tables.update((t.pk, t) for t in RatingTable.objects.select_related("game").filter(pk__in=missing))
-    for player_id, table_id, rating in standings:
-        ratings.setdefault(player_id, []).append((tables[table_id], rating))
-    for rows in ratings.values():
-        rows.sort(key=lambda row: table_order(row[0]))
+    for table in sorted((tables[pk] for pk in by_table), key=table_order):  # sorted once, not per player
+        for player_id, rating in by_table[table.pk]:
+            ratings.setdefault(player_id, []).append((table, rating))
     return ratings
 
 
@@ -181,13 +192,23 @@ def entries_with_field_size():
     )
 
 
-def matchday_entries(matchday: Matchday) -> list[tuple[RatingTable, list[RatingEntry]]]:
-    """The rating entries of one matchday, grouped by table, best change first."""
-    entries = entries_with_field_size().filter(matchday=matchday).order_by("-delta", "player__short_name")
+def matchday_entries(
+    matchday: Matchday, tables: dict[int, RatingTable] | None = None
+) -> list[tuple[RatingTable, list[RatingEntry]]]:
+    """The rating entries of one matchday, grouped by table, best change first; each with its
+    player and `matchday`. One query: the tables come from `tables` (every table, by id) when the
+    page has read them (the query's compilation, not its running, is most of a matchday page's read)."""
+    entries = RatingEntry.objects.filter(matchday=matchday).order_by("-delta", "player__short_name")
+    entries = entries.select_related("player") if tables is not None else entries.select_related("player", "table")
     by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
     for entry in entries:
-        by_table.setdefault(entry.table_id, (entry.table, []))[1].append(entry)
+        _ENTRY_MATCHDAY.set_cached_value(entry, matchday)
+        table = entry.table if tables is None else tables[entry.table_id]
+        by_table.setdefault(entry.table_id, (table, []))[1].append(entry)
     return sorted(by_table.values(), key=lambda pair: table_order(pair[0]))
+
+
+_ENTRY_MATCHDAY = RatingEntry._meta.get_field("matchday")
 
 
 def matchday_changes(matchday: Matchday) -> list[RatingEntry]:

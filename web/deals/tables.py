@@ -12,8 +12,9 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deals.selectors import AttemptRow, LevelGrid
+from web.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn
 from web.formatting import plain_number
-from web.tables import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, SiteTable, StandingsTable
+from web.tables import SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}}
 

@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from league.models import Game, Matchday, Page, Result
-from league.selectors import game_points
+from league.selectors import game_points, neighbours
 from ratings.models import RatingTable, Standing
 from ratings.selectors import grids, overview
 from ratings.selectors.sides import in_sides, with_sides
@@ -23,7 +23,6 @@ from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.points import PlayerPointsTable, RecordScoresTable
-from web.render import table_html
 from web.tables import (
     EntryTable,
     LatestResultsTable,
@@ -84,7 +83,11 @@ def home(request):
     results_section(results, None, spans.everything, per_page)
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
     leaders = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS) if overall else []
-    leaders_section.show(lambda names: LeaderboardTable(leaders, names), title="Leaders")
+    leaders_section.show(
+        lambda names: LeaderboardTable(leaders, names),
+        title="Leaders",
+        html=lambda names: LeaderboardTable.page_html(leaders, names),
+    )
     latest = overview.latest_matchdays(tables, LATEST_AT_LEAST, LATEST_AT_MOST)
     shown = [*(r.player for r in leaders), *(r.player for m in latest for r in m.results)]
     exports.names = player_names([*shown, *(p for s in [*sections, results] for p in s.players)], tables)
@@ -92,7 +95,7 @@ def home(request):
     ctx = {
         "leaders": leaders_section if overall else None,
         "latest": [
-            {"day": m, "html": lambda m=m: table_html(LatestResultsTable(m.results, exports.names))} for m in latest
+            {"day": m, "html": lambda m=m: LatestResultsTable.page_html(m.results, exports.names)} for m in latest
         ],
         "latest_with_year": with_year,
         "overall": sections[:1],
@@ -197,21 +200,28 @@ def matchday(request, number):
     )
     sides = in_sides(results)  # partners are then grouped, with each side's rating and each weight
     points = any(r.score is not None for r in results)  # from a score sheet: shown beside the placings
-    placings.show(lambda names: MatchdayResultsTable(results, names, sides=sides, points=points), title="Results")
+    placings.show(
+        lambda names: MatchdayResultsTable(results, names, sides=sides, points=points),
+        title="Results",
+        html=lambda names: MatchdayResultsTable.page_html(
+            results, names, exclude=MatchdayResultsTable.left_out(sides, points)
+        ),
+    )
+    tables = {table.pk: table for table in RatingTable.objects.select_related("game")}  # for the tooltips too
     sections = []
-    for table, entries in matchday_entries(matchday):
+    for table, entries in matchday_entries(matchday, tables):
         entries = with_sides(entries, results) if sides else entries
-        build = lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m, sides=sides)  # noqa: E731
-        sections.append(exports.section(table.slug).show(build, title=f"{table.name} rating", rating_table=table))
-        sections[-1].in_sides = sides
-    exports.names = player_names([r.player for r in results])
-    ctx = {
-        "matchday": matchday,
-        "results": placings,
-        "sections": sections,
-        "previous": Matchday.objects.filter(number__lt=number).order_by("-number").first(),
-        "next": Matchday.objects.filter(number__gt=number).order_by("number").first(),
-    }
+        section = exports.section(table.slug).show(
+            lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m, sides=sides),
+            title=f"{table.name} rating",
+            rating_table=table,
+            html=lambda names, e=entries, m=table.rating_method: EntryTable.changes_html(e, m, names, sides=sides),
+        )
+        section.in_sides = sides
+        sections.append(section)
+    exports.names = player_names([r.player for r in results], list(tables.values()))
+    previous, following = neighbours(number)
+    ctx = {"matchday": matchday, "results": placings, "sections": sections, "previous": previous, "next": following}
     return exports.response() or render(request, "league/matchday.html", ctx)
 
 

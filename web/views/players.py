@@ -51,7 +51,8 @@ def directory(request):
 
 
 def _chart(player: Player, summary: list[dict], history: dict):
-    dates = {day: long_date(day) for points in history.values() for day, _, _ in points}  # shared by the tables
+    days = {day for points in history.values() for day, _, _ in points}  # shared by the tables
+    dates = {day: long_date(day) for day in days}
     return charts.rating_chart(
         [
             charts.Series(
@@ -80,7 +81,7 @@ def _entries_section(section, page, table: RatingTable, entries: list, with_year
         return PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides)
 
     def write(names):
-        return PlayerEntryTable.page_html(entries, method, with_year=with_year, sides=sides)
+        return PlayerEntryTable.changes_html(entries, method, with_year=with_year, sides=sides)
 
     section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write)
     section.in_sides = sides

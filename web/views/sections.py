@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
@@ -104,6 +105,8 @@ class Section:
         return table_html(self.build(self.exports.names))
 
     def _download(self, export_format: str) -> str:
+        if not self.request.GET:  # a page as first shown: nothing to keep (a copy of the query is a deep copy)
+            return f"?{urlencode({'export': export_format, 'table': self.key})}"
         query = self.request.GET.copy()  # the page shown, with the other tables' pages
         query["export"], query["table"] = export_format, self.key
         return f"?{query.urlencode()}"

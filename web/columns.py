@@ -1,0 +1,163 @@
+"""The columns of the site's tables (`web.tables`, `web.grid_table`, `web.points`, `web.partners`, the
+deal games'): each declares its header, its cells' attributes, `render` (the cell shown) and `value`
+(the plain value a download holds)."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.utils.safestring import SafeString
+
+from web.formatting import format_change, format_rating, plain_number, table_date
+from web.paths import number_path
+
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+
+
+class RatingColumn(tables.Column):
+    """A rating: "1535", or "1498.3" unrounded; the number itself in downloads."""
+
+    def __init__(self, verbose_name="Rating", attrs=NUM, **kwargs):
+        super().__init__(verbose_name, attrs=attrs, **kwargs)
+
+    def render(self, value):
+        return format_rating(value)
+
+    def value(self, value):
+        return plain_number(value)
+
+
+class ChangeColumn(RatingColumn):
+    """A rating change, "+12" in green or "−7" in red (the sign says it without the colour)."""
+
+    def __init__(self, verbose_name="Change", **kwargs):
+        super().__init__(verbose_name, **kwargs)
+
+    def render(self, value):
+        return change_html(value)
+
+
+def change_html(value):
+    if value is None:
+        return ""
+    kind = "up" if value > 0 else "down" if value < 0 else "level"
+    return SafeString(f'<span class="{kind}">{format_change(value)}</span>')  # a fixed word and a number
+
+
+class MeanColumn(tables.Column):
+    """The mean rating of a player's opponents, to a tenth; the number itself in downloads."""
+
+    def render(self, value):
+        return format_rating(round(value, 1))
+
+    def value(self, value):
+        return value
+
+
+class PlacingOfColumn(tables.Column):
+    """Where a player finished and among how many ("2 of 5"); the placing alone in downloads."""
+
+    def __init__(self):
+        super().__init__("Placing", empty_values=(), attrs=NUM)
+
+    def render(self, record):
+        return f"{record.display_placing} of {record.players}"
+
+    def value(self, record):
+        return record.display_placing
+
+
+class FractionColumn(tables.Column):
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
+
+    def render(self, value):
+        return f"{value:.2f}"
+
+    def value(self, value):
+        return value
+
+
+class WeightColumn(tables.Column):
+    """Partial play: the share of the game a player took part in, shown where below 1; the number
+    itself in downloads."""
+
+    def __init__(self):
+        super().__init__("Weight", empty_values=(), attrs={**NUM, "th": {"class": "num", "title": WEIGHT_TITLE}})
+
+    def render(self, value):
+        return f"{value:g}" if value != 1 else ""
+
+    def value(self, value):
+        return plain_number(value)
+
+
+WEIGHT_TITLE = "The share of the game played, where below 1 (joined late or left early)"
+
+
+class SideColumn(tables.Column):
+    """A player's side at a matchday: its label, and on the page the partners they shared it with
+    ("A, with K"); the label alone in downloads (blank: a side of one)."""
+
+    def __init__(self):
+        super().__init__("Side", empty_values=())
+
+    def render(self, record):
+        partners = getattr(record, "partners", ())
+        if not partners:
+            return record.side
+        return f"{record.side}, with {', '.join(partners)}" if record.side else f"with {', '.join(partners)}"
+
+    def value(self, record):
+        return record.side
+
+
+# A matchday's sides and partial play: shown where a matchday has them (ratings.selectors.sides.in_sides).
+SIDE_COLUMNS = ("side", "side_rating", "weight")
+
+
+class NumberColumn(tables.Column):
+    def __init__(self, verbose_name, **kwargs):
+        super().__init__(verbose_name, attrs=NUM, **kwargs)
+
+
+class PlayerNameColumn(tables.Column):
+    """A player's name linking to their page with their ratings in a tooltip; the short name in
+    downloads."""
+
+    def __init__(self, verbose_name="Player", accessor="player", **kwargs):
+        super().__init__(verbose_name, accessor=accessor, empty_values=(), **kwargs)
+
+    def render(self, value, table):
+        return table.names.html(value)
+
+    def value(self, value):
+        return value.short_name
+
+
+class DateColumn(tables.Column):
+    """A date as the club writes it ("November 3", with its year where the table needs it); ISO 8601
+    in downloads."""
+
+    def __init__(self, verbose_name="Date", **kwargs):
+        super().__init__(verbose_name, **kwargs)
+
+    def render(self, value, table):
+        return table_date(value, table.with_year)
+
+    def value(self, value):
+        return value.isoformat() if value else None
+
+
+def matchday_link(number: int):
+    return SafeString(f'<a href="{number_path("league:matchday", number)}">{int(number)}</a>')
+
+
+class MatchdayColumn(tables.Column):
+    def __init__(self, verbose_name="Matchday", accessor="matchday__number", **kwargs):
+        super().__init__(verbose_name, accessor=accessor, **kwargs)
+
+    def render(self, value):
+        return matchday_link(value)
+
+    def value(self, value):
+        return value
