@@ -4,6 +4,7 @@ mistake is a sentence naming the line and the player; nothing here raises."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from league.models import Game, Player
@@ -14,6 +15,7 @@ MAX_TABLES = 12  # lines: tables tonight
 MAX_AT_TABLE = 10  # players at one table: each place of each player is one rating of the table
 MAX_TONIGHT = 40  # players in all: with 10 at a table, at most 400 ratings of a table per rating table
 MAX_TEXT = 3_000  # characters of the tables' text
+SLUG = re.compile(r"[-\w]{1,100}", re.ASCII)
 SIZES = Span(2, MAX_AT_TABLE)  # a balanced table's size
 
 
@@ -105,9 +107,11 @@ def _number(text: str, what: str, span: Span, problems: list[str]) -> int | None
 
 
 def _game(slug: str, problems: list[str]) -> Game | None:
-    game = Game.objects.filter(slug=slug.strip()).first() if slug.strip() else None
-    if slug.strip() and game is None:
-        problems.append(f"There is no game {slug.strip()[:40]!r}: choose one from the list.")
+    slug = slug.strip()
+    # Only a slug's characters reach the database (PostgreSQL refuses a NUL in any text).
+    game = Game.objects.filter(slug=slug).first() if SLUG.fullmatch(slug) else None
+    if slug and game is None:
+        problems.append(f"There is no game {slug[:40]!r}: choose one from the list.")
     elif game is not None and game.against_deals:
         problems.append(
             f"{game.name} is played against deals, not at a table: players are rated against the deals, "
