@@ -109,6 +109,15 @@ def test_every_mistake_is_a_400_naming_the_line_or_player(client, club, query, s
     assert any(p.startswith(said) or said in p for p in found), found
 
 
+@pytest.mark.parametrize(
+    "tables",
+    [" , , ", "+ + +", "GL +", "GL, K +\n\n\n, J", "ＧＬ, k", "GL, " + "x" * 500, "GL,\tK", "\u200b, GL", "GL\r\nK, J"],
+)
+@pytest.mark.parametrize("size", ["", "3", "99", "-1", "1e3"])
+def test_whatever_is_typed_the_page_answers_200_or_400(client, club, tables, size):
+    assert client.get(URL, {"game": "hearts", "tables": tables, "size": size, "rounds": "2"}).status_code in (200, 400)
+
+
 def test_too_many_players_tonight_is_refused(client, club):
     lines = "\n".join(", ".join(f"P{t}-{n}" for n in range(5)) for t in range(10))
     assert "50 players: at most 40 at once." in problems(odds(client, 400, game="hearts", tables=lines))

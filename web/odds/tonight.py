@@ -129,8 +129,9 @@ def read(query) -> Tonight:
         tonight.rounds = _number(query.get("rounds", ""), "rounds", ROUNDS, problems) or 1
     if query.get("size", "").strip():
         tonight.size = _number(query.get("size", ""), "the table size", SIZES, problems)
-    lines, found = _lines(text), {}
-    lines, problems = lines[0], problems + lines[1]
+    lines, text_problems = _lines(text)
+    problems += text_problems
+    found: dict[str, Player] = {}
     if not lines:
         tonight.problems = problems
         return tonight
