@@ -111,7 +111,7 @@ def test_ratings_takes_only_the_leagues_models_validation_and_result_record():
     assert {t for t in taken if part_of(t) == "league"} <= rules
 
 
-PURE = ("ratings.methods", "league.validation", "league.placings", "league.results")
+PURE = ("ratings.methods", "ratings.odds", "league.validation", "league.placings", "league.results")
 
 
 @pytest.mark.parametrize("package", PURE)

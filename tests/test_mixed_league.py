@@ -4,7 +4,7 @@ included."""
 
 import re
 from collections import Counter
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.urls import resolve, reverse
 
@@ -58,6 +58,16 @@ def crawl(client, start_urls):
     return answers, kinds
 
 
+def odds_urls() -> list[str]:
+    members = MIXED_MEMBERS[:12]
+    tables = "\n".join(", ".join(members[i : i + 4]) for i in range(0, 12, 4))
+    pairs = f"{members[0]} + {members[1]}, {members[2]} + {members[3]}"
+    odds = reverse("ratings:odds")
+    urls = [f"{odds}?{urlencode({'game': g.slug, 'tables': tables})}" for g in Game.objects.filter(against_deals=False)]
+    urls += [f"{odds}?{urlencode({'game': slug, 'tables': pairs})}" for slug in ("codenames", "spades")]
+    return [*urls, f"{odds}?{urlencode({'game': 'hearts', 'tables': tables, 'size': 3})}"]
+
+
 def test_the_members_of_the_mixed_league_play_matchdays_and_solitaire(mixed_league):
     solitaire = Game.objects.get(name="Solitaire")
     both = Standing.objects.filter(table__game=solitaire, player__short_name__in=["GL", "K", "Ada N."])
@@ -79,6 +89,10 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
         reverse("ratings:attempts_calculator"),
         reverse("ratings:methods"),
         reverse("ratings:compare"),
+        reverse("ratings:odds"),
+        # tonight's odds of each kind of game: official, unofficial, in sides (TrueSkill's and openskill's
+        # teams), and balanced tables
+        *odds_urls(),
         *(reverse("league:player", args=[pk]) for pk in Player.objects.values_list("pk", flat=True)),
         *(reverse("league:game", args=[slug]) for slug in Game.objects.values_list("slug", flat=True)),
         # every matchday played in sides, which a crawl of a few pages per kind may not reach
@@ -113,3 +127,12 @@ def test_a_member_who_plays_solitaire_too_has_every_rating_in_their_tooltip(clie
     lines = tip.group(2).split("\n")
     assert lines[:2] == ["GL", lines[1]] and lines[1].startswith("Overall ")
     assert any(line.startswith("Solitaire ") for line in lines)
+
+
+def test_tonights_odds_answer_for_every_game_of_the_mixed_league(client, mixed_league):
+    for url in odds_urls():
+        html = client.get(url).content.decode()
+        assert 'role="alert"' not in html, url
+        assert html.count("<data value=") >= 4 or "rates players alone" in html, url
+    balanced = client.get(odds_urls()[-1]).content.decode()
+    assert "the best of all 15400 ways" in balanced

@@ -204,6 +204,7 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
         "league:matchday": [(f"/matchdays/{number}/", {"number": number})],
         "league:page": [("/pages/laws/", {"slug": "laws"})],
         "ratings:methods": [("/methods/", {})],
+        "ratings:odds": [("/odds/", {})],
     }
 
 

@@ -7,6 +7,7 @@ parameters it reads beside its view (web/page_params.py: `cached_page`).
 from django.urls import include, path
 
 from web.deals import views as deals
+from web.odds import views as odds
 from web.views import enter, league, methods, players
 
 league_patterns = [
@@ -29,6 +30,7 @@ ratings_patterns = [
     path("calculator/attempts/", deals.attempts_calculator, name="attempts_calculator"),
     path("calculator/attempts.json", deals.attempts_calculator_json, name="attempts_calculator_json"),
     path("methods/", methods.methods_page, name="methods"),
+    path("odds/", odds.odds, name="odds"),
     # The comparison keeps its own figures per revision (ratings.comparison); its pages are not stored.
     path("compare/", methods.compare, name="compare"),
 ]

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import trueskill
+import trueskill.backends
 
 from .base import (
     RATING_LIMIT,
@@ -182,8 +183,11 @@ E = sum over the other players j of Phi((mu - mu_j) / sqrt(2 beta^2 + sigma^2 + 
         return state is None or state["sigma"] > params["provisional_sigma"]
 
     def win_probability(self, a: Seat, b: Seat, params: Mapping[str, Any]) -> float:
+        """As the package's documentation computes it ("Win probability"): its own normal cdf, the
+        one the ratings are rated with, of the difference of mu over sqrt(2 beta^2 + both sigma^2)."""
         first, second = self._state(a, params), self._state(b, params)
-        return normal_win(first["mu"], first["sigma"], second["mu"], second["sigma"], params["beta"])
+        spread = math.sqrt(2 * params["beta"] ** 2 + first["sigma"] ** 2 + second["sigma"] ** 2)
+        return trueskill.backends.cdf((first["mu"] - second["mu"]) / spread)
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check_players(seats)
