@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.team_play import TEAM_COLUMNS, team_matchdays
+from tests.score_play import SCORE_COLUMNS, score_matchdays
+from tests.team_play import TEAM_COLUMNS, TEAM_MATCHDAYS, team_matchdays
 from tools.generate import people
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,7 @@ def league_site(tmp_path_factory):
 # also play solitaire (generate_league --people --attempts-out), as a real club's site holds.
 MIXED_START, MIXED_END = "2025-12-01", "2026-06-30"
 MIXED_TEAMS_FROM = 7 + 120  # the first team matchday's number: after the generated ones
+MIXED_SCORES_FROM = MIXED_TEAMS_FROM + TEAM_MATCHDAYS  # then Rummy's score sheets (tests/score_play.py)
 
 
 @pytest.fixture(scope="session")
@@ -152,6 +154,12 @@ def mixed_site(tmp_path_factory):
     teams.write_text("\n".join(",".join(map(str, row)) for row in [TEAM_COLUMNS, *team_rows]) + "\n")
     setup = "from tests.team_play import setup_team_tables; setup_team_tables()"
     steps += [["shell", "-c", setup], ["import_results", str(teams)]]
+    # And Rummy, won with the most points, entered as score sheets: the placings follow from the points.
+    scores = folder / "scores.csv"
+    score_rows = score_matchdays(MIXED_SCORES_FROM, date.fromisoformat(MIXED_END) + timedelta(days=10), people(15))
+    scores.write_text("\n".join(",".join(map(str, row)) for row in [SCORE_COLUMNS, *score_rows]) + "\n")
+    setup = "from tests.score_play import setup_score_sheets; setup_score_sheets()"
+    steps += [["shell", "-c", setup], ["import_results", str(scores)]]
     for step in steps:
         subprocess.run([*MANAGE, *step], env=env, check=True, cwd=ROOT, capture_output=True)
     with _running_site(folder, env) as url:

@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from .conftest import MIXED_TEAMS_FROM, screenshot
+from .conftest import MIXED_SCORES_FROM, MIXED_TEAMS_FROM, screenshot
 
 AXE = Axe()
 WIDTHS = (1280, 375)
@@ -94,12 +94,13 @@ def _check(browser, base: str, paths: list[str], width: int) -> dict[str, list[s
 @pytest.fixture(scope="module")
 def mixed_pages(mixed_site):
     """Every kind of public page of the mixed league: a member who plays matchdays, solitaire and in
-    sides, each game (solitaire's too), one of its deals and matchdays played in sides."""
+    sides, each game (solitaire's too), one of its deals, matchdays played in sides and a score sheet."""
     solitaire = urllib.request.urlopen(f"{mixed_site}/games/solitaire/").read().decode()  # noqa: S310 - our own loopback server
     deal = re.search(r'href="(/games/solitaire/deals/[^"]+)"', solitaire).group(1)
-    games = ["hearts", "spades", "pokemon", "solitaire", "codenames"]
+    games = ["hearts", "spades", "pokemon", "solitaire", "codenames", "rummy"]
     # Team matchdays: two against two, and five against four with players at weight 0.5.
     teams = [f"/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
+    teams.append(f"/matchdays/{MIXED_SCORES_FROM + 2}/")  # a score sheet of partners, with its Points column
     pages = public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games)
     return pages + teams + [deal, "/calculator/attempts/"]
 
