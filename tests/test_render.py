@@ -276,9 +276,8 @@ def test_head_to_head_written_straight_is_the_head_to_head_table_byte_for_byte(c
 
 
 def test_a_table_with_render_methods_of_its_own_is_not_written_from_its_declaration():
-    from web.render import Shown, declared_html
-
     from web.deals.tables import AttemptTable
+    from web.render import Shown, declared_html
 
     with pytest.raises(TypeError, match="AttemptTable"):
         declared_html(AttemptTable, [], Shown())  # its deal, result and explanation cells are its own methods

@@ -178,5 +178,6 @@ def directory_rows(page: Page) -> list[DirectoryRow]:
             p.pk: 1 + above for p, above in zip(rated, count_above(overall, [p.rating for p in rated]), strict=True)
         }
     return [
-        DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.deal_attempts or 0, p.last_played) for p in players
+        DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.deal_attempts or 0, p.last_played)
+        for p in players
     ]
