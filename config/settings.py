@@ -250,8 +250,9 @@ DJANGO_TABLES2_TEMPLATE = "league/_table.html"
 
 # The site's name in the header and the page titles.
 LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")
-# Standings hide players with no matchday in this many days (0: show everyone).
-LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "0"))
+# Leaderboards (home, standings, a game's) hide players with no matchday in this many days, with a
+# link to show everyone (0: show everyone).
+LEAGUE_INACTIVE_DAYS = int(os.environ.get("LEAGUE_INACTIVE_DAYS", "180"))
 # Matchdays a page of a rating or results grid holds: on a game's page, and on the home page (where
 # the grids come after the leaders and the latest matchdays).
 LEAGUE_GRID_PAGE_SIZE = int(os.environ.get("LEAGUE_GRID_PAGE_SIZE", "25"))

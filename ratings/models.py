@@ -110,7 +110,11 @@ class RatingTable(models.Model):
 
     @property
     def official(self) -> bool:
-        return self.scope != self.Scope.CATEGORY
+        """Whether its matchdays are of official games: not a category's, nor an unofficial game's own
+        (read with its game, as every page reads its tables)."""
+        if self.scope == self.Scope.GAME:
+            return self.game.official
+        return self.scope == self.Scope.OVERALL
 
     @property
     def against_deals(self) -> bool:

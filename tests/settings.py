@@ -9,3 +9,6 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # Django's test client.login() authenticates without a request, which django-axes refuses; the
 # lockout tests (test_admin_security.py) switch it on with the `settings` fixture.
 AXES_ENABLED = False
+# The tests' leagues are played on fixed dates that age: leaderboards show everyone unless a test
+# hides inactive players itself (tests/test_standings.py).
+LEAGUE_INACTIVE_DAYS = 0

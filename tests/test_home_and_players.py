@@ -6,16 +6,17 @@ import csv
 import io
 import json
 import re
+from datetime import date
 
 import pytest
 from django.urls import reverse
 
 from league import services as league_services
 from league.models import Category, Game, Matchday, Player
-from ratings.models import RatingTable
+from ratings.models import RatingTable, Standing
 from ratings.selectors import overview
 from ratings.services.catalogue import save_category, save_game
-from tests.conftest import section, table_rows
+from tests.conftest import csv_bytes, section, table_rows
 from web.formatting import csv_cell
 
 
@@ -46,7 +47,7 @@ def test_the_home_page_leads_with_the_leaderboard_and_the_latest_matchdays(clien
 def test_the_leaderboard_moves_players_by_the_places_they_gained_at_the_latest_matchday(club, make_matchday):
     # The club's page, before matchday 6: J 1534, K 1503, I 1496, GL 1485, R 1483.
     overall = RatingTable.objects.get(slug="overall")
-    rows = {r.player.short_name: r for r in overview.leaderboard(overall, 10)}
+    rows = {r.player.short_name: r for r in overview.leaderboard(overall, 10).rows}
     # After matchday 6: J 1534, I 1521, K 1494, R 1492, GL 1461.
     assert {name: (row.rank, row.movement) for name, row in rows.items()} == {
         "J": (1, 0),
@@ -57,7 +58,7 @@ def test_the_leaderboard_moves_players_by_the_places_they_gained_at_the_latest_m
     }
     make_matchday(7, "2025-11-20", {"NEW": 1, "GL": 2}, rounds=10)
     # NEW wins at 1500 against GL's 1461 with K 100 and goes top; GL drops below everyone.
-    rows = [(r.player.short_name, r.rank, r.movement) for r in overview.leaderboard(overall, 10)]
+    rows = [(r.player.short_name, r.rank, r.movement) for r in overview.leaderboard(overall, 10).rows]
     assert rows == [("NEW", 1, None), ("J", 2, -1), ("I", 3, -1), ("K", 4, -1), ("R", 5, -1), ("GL", 6, -1)]
 
 
@@ -104,15 +105,27 @@ def test_the_players_directory_lists_everyone_and_finds_a_player_by_part_of_the_
     Player.objects.create(name="Newcomer Nell", short_name="NN")
     html = client.get(reverse("league:players")).content.decode()
     rows = table_rows(section(html, "players-heading"))
-    assert rows[0] == ["Player", "Name", "Overall", "#", "Matchdays", "Last played"]
+    assert rows[0] == ["Player", "Name", "Overall", "#", "Matchdays", "Attempts", "Last played"]
     assert [row[0] for row in rows[1:]] == ["GL", "I", "J", "K", "NN", "R"]  # by full name
-    assert ["GL", "Greta Lindqvist", "1461", "5", "6", "November 15"] in rows
-    assert ["NN", "Newcomer Nell", "—", "—", "0", "—"] in rows
+    assert ["GL", "Greta Lindqvist", "1461", "5", "6", "0", "November 15"] in rows
+    assert ["NN", "Newcomer Nell", "—", "—", "0", "0", "—"] in rows
     found = table_rows(section(client.get("/players/", {"q": "lindq"}).content.decode(), "players-heading"))
     assert [row[:2] for row in found[1:]] == [["GL", "Greta Lindqvist"]]
     by_rating = table_rows(section(client.get("/players/", {"sort": "rating"}).content.decode(), "players-heading"))
     assert [row[0] for row in by_rating[1:]] == ["J", "I", "K", "R", "GL", "NN"]
     assert 'href="/players/"' in client.get("/").content.decode()  # in the navigation
+
+
+def test_the_directory_counts_solitaire_attempts_apart_from_matchdays(client, club):
+    from tools.generate_deals import generate_attempts
+    from web.deals.importing import ATTEMPT_COLUMNS, import_attempts
+
+    attempts = [[*row[:5], "GL", *row[6:]] for row in generate_attempts(3, 60, 5, end=date(2025, 11, 30))]
+    import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], attempts))
+    solitaire = Standing.objects.get(player__short_name="GL", table__game__against_deals=True)
+    assert solitaire.played > 6
+    rows = client.get("/players/", {"q": "GL", "export": "json", "table": "players"}).json()
+    assert [(r["Player"], r["Matchdays"], r["Attempts"]) for r in rows] == [("GL", 6, solitaire.played)]
 
 
 def test_the_directory_pages_by_25_and_ignores_an_unknown_sort(client, db):

@@ -8,9 +8,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.urls import resolve, reverse
 
-from league.models import Game, Matchday, Player
-from ratings.models import Standing
-from tests.conftest import MIXED_MEMBERS
+from league.models import Game, Matchday, Player, Result
+from ratings.models import AttemptRating, Standing
+from tests.conftest import MIXED_MEMBERS, section, table_rows
 from tests.score_play import SCORE_MATCHDAYS
 from tests.team_play import TEAM_MATCHDAYS
 
@@ -98,6 +98,8 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
         # every matchday played in sides, which a crawl of a few pages per kind may not reach
         *(reverse("league:matchday", args=[number]) for number in sided.values_list("number", flat=True)),
         *(reverse("league:matchday", args=[number]) for number in scored.values_list("number", flat=True)),
+        # the nights of those matchdays: official and unofficial games, sides and score sheets together
+        *(reverse("league:night", args=[day.isoformat()]) for day in {m.date for m in [*sided, *scored]}),
     ]
     answers, kinds = crawl(client, start)
     failed = {url: status for url, status in answers.items() if status != 200}
@@ -107,6 +109,8 @@ def test_every_public_page_answers_on_the_mixed_league(client, mixed_league):
         "league:matchday",
         "league:deal",
         "league:page",
+        "league:night",
+        "league:night?export=csv",
         "league:home?export=csv",
         "league:player?export=json",
     )
@@ -136,3 +140,27 @@ def test_tonights_odds_answer_for_every_game_of_the_mixed_league(client, mixed_l
         assert html.count("<data value=") >= 4 or "rates players alone" in html, url
     balanced = client.get(odds_urls()[-1]).content.decode()
     assert "the best of all 15400 ways" in balanced
+
+
+def test_no_provisional_member_is_ranked_above_a_settled_one(client, mixed_league):
+    boards = [
+        ("/standings/", "overall-heading"),
+        ("/standings/", "pokemon-heading"),
+        ("/games/pokemon/", "standings-heading"),
+        ("/", "leaderboard-heading"),
+    ]
+    for url, heading in boards:
+        ranks = [row[0] for row in table_rows(section(client.get(url).content.decode(), heading))[1:]]
+        settled = [rank for rank in ranks if rank != "—"]
+        assert ranks == settled + ["—"] * (len(ranks) - len(settled)), (url, heading)  # unranked last
+        assert settled, (url, heading)
+    html = client.get("/standings/").content.decode()
+    assert "provisional</span>" in section(html, "pokemon-heading")
+    assert re.search(r'<h2 id="pokemon-heading">Pokemon · Trading card games <span class="badge">unofficial', html)
+
+
+def test_the_directory_counts_a_members_matchdays_and_solitaire_attempts_apart(client, mixed_league):
+    rows = client.get("/players/", {"export": "json", "table": "players", "q": "GL"}).json()
+    gl = next(row for row in rows if row["Player"] == "GL")
+    assert gl["Matchdays"] == Result.objects.filter(player__short_name="GL").count()
+    assert gl["Attempts"] == AttemptRating.objects.filter(player__short_name="GL").count() > 0

@@ -188,7 +188,8 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
     deal = Deal.objects.filter(attempts__isnull=False).select_related("level__game").first()
     solitaire_player = Player.objects.filter(attempts__isnull=False).first()
     club_player = Player.objects.get(short_name="GL")
-    number = Matchday.objects.order_by("number").first().number
+    first = Matchday.objects.order_by("number").first()
+    number, day = first.number, first.date.isoformat()
     return {
         "league:home": [("/", {})],
         "league:standings": [("/standings/", {})],
@@ -202,6 +203,7 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
         "league:players": [("/players/", {})],
         "league:player": [(p.get_absolute_url(), {"pk": p.pk}) for p in (club_player, solitaire_player)],
         "league:matchday": [(f"/matchdays/{number}/", {"number": number})],
+        "league:night": [(f"/nights/{day}/", {"day": day})],
         "league:page": [("/pages/laws/", {"slug": "laws"})],
         "ratings:methods": [("/methods/", {})],
         "ratings:odds": [("/odds/", {})],

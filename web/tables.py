@@ -56,9 +56,24 @@ class SiteTable(tables.Table):
         return declared_html(cls, records, Shown(names, with_year), exclude=exclude)
 
 
+class StandingPlayerColumn(PlayerNameColumn):
+    """A standing's player, marked when their rating is still settling: they are listed after the
+    ranked players, without a rank (ratings/selectors/boards.py)."""
+
+    def render(self, record, table):
+        if record.provisional:
+            return format_html(
+                '{} <span class="badge" title="Fewer than {} matchdays, or a rating still settling: not ranked yet">'
+                "provisional</span>",
+                table.names.html(record.player),
+                settings.LEAGUE_PROVISIONAL_MATCHDAYS,
+            )
+        return table.names.html(record.player)
+
+
 class StandingsTable(SiteTable):
     rank = NumberColumn("#")
-    player = PlayerNameColumn()
+    player = StandingPlayerColumn()
     rating = RatingColumn()
     played = NumberColumn("Matchdays")
     last_played = DateColumn("Last played")
@@ -69,19 +84,6 @@ class StandingsTable(SiteTable):
         orderable = False
         attrs = {"class": "standings"}
         empty_text = "Nobody has played yet."
-
-    def render_player(self, record):
-        if record.provisional:
-            return format_html(
-                '{} <span class="badge" title="Fewer than {} matchdays: the rating is still settling">'
-                "provisional</span>",
-                self.names.html(record.player),
-                settings.LEAGUE_PROVISIONAL_MATCHDAYS,
-            )
-        return self.names.html(record.player)
-
-    def value_player(self, record):
-        return record.player.short_name
 
 
 NEW = mark_safe('<span class="new">new</span>')
@@ -96,6 +98,8 @@ class MovementColumn(tables.Column):
 
     def render(self, record):
         moved = record.movement
+        if record.rank is None:  # provisional: not ranked, so no place to move from
+            return ""
         if moved is None:
             return NEW
         if moved == 0:
@@ -120,9 +124,10 @@ class LeaderboardTable(SiteTable):
 
     rank = NumberColumn("#")
     movement = MovementColumn()
-    player = PlayerNameColumn()
+    player = StandingPlayerColumn()
     rating = RatingColumn()
     played = NumberColumn("Matchdays")
+    provisional = tables.Column("Provisional", visible=False)  # in downloads; a badge on the page
 
     class Meta:
         orderable = False
@@ -150,6 +155,7 @@ class PlayersTable(SiteTable):
     rating = RatingColumn("Overall")
     rank = NumberColumn("#")
     matchdays = NumberColumn("Matchdays")
+    attempts = NumberColumn("Attempts")  # at deals (solitaire): not matchdays
     last_played = DateColumn("Last played")
 
     class Meta:

@@ -7,6 +7,7 @@ parameters it reads beside its view (web/page_params.py: `cached_page`).
 from django.urls import include, path
 
 from web.deals import views as deals
+from web.nights import views as nights
 from web.odds import views as odds
 from web.views import enter, league, methods, players
 
@@ -18,6 +19,7 @@ league_patterns = [
     path("players/", players.directory, name="players"),
     path("players/<int:pk>/", players.player, name="player"),
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
+    path("nights/<str:day>/", nights.night, name="night"),
     path("pages/<slug:slug>/", league.page, name="page"),
     # The secretary's form: never cached (it is for staff, who are never served from the cache anyway).
     path("enter/", enter.enter, name="enter"),

@@ -15,9 +15,11 @@ from django.db.models import F, Max, Q, QuerySet, Sum
 
 from league.models import Matchday, Player, Result
 
+from ..methods import METHODS
 from ..models import RatingEntry, RatingTable, Standing
+from .boards import Board, board
 from .grids import MatchdayPages
-from .standings import StandingRow, provisional, ranked
+from .standings import StandingRow
 
 
 def count_above(table: RatingTable, ratings: list[float]) -> list[int]:
@@ -35,31 +37,31 @@ class LeaderRow(StandingRow):
     movement: int | None = None  # places gained (+) or lost (−) at the table's latest matchday; None: new
 
 
-def leaderboard(table: RatingTable, size: int, provisional_below: int = 0) -> list[LeaderRow]:
-    """The table's best `size` players now, each with the places they moved at the table's latest
-    matchday. Three queries, none over the history: the top of the standings, the rating rows of
-    the latest matchday (its players are the only ones whose rating changed), and one count."""
-    top = list(table.standings.ranked().select_related("player")[:size])
-    rows = ranked(
-        [
-            LeaderRow(
-                0, s.player, s.rating, s.played, s.matchday_date, s.delta, provisional(table, s, provisional_below)
-            )
-            for s in top
-        ]
-    )
+def leaderboard(table: RatingTable, size: int, provisional_below: int = 0, since: date | None = None) -> Board:
+    """The table's best `size` established players now (those last played before `since` left out),
+    each with the places they moved among them at the table's latest matchday, then the provisional
+    players rated as high as the last of them, unranked; and how many inactive players were left
+    out. Two queries, none over the history: the table's standings and the rating rows of its latest
+    matchday (whose players are the only ones whose rating changed)."""
+    whole = board(table, provisional_below, since, row_class=LeaderRow)
+    rows = whole.rows
+    settled = [row for row in rows if row.rank is not None]
+    top = settled[:size]
+    lowest = top[-1].rating if len(top) == size else float("-inf")
+    settling = [row for row in rows if row.rank is None and row.rating >= lowest][: size - len(top) or None]
     moved = latest_moves(table)
-    # Before the latest matchday, everyone else had the rating they have now.
-    previous = [moved[r.player.pk][0] if r.player.pk in moved else r.rating for r in rows]
-    above_now = count_above(table, previous)
-    for row, before, above in zip(rows, previous, above_now, strict=True):
-        if row.player.pk in moved and moved[row.player.pk][2]:
-            continue  # their first matchday: they had no place before it
-        # Those above `before` now, less those whose rating changed, plus those who were above it.
-        above -= sum(1 for _, after, _ in moved.values() if after > before)
-        above += sum(1 for b, _, new in moved.values() if not new and b > before)
-        row.movement = (above + 1) - row.rank
-    return rows
+    # Before the latest matchday, everyone else had the rating they have now; its newcomers had none.
+    before = {
+        row.player.pk: moved[row.player.pk][0] if row.player.pk in moved else row.rating
+        for row in settled
+        if not (row.player.pk in moved and moved[row.player.pk][2])
+    }
+    ratings_before = sorted(before.values())
+    for row in top:
+        if row.player.pk in before:
+            above = len(ratings_before) - bisect_right(ratings_before, before[row.player.pk])
+            row.movement = (above + 1) - row.rank
+    return Board([*top, *settling], whole.hidden)
 
 
 def latest_moves(table: RatingTable) -> dict[int, tuple[float, float, bool]]:
@@ -87,6 +89,7 @@ class LatestResult:
     placing: str  # the club's notation, "4(3)"
     delta: float | None  # None: the matchday counts in no rating table (yet)
     rating_after: float | None
+    won: bool = False  # finished first (with partners, or tied)
 
 
 @dataclass
@@ -102,6 +105,12 @@ def latest_matchdays(tables: list[RatingTable], at_least: int, at_most: int) -> 
     own table for an unofficial game). Three queries."""
     recent = list(Matchday.objects.order_by("-date", "-number").select_related("game")[:at_most])
     shown = [m for i, m in enumerate(recent) if i < at_least or m.date == recent[0].date]
+    return matchday_cards(shown, tables)
+
+
+def matchday_cards(shown: list[Matchday], tables: list[RatingTable]) -> list[LatestMatchday]:
+    """`shown` (with their games) as the home page's cards: each player's placing and change in the
+    overall table (in the game's own table for an unofficial game). Two queries."""
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
     own = {t.game_id: t for t in tables if t.scope == RatingTable.Scope.GAME}
     shown_in = {m.pk: overall if m.game.official else own.get(m.game_id) for m in shown}
@@ -119,7 +128,7 @@ def latest_matchdays(tables: list[RatingTable], at_least: int, at_most: int) -> 
         .order_by("placing", F("rated_placing").asc(nulls_first=True), "player__short_name")
     ):
         delta, after = changes.get((r.matchday_id, r.player_id), (None, None))
-        results[r.matchday_id].append(LatestResult(r.player, r.display_placing, delta, after))
+        results[r.matchday_id].append(LatestResult(r.player, r.display_placing, delta, after, r.placing == 1))
     return [LatestMatchday(m, shown_in[m.pk], results[m.pk]) for m in shown]
 
 
@@ -132,14 +141,18 @@ DIRECTORY_ORDER = {
 
 def player_directory(search: str, order: str) -> QuerySet:
     """Every player whose full or short name contains `search` (any case), in `order` (a key of
-    `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's) and last matchday, from
-    their standings: one row per player per table, never their history."""
+    `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's), attempts at deals
+    (solitaire's rows count attempts, not matchdays) and last matchday, from their standings: one
+    row per player per table, never their history."""
     players = Player.objects.all()
     if search:
         players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search))
+    own = Q(standings__table__scope=RatingTable.Scope.GAME)
+    against_deals = Q(standings__table__method__in=[slug for slug, m in METHODS.items() if m.against_deals])
     return players.annotate(
         rating=Max("standings__rating", filter=Q(standings__table__scope=RatingTable.Scope.OVERALL)),
-        matchdays=Sum("standings__played", filter=Q(standings__table__scope=RatingTable.Scope.GAME)),
+        matchdays=Sum("standings__played", filter=own & ~against_deals),
+        deal_attempts=Sum("standings__played", filter=own & against_deals),
         last_played=Max("standings__matchday_date"),
     ).order_by(*DIRECTORY_ORDER[order])
 
@@ -150,6 +163,7 @@ class DirectoryRow:
     rating: float | None
     rank: int | None
     matchdays: int
+    attempts: int  # at deals, in games played against them (solitaire)
     last_played: date | None
 
 
@@ -163,4 +177,7 @@ def directory_rows(page: Page) -> list[DirectoryRow]:
         ranks = {
             p.pk: 1 + above for p, above in zip(rated, count_above(overall, [p.rating for p in rated]), strict=True)
         }
-    return [DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.last_played) for p in players]
+    return [
+        DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.deal_attempts or 0, p.last_played)
+        for p in players
+    ]

@@ -107,7 +107,7 @@ def all_dates() -> Span:
 
 @dataclass
 class StandingRow:
-    rank: int
+    rank: int | None  # None: provisional, listed after the ranked players (selectors/boards.py)
     player: Player
     rating: float
     played: int

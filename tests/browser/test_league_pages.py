@@ -94,7 +94,8 @@ def _check(browser, base: str, paths: list[str], width: int) -> dict[str, list[s
 @pytest.fixture(scope="module")
 def mixed_pages(mixed_site):
     """Every kind of public page of the mixed league: a member who plays matchdays, solitaire and in
-    sides, each game (solitaire's too), one of its deals, matchdays played in sides and a score sheet."""
+    sides, each game (solitaire's too), one of its deals, matchdays played in sides, a score sheet and the
+    newest game night."""
     solitaire = urllib.request.urlopen(f"{mixed_site}/games/solitaire/").read().decode()  # noqa: S310 - our own loopback server
     deal = re.search(r'href="(/games/solitaire/deals/[^"]+)"', solitaire).group(1)
     games = ["hearts", "spades", "pokemon", "solitaire", "codenames", "rummy"]
@@ -102,7 +103,9 @@ def mixed_pages(mixed_site):
     teams = [f"/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
     teams.append(f"/matchdays/{MIXED_SCORES_FROM + 2}/")  # a score sheet of partners, with its Points column
     pages = public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games)
-    return pages + teams + [deal, "/calculator/attempts/"]
+    home = urllib.request.urlopen(f"{mixed_site}/").read().decode()  # noqa: S310 - our own loopback server
+    night = re.search(r'href="(/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
+    return pages + teams + [deal, night, "/calculator/attempts/"]
 
 
 @pytest.mark.parametrize("width", WIDTHS)

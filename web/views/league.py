@@ -4,8 +4,6 @@ downloaded (`?export=csv&table=KEY`, KEY being the table's anchor)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.conf import settings
 from django.db.models import F
 from django.shortcuts import render
@@ -13,10 +11,10 @@ from django.utils import timezone
 
 from league.models import Game, Matchday, Page, Result
 from league.selectors import game_points, neighbours
-from ratings.models import RatingTable, Standing
-from ratings.selectors import grids, overview
+from ratings.models import RatingTable
+from ratings.selectors import boards, grids, overview
 from ratings.selectors.sides import in_sides, with_sides
-from ratings.selectors.standings import Span, matchday_entries, ranked_standings, standing_rows
+from ratings.selectors.standings import Span, matchday_entries
 from ratings.selectors.standings import spans as spans_of
 from web.deals import views as deals
 from web.grid_table import grid_html, grid_table
@@ -69,7 +67,7 @@ def results_section(section: Section, game: Game | None, span: Span, per_page: i
     )
 
 
-@cached_page(PageParams(sections=("results",), tables=True, exports=True))
+@cached_page(PageParams(sections=("results",), tables=True, choices=SHOW_ALL, exports=True))
 @public_page
 def home(request):
     exports = Exports(request, reserved=("latest", "latest-heading", "calculation"))
@@ -79,10 +77,18 @@ def home(request):
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
     per_page = settings.LEAGUE_HOME_GRID_PAGE_SIZE
-    sections = [rating_section(exports.section(t.slug), t, spans.of(t), per_page) for t in tables]
+    repeats = _repeated(tables, spans)  # a category that repeats its one game is shown with it
+    sections = [
+        shown_with(exports, rating_section(exports.section(t.slug), t, spans.of(t), per_page), repeats.get(t.pk))
+        for t in tables
+        if t not in repeats.values()
+    ]
     results_section(results, None, spans.everything, per_page)
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
-    leaders = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS) if overall else []
+    show_all = request.GET.get("all") == "1"
+    since = boards.active_since(timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
+    top = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since) if overall else None
+    leaders = top.rows if top else []
     leaders_section.show(
         lambda names: LeaderboardTable(leaders, names),
         title="Leaders",
@@ -94,6 +100,9 @@ def home(request):
     with_year = spans.everything.needs_year(timezone.localdate())
     ctx = {
         "leaders": leaders_section if overall else None,
+        "leaders_hidden": bool(top and top.hidden),  # inactive players left out: a link shows everyone
+        "show_all": show_all,
+        "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
         "latest": [
             {"day": m, "html": lambda m=m: LatestResultsTable.page_html(m.results, exports.names)} for m in latest
         ],
@@ -112,32 +121,61 @@ def standings(request):
     tables = list(RatingTable.objects.in_page_order())
     spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
-    days = settings.LEAGUE_INACTIVE_DAYS
-    since = today - timedelta(days=days) if days and not show_all else None
-    matchday_tables = [t for t in tables if not t.against_deals]  # deal games hide players their own way
-    hidden = since is not None and Standing.objects.filter(table__in=matchday_tables, matchday_date__lt=since).exists()
-    sections, shown = [], []
+    since = boards.active_since(today, settings.LEAGUE_INACTIVE_DAYS, show_all)
+    repeats = _repeated(tables, spans)
+    sections, shown, hidden = [], [], False
     for table in tables:
+        if table in repeats.values():
+            continue  # shown once, under its game's name and its own (see `shown_with`)
         section = exports.section(table.slug)
         if table.against_deals:  # hides its own inactive players, by its game's latest session
             sections.append(deals.standings_section(section, table, show_all))
             shown.extend(row.player for row in section.rows)
             continue
-        page = paginate(
-            ranked_standings(table, active_since=since),
-            section.page_number,
-            settings.LEAGUE_STANDINGS_PAGE_SIZE,
-        )
-        rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
-        if not rows and table.scope == RatingTable.Scope.GAME:
-            continue
-        shown.extend(row.player for row in rows)
-        with_year = spans.of(table).needs_year(today)
-        build = lambda names, rows=rows, with_year=with_year: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
-        sections.append(section.show(build, page, title=table.name, rating_table=table))
+        board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
+        hidden = hidden or bool(board.hidden)
+        quiet = table.scope == RatingTable.Scope.GAME or (table.scope == RatingTable.Scope.CATEGORY and board.hidden)
+        if not board.rows and quiet:
+            continue  # a game not played yet, or a category whose players are all inactive
+        board_section(exports, section, table, board, spans.of(table).needs_year(today), repeats.get(table.pk))
+        shown.extend(row.player for row in section.rows)
+        sections.append(section)
     exports.names = player_names(shown, tables)
-    ctx = {"sections": sections, "hidden": hidden, "inactive_days": days, "show_all": show_all}
+    ctx = {"sections": sections, "hidden": hidden, "inactive_days": settings.LEAGUE_INACTIVE_DAYS, "show_all": show_all}
     return exports.response() or render(request, "league/standings.html", ctx)
+
+
+def _repeated(tables: list[RatingTable], spans) -> dict[int, RatingTable]:
+    """Game table id -> the category table that only repeats it."""
+    by_pk = {t.pk: t for t in tables}
+    return {game.pk: by_pk[pk] for pk, game in boards.twins(tables, spans).items()}
+
+
+def shown_with(exports: Exports, section: Section, also: RatingTable | None) -> Section:
+    """`section`'s table also stands for `also`, a category table that repeats it: named beside it,
+    and the category's anchor lands on it."""
+    section.also, section.alias = also, exports.section(also.slug).key if also else ""
+    return section
+
+
+def board_section(
+    exports: Exports,
+    section: Section,
+    table: RatingTable,
+    board: boards.Board,
+    with_year: bool,
+    also: RatingTable | None = None,
+    title: str = "",
+) -> Section:
+    """A table's standings: a page of its board (the ranked players, then the provisional ones),
+    standing for `also` too (see `shown_with`)."""
+    page = paginate(board.rows, section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    rows = page.object_list
+    build = lambda names: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
+    title = title or (f"{table.name} · {also.name}" if also else table.name)
+    section.show(build, page, title=title, rating_table=table)
+    section.rows, section.hidden = rows, bool(board.hidden)
+    return shown_with(exports, section, also)
 
 
 @cached_page(
@@ -160,16 +198,24 @@ def game(request, slug):
     span = spans_of([table], games=[game.pk]).of(table)
     section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
     results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table)
-    ranking_page = paginate(ranked_standings(table), standings_section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
-    ranking = standing_rows(table, ranking_page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    show_all = request.GET.get("all") == "1"
+    since = boards.active_since(timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
+    board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
     with_year = span.needs_year(timezone.localdate())
-    standings_section.show(
-        lambda names: StandingsTable(ranking, names, with_year=with_year), ranking_page, title="Standings"
-    )
+    board_section(exports, standings_section, table, board, with_year, title="Standings")
+    ranking = standings_section.rows
     points = points_sections(exports, game, with_year)
     shown = [p for s in points for p in s.players]
     exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking), *shown])
-    ctx = {"game": game, "section": section, "standings": standings_section, "results": results, "points": points}
+    ctx = {
+        "game": game,
+        "section": section,
+        "standings": standings_section,
+        "results": results,
+        "points": points,
+        "show_all": show_all,
+        "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
+    }
     return exports.response() or render(request, "league/game.html", ctx)
 
 

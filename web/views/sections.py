@@ -73,6 +73,7 @@ class Section:
         self.rating_table = None
         self.players: list = []
         self.in_sides = False  # shows a matchday played in sides: the page says how the method rates them
+        self.also, self.alias = None, ""  # a category table it stands for too, and that table's anchor
 
     @property
     def page_number(self) -> str | None:

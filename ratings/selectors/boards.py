@@ -1,0 +1,70 @@
+"""Leaderboards as members read them: the established players ranked, the players whose rating is
+still settling (provisional) listed after them without a rank, and players with no matchday since a
+date left out; and the category tables that only repeat one game's table.
+
+A player's provisional state is the method's own (a deviation still wide) or the site's rule of a
+few matchdays (`standings.provisional`): it is read from each standing's state, so a board reads
+the table's standings whole, in one query, and splits them here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ..models import RatingTable
+from .standings import Spans, StandingRow, provisional, ranked
+
+
+@dataclass
+class Board:
+    """A table's standings for a leaderboard: `rows` are the ranked players, best first, then the
+    provisional ones (rank None), best first; `hidden` counts the inactive players left out."""
+
+    rows: list[StandingRow]
+    hidden: int = 0
+
+
+def active_since(today: date, inactive_days: int, show_all: bool) -> date | None:
+    """The first day a player must have played on to be shown (None: everyone is shown)."""
+    return today - timedelta(days=inactive_days) if inactive_days and not show_all else None
+
+
+def split(rows: list[StandingRow]) -> list[StandingRow]:
+    """`rows` (best first) ranked among the established players, the provisional ones after them
+    unranked: a player with two matchdays is never ranked above those whose rating has settled."""
+    settled = ranked([row for row in rows if not row.provisional])
+    settling = [row for row in rows if row.provisional]
+    for row in settling:
+        row.rank = None
+    return [*settled, *settling]
+
+
+def board(
+    table: RatingTable, provisional_below: int, since: date | None = None, row_class: type = StandingRow
+) -> Board:
+    """The table's board: every standing read once (with its player), those last played before
+    `since` left out, the rest split into ranked and provisional players."""
+    rows, hidden = [], 0
+    for s in table.standings.ranked().select_related("player"):
+        if since is not None and s.matchday_date < since:
+            hidden += 1
+            continue
+        flag = provisional(table, s, provisional_below)
+        rows.append(row_class(0, s.player, s.rating, s.played, s.matchday_date, s.delta, flag))
+    return Board(split(rows), hidden)
+
+
+def twins(tables: list[RatingTable], spans: Spans) -> dict[int, RatingTable]:
+    """Category table id -> the game table it repeats: a category of which only one game has been
+    played, rated by the same method with the same parameters, holds that game's table again."""
+    by_game = {t.game_id: t for t in tables if t.scope == RatingTable.Scope.GAME}
+    found = {}
+    for table in tables:
+        games = spans.of(table).games
+        if table.scope != RatingTable.Scope.CATEGORY or len(games) != 1 or games[0] not in by_game:
+            continue
+        own = by_game[games[0]]
+        if (own.method, own.method_params()) == (table.method, table.method_params()):
+            found[table.pk] = own
+    return found

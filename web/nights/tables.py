@@ -1,0 +1,45 @@
+"""The game-night page's tables: the winners of each matchday and each rating table's biggest movers
+(their downloads hold short names and plain numbers, as everywhere)."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.utils.html import format_html_join
+
+from web.columns import ChangeColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
+from web.tables import SiteTable
+
+
+class WinnersColumn(tables.Column):
+    """Everyone placed first at a matchday: partners, or a tie."""
+
+    def __init__(self):
+        super().__init__("Winner", accessor="players", empty_values=())
+
+    def render(self, value, table):
+        return format_html_join(", ", "{}", ((table.names.html(p),) for p in value)) or "—"
+
+    def value(self, value):
+        return ", ".join(p.short_name for p in value)
+
+
+class WinnersTable(SiteTable):
+    matchday = MatchdayColumn()
+    game = tables.Column("Game", accessor="matchday__game__name")
+    players = WinnersColumn()
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "winners"}
+        empty_text = "No matchday."
+
+
+class MoversTable(SiteTable):
+    player = PlayerNameColumn()
+    matchdays = NumberColumn("Matchdays")
+    change = ChangeColumn()
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "movers"}
+        empty_text = "Nobody's rating moved."
