@@ -28,7 +28,7 @@ def test_inactive_players_are_hidden_with_a_link_to_show_everyone(client, club, 
     html, players = overall_players(client)
     assert [p.split()[0] for p in players] == ["I", "GL"]
     assert table_rows(section(html, "overall-heading"))[1][0] == "1"  # ranked among the active
-    assert "no matchday in the last 14 days are hidden" in html
+    assert "no matchday in the 14 days before the latest matchday are hidden" in html
     assert '<a href="?all=1">Show everyone</a>' in html
     _, everyone = overall_players(client, all="1")
     assert len(everyone) == 5
@@ -84,7 +84,7 @@ def test_the_home_leaderboard_and_a_games_standings_hide_the_inactive_too(client
         html = client.get(url).content.decode()
         shown = [row[2 if url == "/" else 1] for row in table_rows(section(html, heading))[1:]]
         assert shown == ["I", "GL"], url
-        assert "no matchday in the last 14 days" in section(html, heading), url
+        assert "no matchday in the 14 days before the latest matchday" in section(html, heading), url
         assert "Show everyone</a>" in section(html, heading), url
         everyone = client.get(url, {"all": "1"}).content.decode()
         assert len(table_rows(section(everyone, heading))) == 6, url

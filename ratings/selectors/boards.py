@@ -25,9 +25,13 @@ class Board:
     hidden: int = 0
 
 
-def active_since(today: date, inactive_days: int, show_all: bool) -> date | None:
-    """The first day a player must have played on to be shown (None: everyone is shown)."""
-    return today - timedelta(days=inactive_days) if inactive_days and not show_all else None
+def active_since(latest: date | None, today: date, inactive_days: int, show_all: bool) -> date | None:
+    """The first day a player must have played on to be shown (None: everyone is shown): counted back
+    from the latest matchday (`latest`, not after today), not from today, so that a club back from a
+    long break, or the demo a year on, still sees the members of its last game nights."""
+    if not inactive_days or show_all:
+        return None
+    return min(latest or today, today) - timedelta(days=inactive_days)
 
 
 def split(rows: list[StandingRow]) -> list[StandingRow]:

@@ -86,7 +86,7 @@ def home(request):
     results_section(results, None, spans.everything, per_page)
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
     show_all = request.GET.get("all") == "1"
-    since = boards.active_since(timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
+    since = boards.active_since(spans.everything.last, timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
     top = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since) if overall else None
     leaders = top.rows if top else []
     leaders_section.show(
@@ -121,7 +121,7 @@ def standings(request):
     tables = list(RatingTable.objects.in_page_order())
     spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
-    since = boards.active_since(today, settings.LEAGUE_INACTIVE_DAYS, show_all)
+    since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
     repeats = _repeated(tables, spans)
     sections, shown, hidden = [], [], False
     for table in tables:
@@ -199,7 +199,7 @@ def game(request, slug):
     section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
     results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table)
     show_all = request.GET.get("all") == "1"
-    since = boards.active_since(timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
+    since = boards.active_since(span.last, timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
     board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
     with_year = span.needs_year(timezone.localdate())
     board_section(exports, standings_section, table, board, with_year, title="Standings")
