@@ -21,7 +21,7 @@ from ratings.selectors.standings import spans as spans_of
 from web.deals import views as deals
 from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
+from web.paging import WHOLE, paginate
 from web.points import PlayerPointsTable, RecordScoresTable
 from web.tables import (
     EntryTable,
@@ -33,6 +33,7 @@ from web.tables import (
 from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
+PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print
 LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
@@ -105,13 +106,23 @@ def home(request):
     return exports.response() or render(request, "league/home.html", ctx)
 
 
-@cached_page(PageParams(tables=True, choices=SHOW_ALL, exports=True))
+def whole_url(request) -> str:
+    """The page asked for with every table whole (`print=1`): the same choices, no page numbers."""
+    query = request.GET.copy()
+    for name in [n for n in query if n.endswith("-page") or n in ("export", "table")]:
+        del query[name]
+    query["print"] = "1"
+    return f"?{query.urlencode()}"
+
+
+@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True))
 @public_page
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
     spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
+    whole = request.GET.get("print") == "1"
     days = settings.LEAGUE_INACTIVE_DAYS
     since = today - timedelta(days=days) if days and not show_all else None
     matchday_tables = [t for t in tables if not t.against_deals]  # deal games hide players their own way
@@ -120,13 +131,13 @@ def standings(request):
     for table in tables:
         section = exports.section(table.slug)
         if table.against_deals:  # hides its own inactive players, by its game's latest session
-            sections.append(deals.standings_section(section, table, show_all))
+            sections.append(deals.standings_section(section, table, show_all, whole=whole))
             shown.extend(row.player for row in section.rows)
             continue
         page = paginate(
             ranked_standings(table, active_since=since),
-            section.page_number,
-            settings.LEAGUE_STANDINGS_PAGE_SIZE,
+            None if whole else section.page_number,
+            WHOLE if whole else settings.LEAGUE_STANDINGS_PAGE_SIZE,
         )
         rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
         if not rows and table.scope == RatingTable.Scope.GAME:
@@ -137,6 +148,7 @@ def standings(request):
         sections.append(section.show(build, page, title=table.name, rating_table=table))
     exports.names = player_names(shown, tables)
     ctx = {"sections": sections, "hidden": hidden, "inactive_days": days, "show_all": show_all}
+    ctx["print_url"] = None if whole or not any(s.pager for s in sections) else whole_url(request)
     return exports.response() or render(request, "league/standings.html", ctx)
 
 
