@@ -164,13 +164,14 @@ def test_members_are_named_by_commas_or_lines_each_once():
 
 
 def test_members_picked_by_name_fill_the_ratings_from_their_table(client, club):
-    response = client.get(PAGE, {"players": "j, I, gl", "placings": "1, 2, 3"})
+    response = client.get(PAGE, {"players": "j, I, gl", "placings": "1, 2, 3", "games": "A:1 B:2"})
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="ratings" value="1534, 1521, 1461"' in html  # the overall table's, the first
     rows = answer_rows(html)
     assert [(row[0], row[4]) for row in rows[1:]] == [("J", "1534"), ("I", "1521"), ("GL", "1461")]
     assert "each with their current rating in Overall" in html
+    assert "Game by game" in html  # the series beside it takes no members
 
 
 def test_a_member_new_to_the_table_chosen_starts_at_its_start_rating(client, club):
@@ -188,7 +189,10 @@ def test_a_member_new_to_the_table_chosen_starts_at_its_start_rating(client, clu
         ({"players": "farid omar, I"}, "players: farid omar could be FO, FOm"),
         ({"players": "GL, gl"}, "players: &#x27;gl&#x27; is named twice"),
         ({"players": "Farid Q, FQ"}, "players: names one member twice"),
-        ({"players": "GL, I", "table": "nope"}, "table: there is no rating table &#x27;nope&#x27; to take ratings from"),
+        (
+            {"players": "GL, I", "table": "nope"},
+            "table: there is no rating table &#x27;nope&#x27; to take ratings from",
+        ),
     ],
 )
 def test_a_name_that_finds_no_member_or_several_is_refused_naming_the_field(client, club, query, message):

@@ -92,28 +92,36 @@ def _in_view(page, box_selector: str, headers: list[str]) -> list[str]:
 
 
 EXPLAINED = ".table-scroll:has(table.explained)"  # a matchday's changes in a rating table
+SHADOW = "el => getComputedStyle(el).boxShadow"
 
 
-def test_on_a_phone_the_columns_a_member_reads_are_in_view(phone, mixed_site):
+def test_on_a_phone_the_columns_a_member_reads_are_in_view(phone, page, mixed_site):
     phone.goto(mixed_site + "/standings/")
     assert _in_view(phone, "#overall .table-scroll", ["#", "Player", "Rating", "Last change"]) == []
     for number in (60, MIXED_TEAMS_FROM + 3):  # players alone, and in sides with partial play
         phone.goto(f"{mixed_site}/matchdays/{number}/")
         assert _in_view(phone, EXPLAINED, ["Player", "Placing", "Change", "After"]) == [], number
-    # The working beyond the screen: the box scrolls, and its edge says so.
+    # The working beyond the screen: the box scrolls, and a shadow at its edge shows it.
     box = phone.locator(EXPLAINED).first
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")
-    style = box.evaluate("el => [getComputedStyle(el).backgroundImage, getComputedStyle(el).backgroundAttachment]")
-    assert "radial-gradient" in style[0] and "local" in style[1]
+    assert "inset" in box.evaluate(SHADOW)
     screenshot(phone, "matchday-sides-375", full_page=False)
+    # A table with nothing to scroll has no shadow.
+    page.goto(mixed_site + "/standings/")
+    whole = page.locator("#overall .table-scroll")
+    assert whole.evaluate("el => el.scrollWidth <= el.clientWidth")
+    assert whole.evaluate(SHADOW) == "none"
 
 
 def test_longer_names_never_widen_the_home_page_on_a_phone(phone, mixed_site):
     phone.goto(mixed_site + "/")
     # The longest short name a member may have, for every leader, and a provisional badge.
     phone.evaluate(
-        """() => { for (const a of document.querySelectorAll('#leaderboard a.player')) a.textContent = 'Maximilianus';
-        document.querySelector('#leaderboard a.player').insertAdjacentHTML('afterend', ' <span class="badge">provisional</span>'); }"""
+        """() => {
+            for (const a of document.querySelectorAll('#leaderboard a.player')) a.textContent = 'Maximilianus';
+            const badge = ' <span class="badge">provisional</span>';
+            document.querySelector('#leaderboard a.player').insertAdjacentHTML('afterend', badge);
+        }"""
     )
     assert phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") == 0
     box = phone.locator("#leaderboard").bounding_box()

@@ -10,11 +10,12 @@ from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from league.validation import name_key
 from ratings import calculator as calc
 from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
+from ratings.methods.base import shown as quoted
 from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
-from league.validation import name_key
 from ratings.models import RatingTable, Standing
 from ratings.selectors.standings import table_history
 from web.entry.form import resolve_players
@@ -71,7 +72,7 @@ def _members(text: str, slug: str, tables: list[RatingTable]) -> tuple[RatingTab
     names = calc.member_names(text)
     table = next((t for t in tables if t.slug == slug), None) if slug else next(iter(tables), None)
     if table is None:
-        raise ParamError("table", f"there is no rating table {slug!r} to take ratings from")
+        raise ParamError("table", f"there is no rating table {quoted(slug)} to take ratings from")
     found = resolve_players(names)
     members, problems = [], []
     for name in names:
@@ -93,7 +94,7 @@ def _members(text: str, slug: str, tables: list[RatingTable]) -> tuple[RatingTab
 
 def _method_forms(query: dict) -> list[dict]:
     """Each method's parameters, the chosen one's holding what was typed (the page shows it alone)."""
-    chosen = METHODS.get(query.get("method", "")) or METHODS["club"]
+    chosen = METHODS.get(str(query.get("method", "")).strip()) or METHODS["club"]
     forms = []
     for method in METHODS.values():
         typed = method is chosen
@@ -112,9 +113,9 @@ def _one_game(query: dict, names: list[str] | None) -> dict:
 def calculator(request):
     query = request.GET.dict()
     tables = [t for t in RatingTable.objects.in_page_order() if not t.against_deals]
-    if "choose" in query and query.get("method") in METHODS:
+    if "choose" in query and str(query.get("method", "")).strip() in METHODS:
         # Another method chosen without JavaScript: the parameters of the one before are let go.
-        own = {p.name for p in METHODS[query["method"]].params}
+        own = {p.name for p in METHODS[query["method"].strip()].params}
         query = {k: v for k, v in query.items() if k not in ALL_PARAMS or k in own}
     ctx = {
         "methods": _method_forms(query),
@@ -139,7 +140,8 @@ def calculator(request):
             ctx["error"] = str(error)
     if query.get("games", "").strip():
         try:
-            steps, final = calc.series(query, query.get("start", ""), query["games"])
+            rest = {k: v for k, v in query.items() if k not in PAGE_INPUTS}
+            steps, final = calc.series(rest, query.get("start", ""), query["games"])
             ctx["series"] = {
                 "steps": [{"step": s, "rows": _rows(s.names, s.outcomes)} for s in steps],
                 "final": sorted(final.items(), key=lambda item: -item[1]),
