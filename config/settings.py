@@ -231,7 +231,8 @@ if PRODUCTION:
 
 # Content Security Policy, locally too so a violation shows up before it reaches a server: only our
 # own scripts, styles and images; no inline script or style, no plugins, no framing, forms post
-# only to us. The site's pages use no JavaScript; the Django admin's scripts are static files.
+# only to us. The site's pages need no JavaScript (the calculator's one script is a static file, as are
+# the Django admin's).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS, read_given
-from league.validation import PLAYERS, RANGES, Span, checked_name
+from league.validation import NAME_LENGTH, PLAYERS, RANGES, Span, checked_name, name_key
 
 from . import methods
 from .methods import Facts, Method, MethodError, Outcome, Param, ParamError, Seat
@@ -304,24 +304,35 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
     return steps, {name: rating for name, (rating, _) in ratings.items()}
 
 
-def parameter_fields() -> list[dict]:
-    """The calculator page's inputs for the methods' parameters: one per name (a query string holds
-    each name once), with each range it has and the methods that take it."""
-    fields: dict[str, dict] = {}
-    for method in methods.METHODS.values():
-        for param in method.params:
-            field = fields.setdefault(param.name, {"param": param, "ranges": {}})
-            field["ranges"].setdefault(param.range_text, []).append(method.slug)
-    return [
-        {
-            "param": field["param"],
-            "kind": "bool" if field["param"].type is bool else "choice" if field["param"].choices else "number",
-            "ranges": [{"text": text, "methods": slugs} for text, slugs in field["ranges"].items()],
-        }
-        for field in fields.values()
-    ]
-
-
 def player_fields() -> list[Param]:
     """The per-player lists the calculator takes, with their ranges."""
     return [*PER_PLAYER, *PLAYER_INPUTS.values()]
+
+
+def method_fields(method: Method) -> list[dict]:
+    """The calculator page's inputs for one method's parameters, each with its range: the page
+    shows the chosen method's alone."""
+    return [
+        {"param": p, "kind": "bool" if p.type is bool else "choice" if p.choices else "number"} for p in method.params
+    ]
+
+
+def member_names(text: str) -> list[str]:
+    """The members named in the calculator's `players` field, whose current ratings fill `ratings`:
+    separated by commas or lines (a name may hold spaces), each read as every way in reads a name,
+    at most a matchday's players, none named twice."""
+    if len(text) > MAX_TEXT:
+        raise ParamError("players", f"is longer than {MAX_TEXT:,} characters")
+    names = [part.strip() for part in re.split(r"[,\n]", text) if part.strip()]
+    if len(names) > MAX_PLAYERS:
+        raise ParamError("players", f"names more than {MAX_PLAYERS} players (a matchday has at most {MAX_PLAYERS})")
+    seen: dict[str, str] = {}
+    for name in names:
+        try:
+            checked_name(name, "a player's name", NAME_LENGTH)
+        except ValueError as error:
+            raise ParamError("players", str(error)) from None
+        if name_key(name) in seen:
+            raise ParamError("players", f"{methods.base.shown(name)} is named twice")
+        seen[name_key(name)] = name
+    return names

@@ -1,10 +1,14 @@
 """The calculator: its JSON API for scripts and its page, one game or several in a row."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
+from league.models import Player
 from ratings import calculator
-from ratings.methods import ParamError
+from ratings.methods import METHODS, ParamError
+from tests.conftest import table_rows
 
 URL = "/calculator.json"
 
@@ -128,7 +132,7 @@ def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queri
         "games": "A:1 B:2\nA:2 B:1",
         "start": "A=1500",
     }
-    with django_assert_num_queries(2):  # the navigation's games and pages
+    with django_assert_num_queries(3):  # the navigation's games and pages, the rating tables to pick from
         html = client.get(reverse("ratings:calculator"), query).content.decode()
     assert "Expected" in html and "0.856" in html and "+37.13" in html
     assert "Game by game" in html and "Game 2" in html
@@ -137,3 +141,99 @@ def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queri
 def test_the_calculator_page_shows_a_bad_parameter(client, db):
     html = client.get(reverse("ratings:calculator"), {"ratings": "1500,x", "placings": "1,2"}).content.decode()
     assert "ratings: value 2 must be a number, not &#x27;x&#x27;" in html
+
+
+PAGE = "/calculator/"
+
+
+def answer_rows(html: str) -> list[list[str]]:
+    start = html.index('id="answer"')
+    return table_rows(html[start : html.index("</section>", start)])
+
+
+def test_members_are_named_by_commas_or_lines_each_once():
+    assert calculator.member_names(" Ada N., GL\nR ,") == ["Ada N.", "GL", "R"]
+    with pytest.raises(ParamError, match="^players: 'gl' is named twice$"):
+        calculator.member_names("GL, R, gl")
+    with pytest.raises(ParamError, match="^players: "):
+        calculator.member_names("G\u200bL, R")  # an invisible character, refused as every way in does
+    with pytest.raises(ParamError, match=f"^players: names more than {calculator.MAX_PLAYERS} players"):
+        calculator.member_names(", ".join(f"P{i}" for i in range(calculator.MAX_PLAYERS + 1)))
+    with pytest.raises(ParamError, match="^players: is longer than"):
+        calculator.member_names("A" * (calculator.MAX_TEXT + 1))
+
+
+def test_members_picked_by_name_fill_the_ratings_from_their_table(client, club):
+    response = client.get(PAGE, {"players": "j, I, gl", "placings": "1, 2, 3", "games": "A:1 B:2"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'name="ratings" value="1534, 1521, 1461"' in html  # the overall table's, the first
+    rows = answer_rows(html)
+    assert [(row[0], row[4]) for row in rows[1:]] == [("J", "1534"), ("I", "1521"), ("GL", "1461")]
+    assert "each with their current rating in Overall" in html
+    assert "Game by game" in html  # the series beside it takes no members
+
+
+def test_a_member_new_to_the_table_chosen_starts_at_its_start_rating(client, club):
+    Player.objects.create(name="New member", short_name="NM")
+    html = client.get(PAGE, {"players": "New member, K", "table": "hearts", "placings": "2, 1"}).content.decode()
+    assert 'name="ratings" value="1500, 1494"' in html
+    assert [row[0] for row in answer_rows(html)[1:]] == ["NM", "K"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"players": "GLL, I"}, "players: no member is called GLL (did you mean GL?)"),
+        ({"players": "Zebedee, I"}, "players: no member is called Zebedee"),
+        ({"players": "farid omar, I"}, "players: farid omar could be FO, FOm"),
+        ({"players": "GL, gl"}, "players: &#x27;gl&#x27; is named twice"),
+        ({"players": "Farid Q, FQ"}, "players: names one member twice"),
+        (
+            {"players": "GL, I", "table": "nope"},
+            "table: there is no rating table &#x27;nope&#x27; to take ratings from",
+        ),
+    ],
+)
+def test_a_name_that_finds_no_member_or_several_is_refused_naming_the_field(client, club, query, message):
+    Player.objects.create(name="Farid Omar", short_name="FO")
+    Player.objects.create(name="Farid Omar", short_name="FOm")
+    Player.objects.create(name="Farid Q", short_name="FQ")
+    response = client.get(PAGE, {**query, "placings": "1, 2"})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert 'id="answer"' not in response.content.decode()
+
+
+def test_picking_members_costs_two_queries_more(client, club, django_assert_num_queries):
+    with django_assert_num_queries(5):  # navigation (2), the tables, the players, their standings
+        client.get(PAGE, {"players": "J, I", "placings": "1, 2"})
+
+
+def test_the_page_shows_the_chosen_methods_parameters_only(client, db):
+    html = client.get(PAGE, {"method": "glicko2", "tau": "0.4"}).content.decode()
+    assert re.findall(r'<fieldset class="calc-fields" data-method="([^"]+)">', html) == ["glicko2"]
+    hidden = re.findall(r'<fieldset class="calc-fields" data-method="([^"]+)" hidden disabled>', html)
+    assert sorted(hidden) == sorted(slug for slug in METHODS if slug != "glicko2")
+    start = html.index('data-method="glicko2"')
+    fields = html[start : html.index("</fieldset>", start)]
+    assert set(re.findall(r'name="([a-z_0-9]+)"', fields)) == {p.name for p in METHODS["glicko2"].params}
+    assert 'name="tau" value="0.4"' in fields
+    # Without a method, the club formula's; every method's fields are in the page for the script to show.
+    html = client.get(PAGE).content.decode()
+    assert re.findall(r'<fieldset class="calc-fields" data-method="([^"]+)">', html) == ["club"]
+
+
+def test_choosing_another_method_lets_the_parameters_of_the_one_before_go(client, db):
+    query = {"method": "rating-band", "k": "32", "ratings": "1500, 1500", "placings": "1, 2"}
+    refused = client.get(PAGE, query)
+    assert refused.status_code == 400 and "k: rating-band has no such parameter" in refused.content.decode()
+    chosen = client.get(PAGE, {**query, "choose": "1"})
+    assert chosen.status_code == 200
+    assert 'name="k" value="32"' not in chosen.content.decode()
+    assert answer_rows(chosen.content.decode())[1][0] == "1"
+
+
+def test_the_answer_comes_before_the_form(client, db):
+    html = client.get(PAGE, {"ratings": "1613, 1609", "placings": "2, 1", "games": "A:1 B:2"}).content.decode()
+    assert html.index('id="answer"') < html.index('id="series"') < html.index("<form")

@@ -50,7 +50,7 @@ def test_the_games_page_shows_standings_grid_power_rankings_and_the_latest_sessi
     html = client.get(reverse("league:game", args=["solitaire"])).content.decode()
     table = RatingTable.objects.get(game=league)
     standings = table_rows(section(html, "standings-heading"))
-    assert standings[0] == ["#", "Player", "Rating", "Attempts", "Last played", "Last change"]
+    assert standings[0] == ["#", "Player", "Rating", "Last change", "Attempts", "Last played"]
     best = table.standings.order_by("-rating").first()
     assert standings[1][:3] == ["1", best.player.short_name, f"{best.rating:.2f}"]
 
@@ -160,8 +160,8 @@ def test_the_seeds_example_line_reads_as_the_issue_writes_it(db):
 def test_the_standings_page_shows_the_deal_games_table_with_its_own_inactivity(client, league, club):
     html = client.get(reverse("league:standings")).content.decode()
     assert "Players with no attempt in the 14 days before the latest session" in html
-    assert table_rows(section(html, "solitaire-heading"))[0][3] == "Attempts"
-    assert table_rows(section(html, "overall-heading"))[0][3] == "Matchdays"
+    assert table_rows(section(html, "solitaire-heading"))[0][4] == "Attempts"
+    assert table_rows(section(html, "overall-heading"))[0][4] == "Matchdays"
 
 
 def test_the_navigation_lists_the_deal_game(client, league):

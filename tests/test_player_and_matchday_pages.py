@@ -92,15 +92,15 @@ def test_the_matchday_page_shows_results_and_each_tables_changes(client, club):
     assert overall[0] == [
         "Player",
         "Placing",
+        "Change",
+        "After",
         "Before",
         "M",
         "Expected",
         "Score",
         "K",
-        "Change",
-        "After",
     ]
-    assert overall[1] == ["GL", "1", "1462", "1512", "0.43", "1.00", "40", "+23", "1485"]
+    assert overall[1] == ["GL", "1", "+23", "1485", "1462", "1512", "0.43", "1.00", "40"]
     assert 'rel="prev"' in html and 'rel="next"' in html
 
 

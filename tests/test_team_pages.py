@@ -100,16 +100,16 @@ def test_the_matchday_page_groups_players_by_side_with_the_sides_rating_and_weig
     ]
     for slug in ("overall", "spades"):
         rows = table_rows(section(html, f"{slug}-heading"))
-        assert rows[0][:6] == ["Player", "Placing", "Side", "Side rating", "Weight", "Before"]
+        assert rows[0][:8] == ["Player", "Placing", "Change", "After", "Side", "Side rating", "Weight", "Before"]
         by_player = {row[0]: row for row in rows[1:]}
-        assert [row[2][0] for row in rows[1:]] == ["A", "A", "A", "B", "B"]  # side by side, winners first
-        assert by_player["GL"][2] == "A, with K, R" and by_player["J"][2] == "B, with I"
-        assert by_player["R"][4] == "0.5" and by_player["GL"][4] == ""
+        assert [row[4][0] for row in rows[1:]] == ["A", "A", "A", "B", "B"]  # side by side, winners first
+        assert by_player["GL"][4] == "A, with K, R" and by_player["J"][4] == "B, with I"
+        assert by_player["R"][6] == "0.5" and by_player["GL"][6] == ""
         sides = stored_side_ratings(RatingTable.objects.get(slug=slug), 9)
         for name, row in by_player.items():
-            assert row[3] == format_rating(sides[name])
+            assert row[5] == format_rating(sides[name])
         # The side's rating weighs R's rating by half: not the plain mean of its players'
-        before = {name: float(row[5]) for name, row in by_player.items()}
+        before = {name: float(row[7]) for name, row in by_player.items()}
         assert sides["GL"] == pytest.approx((before["GL"] + before["K"] + 0.5 * before["R"]) / 2.5)
         assert sides["I"] == pytest.approx((before["I"] + before["J"]) / 2)
 

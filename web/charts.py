@@ -22,12 +22,15 @@ from web.formatting import format_rating
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 34
-COLOURS = ["#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#b91c1c", "#0f766e", "#a16207"]
+# Lines are drawn in currentColor, each series taking its colour from its class (`line-1` to
+# `line-7`): the palette is site.css's, one for a light screen, one for a dark one and one for print.
+COLOURS = 7
 # Later lines are drawn over earlier ones: each is dashed more finely and thinner, so the earlier
 # line shows through where they coincide.
 DASHES = ["", "9 5", "3 4", "12 4 3 4", "1 4", "6 3", "2 6"]
 WIDTHS = [5, 3.5, 2.5, 2, 2, 1.5, 1.5]
 MARKERS = ["circle", "square", "triangle", "diamond"]
+INK = "currentColor"
 
 
 class Point(NamedTuple):  # a tuple: a long history has hundreds, cheaper to make than dataclasses
@@ -83,7 +86,7 @@ _SPECIAL = re.compile("[&<>\"']")  # what html.escape replaces: most titles have
 
 def _style(i: int) -> tuple[str, str, float, str]:
     return (
-        COLOURS[i % len(COLOURS)],
+        f"line-{i % COLOURS + 1}",
         DASHES[i % len(DASHES)],
         WIDTHS[min(i, len(WIDTHS) - 1)],
         MARKERS[i % len(MARKERS)],
@@ -162,17 +165,17 @@ def _lines(series: list[Series], xs: dict[date, float], y, size: float) -> list[
     """Each series as a line through its points, with a marker at each (its caption as a tooltip)."""
     lines = []
     for i, s in enumerate(series):
-        colour, dash, width, shape = _style(i)
+        line, dash, width, shape = _style(i)
         at = [(xs[day], y(rating)) for day, rating, _ in s.points]
         markers = "".join(
-            [_marker(shape, cx, cy, size, colour, p.caption) for p, (cx, cy) in zip(s.points, at, strict=True)]
+            [_marker(shape, cx, cy, size, INK, p.caption) for p, (cx, cy) in zip(s.points, at, strict=True)]
         )
         lines.append(
             format_html(
-                '<g class="series" data-series="{}">'
-                '<polyline fill="none" stroke="{}" stroke-width="{}"{} points="{}"/>{}</g>',
+                '<g class="series {}" data-series="{}">'
+                '<polyline fill="none" stroke="currentColor" stroke-width="{}"{} points="{}"/>{}</g>',
+                line,
                 s.label,
-                colour,
                 width,
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
                 " ".join([f"{px},{py}" for px, py in at]),
@@ -186,17 +189,17 @@ def _legend(series: list[Series]) -> SafeString:
     """A key per series: its line's colour, dash and marker beside its label."""
     return format_html_join(
         "",
-        '<li><svg class="key" viewBox="0 0 32 12" width="32" height="12" aria-hidden="true">'
-        '<line x1="0" y1="6" x2="32" y2="6" stroke="{}" stroke-width="{}"{}/>{}</svg>{}</li>',
+        '<li><svg class="key {}" viewBox="0 0 32 12" width="32" height="12" aria-hidden="true">'
+        '<line x1="0" y1="6" x2="32" y2="6" stroke="currentColor" stroke-width="{}"{}/>{}</svg>{}</li>',
         (
             (
-                colour,
+                line,
                 min(width, 3),
                 format_html(' stroke-dasharray="{}"', dash) if dash else "",
-                marker(shape, 16, 6, 4, colour),
+                marker(shape, 16, 6, 4, INK),
                 s.label,
             )
             for i, s in enumerate(series)
-            for colour, dash, width, shape in [_style(i)]
+            for line, dash, width, shape in [_style(i)]
         ),
     )

@@ -8,6 +8,7 @@ from league.validation import Span, whole_number
 from web.errors import NotFound
 
 PAGE_NUMBERS = Span(1, 9_999_999)
+WHOLE = 1_000_000_000  # a page size no table reaches: the whole table on one page
 
 
 def page_number(text: str | None) -> int | None:

@@ -83,6 +83,8 @@ class StandingsTable(SiteTable):
     class Meta:
         orderable = False
         attrs = {"class": "standings"}
+        # What a member reads first, rank, name, rating and change, fits a phone's screen; the rest follows.
+        sequence = ("rank", "player", "rating", "last_change", "...")
         empty_text = "Nobody has played yet."
 
 
@@ -213,7 +215,8 @@ class EntryTable(ExplainedColumns):
     class Meta:
         orderable = False
         attrs = {"class": "explained"}
-        sequence = ("player", "placing", "side", "side_rating", "weight", "...")
+        # The change and the rating after first, where a phone shows them; then the working.
+        sequence = ("player", "placing", "delta", "rating_after", "side", "side_rating", "weight", "rating_before")
 
 
 class PlayerEntryTable(ExplainedColumns):

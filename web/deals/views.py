@@ -18,19 +18,23 @@ from web import charts
 from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
 from web.formatting import long_date
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
+from web.paging import WHOLE, paginate
 from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 PAGE = settings.LEAGUE_STANDINGS_PAGE_SIZE
 
 
-def standings_section(section: Section, table: RatingTable, show_all: bool, latest=None) -> Section:
+def standings_section(
+    section: Section, table: RatingTable, show_all: bool, latest=None, *, whole: bool = False
+) -> Section:
     """The deal game's standings, hiding players with no attempt in the table's inactivity window
-    before the game's latest session (unless `show_all`), with a notice saying so."""
+    before the game's latest session (unless `show_all`), with a notice saying so; all of it on one
+    page when `whole`."""
     latest = latest or deal_selectors.latest_session(table)
     since = deal_selectors.active_since(table, latest)
     shown_since = None if show_all else since
-    page = paginate(ranked_standings(table, active_since=shown_since), section.page_number, PAGE)
+    ranked = ranked_standings(table, active_since=shown_since)
+    page = paginate(ranked, None, WHOLE) if whole else paginate(ranked, section.page_number, PAGE)
     rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     hidden = shown_since is not None and table.standings.filter(matchday_date__lt=shown_since).exists()
     days = table.method_params()["inactive_days"]

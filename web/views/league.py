@@ -19,7 +19,7 @@ from ratings.selectors.standings import spans as spans_of
 from web.deals import views as deals
 from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
+from web.paging import WHOLE, paginate
 from web.points import PlayerPointsTable, RecordScoresTable
 from web.tables import (
     EntryTable,
@@ -31,6 +31,7 @@ from web.tables import (
 from web.views.sections import Exports, Section, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
+PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print
 LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
@@ -114,13 +115,23 @@ def home(request):
     return exports.response() or render(request, "league/home.html", ctx)
 
 
-@cached_page(PageParams(tables=True, choices=SHOW_ALL, exports=True))
+def whole_url(request) -> str:
+    """The page asked for with every table whole (`print=1`): the same choices, no page numbers."""
+    query = request.GET.copy()
+    for name in [n for n in query if n.endswith("-page") or n in ("export", "table")]:
+        del query[name]
+    query["print"] = "1"
+    return f"?{query.urlencode()}"
+
+
+@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True))
 @public_page
 def standings(request):
     exports = Exports(request)
     tables = list(RatingTable.objects.in_page_order())
     spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
+    whole = request.GET.get("print") == "1"  # every player on one page, to print
     since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
     repeats = _repeated(tables, spans)
     sections, shown, hidden = [], [], False
@@ -129,7 +140,7 @@ def standings(request):
             continue  # shown once, under its game's name and its own (see `shown_with`)
         section = exports.section(table.slug)
         if table.against_deals:  # hides its own inactive players, by its game's latest session
-            sections.append(deals.standings_section(section, table, show_all))
+            sections.append(deals.standings_section(section, table, show_all, whole=whole))
             shown.extend(row.player for row in section.rows)
             continue
         board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
@@ -137,11 +148,13 @@ def standings(request):
         quiet = table.scope == RatingTable.Scope.GAME or (table.scope == RatingTable.Scope.CATEGORY and board.hidden)
         if not board.rows and quiet:
             continue  # a game not played yet, or a category whose players are all inactive
-        board_section(exports, section, table, board, spans.of(table).needs_year(today), repeats.get(table.pk))
+        with_year = spans.of(table).needs_year(today)
+        board_section(exports, section, table, board, with_year, repeats.get(table.pk), whole=whole)
         shown.extend(row.player for row in section.rows)
         sections.append(section)
     exports.names = player_names(shown, tables)
     ctx = {"sections": sections, "hidden": hidden, "inactive_days": settings.LEAGUE_INACTIVE_DAYS, "show_all": show_all}
+    ctx["print_url"] = None if whole or not any(s.pager for s in sections) else whole_url(request)
     return exports.response() or render(request, "league/standings.html", ctx)
 
 
@@ -166,10 +179,14 @@ def board_section(
     with_year: bool,
     also: RatingTable | None = None,
     title: str = "",
+    *,
+    whole: bool = False,
 ) -> Section:
-    """A table's standings: a page of its board (the ranked players, then the provisional ones),
-    standing for `also` too (see `shown_with`)."""
-    page = paginate(board.rows, section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    """A table's standings: a page of its board (the ranked players, then the provisional ones), or
+    all of it when `whole` (to print), standing for `also` too (see `shown_with`)."""
+    page = paginate(
+        board.rows, None if whole else section.page_number, WHOLE if whole else settings.LEAGUE_STANDINGS_PAGE_SIZE
+    )
     rows = page.object_list
     build = lambda names: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
     title = title or (f"{table.name} · {also.name}" if also else table.name)

@@ -10,13 +10,17 @@ from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from league.validation import name_key
 from ratings import calculator as calc
 from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
+from ratings.methods.base import shown as quoted
 from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
-from ratings.models import RatingTable
+from ratings.models import RatingTable, Standing
 from ratings.selectors.standings import table_history
+from web.entry.form import resolve_players
 from web.errors import NotFound
+from web.formatting import plain_number
 from web.page_cache import request_revision
 from web.page_params import cached_page
 from web.paging import paginate
@@ -48,38 +52,96 @@ def _rows(names, outcomes):
     return [{"name": name, "o": o, "notes": _notes(o)} for name, o in zip(names, outcomes, strict=True)]
 
 
-def _seat_name(number: int, seat) -> str:
-    """A player of the one-game calculator: their number, with their side and weight when given."""
+def _seat_name(label: str, seat) -> str:
+    """A player of the one-game calculator: their name or number, with their side and weight when given."""
     side = f", side {seat.side}" if seat.side else ""
     weight = f", weight {seat.weight:g}" if seat.weight != 1 else ""
-    return f"{number}{side}{weight}"
+    return f"{label}{side}{weight}"
+
+
+# The page's own inputs, which the calculator itself does not take: members whose ratings fill
+# `ratings` and the table those come from, and the button that shows another method's parameters.
+PAGE_INPUTS = ("players", "table", "choose")
+ALL_PARAMS = {p.name for m in METHODS.values() for p in m.params}
+
+
+def _members(text: str, slug: str, tables: list[RatingTable]) -> tuple[RatingTable, list, list[float]]:
+    """The table named by `slug` (the first one when blank), the members named in `text` (found as
+    the entry page finds them) and their current ratings in it; a member who has not played in it
+    has its start rating. ParamError naming `players` or `table` otherwise."""
+    names = calc.member_names(text)
+    table = next((t for t in tables if t.slug == slug), None) if slug else next(iter(tables), None)
+    if table is None:
+        raise ParamError("table", f"there is no rating table {quoted(slug)} to take ratings from")
+    found = resolve_players(names)
+    members, problems = [], []
+    for name in names:
+        if name in found.ambiguous:
+            problems.append(f"{name} could be {', '.join(p.short_name for p in found.ambiguous[name])}")
+        elif name in found.unknown:
+            close = found.unknown[name]
+            problems.append(f"no member is called {name}" + (f" (did you mean {close}?)" if close else ""))
+        else:
+            members.append(found.players[name_key(name)])
+    if problems:
+        raise ParamError("players", "; ".join(problems))
+    if len({m.pk for m in members}) < len(members):
+        raise ParamError("players", "names one member twice")
+    rated = dict(Standing.objects.filter(table=table, player__in=members).values_list("player_id", "rating"))
+    start = table.rating_method.start(table.method_params())[0]
+    return table, members, [rated.get(m.pk, start) for m in members]
+
+
+def _method_forms(query: dict) -> list[dict]:
+    """Each method's parameters, the chosen one's holding what was typed (the page shows it alone)."""
+    chosen = METHODS.get(str(query.get("method", "")).strip()) or METHODS["club"]
+    forms = []
+    for method in METHODS.values():
+        typed = method is chosen
+        fields = [{**f, "value": query.get(f["param"].name, "") if typed else ""} for f in calc.method_fields(method)]
+        forms.append({"method": method, "chosen": method is chosen, "fields": fields})
+    return forms
+
+
+def _one_game(query: dict, names: list[str] | None) -> dict:
+    game = calc.game_from_query({k: v for k, v in query.items() if k not in ("games", "start", *PAGE_INPUTS)})
+    labels = names or [str(i) for i in range(1, len(game.seats) + 1)]
+    rows = _rows([_seat_name(label, seat) for label, seat in zip(labels, game.seats, strict=True)], game.outcomes())
+    return {"method": game.method, "params": game.params, "rows": rows}
 
 
 def calculator(request):
     query = request.GET.dict()
+    tables = [t for t in RatingTable.objects.in_page_order() if not t.against_deals]
+    if "choose" in query and str(query.get("method", "")).strip() in METHODS:
+        # Another method chosen without JavaScript: the parameters of the one before are let go.
+        own = {p.name for p in METHODS[query["method"].strip()].params}
+        query = {k: v for k, v in query.items() if k not in ALL_PARAMS or k in own}
     ctx = {
-        "methods": METHODS.values(),
+        "methods": _method_forms(query),
+        "tables": tables,
         "query": query,
-        "fields": [{**f, "value": query.get(f["param"].name, "")} for f in calc.parameter_fields()],
         "player_fields": [{"param": p, "value": query.get(p.name, "")} for p in calc.player_fields()],
         "limits": {"players": calc.MAX_PLAYERS, "games": calc.MAX_GAMES, "seats": calc.MAX_SEATS},
     }
     ctx["player_open"] = any(f["value"] for f in ctx["player_fields"])
-    if query.get("ratings") or query.get("placings"):
-        single = {k: v for k, v in query.items() if k not in ("games", "start")}
+    names = None
+    if query.get("players", "").strip():
         try:
-            game = calc.game_from_query(single)
-            outcomes = game.outcomes()
-            ctx["game"] = {
-                "method": game.method,
-                "params": game.params,
-                "rows": _rows([_seat_name(i, seat) for i, seat in enumerate(game.seats, start=1)], outcomes),
-            }
+            ctx["from_table"], members, ratings = _members(query["players"], query.get("table", ""), tables)
+            query["ratings"] = ", ".join(str(plain_number(r)) for r in ratings)
+            names = [m.short_name for m in members]
+        except ParamError as error:
+            ctx["error"] = str(error)
+    if "error" not in ctx and (query.get("ratings") or query.get("placings")):
+        try:
+            ctx["game"] = _one_game(query, names)
         except ParamError as error:
             ctx["error"] = str(error)
     if query.get("games", "").strip():
         try:
-            steps, final = calc.series(query, query.get("start", ""), query["games"])
+            rest = {k: v for k, v in query.items() if k not in PAGE_INPUTS}
+            steps, final = calc.series(rest, query.get("start", ""), query["games"])
             ctx["series"] = {
                 "steps": [{"step": s, "rows": _rows(s.names, s.outcomes)} for s in steps],
                 "final": sorted(final.items(), key=lambda item: -item[1]),
