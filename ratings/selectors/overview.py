@@ -13,7 +13,7 @@ from django.core.paginator import Page
 from django.db import connection
 from django.db.models import F, Max, Q, QuerySet, Sum
 
-from league.models import Matchday, Player, Result
+from league.models import FormerName, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable, Standing
 from .grids import MatchdayPages
@@ -131,12 +131,13 @@ DIRECTORY_ORDER = {
 
 
 def player_directory(search: str, order: str) -> QuerySet:
-    """Every player whose full or short name contains `search` (any case), in `order` (a key of
+    """Every player whose full, short or former name contains `search` (any case), in `order` (a key of
     `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's) and last matchday, from
     their standings: one row per player per table, never their history."""
     players = Player.objects.all()
     if search:
-        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search))
+        former = FormerName.objects.filter(name__icontains=search).values("player_id")
+        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search) | Q(pk__in=former))
     return players.annotate(
         rating=Max("standings__rating", filter=Q(standings__table__scope=RatingTable.Scope.OVERALL)),
         matchdays=Sum("standings__played", filter=Q(standings__table__scope=RatingTable.Scope.GAME)),
