@@ -107,17 +107,21 @@ def game_points(game: Game) -> tuple[list[PlayerPoints], list[Result]]:
     return by_player, list(records[:RECORDS])
 
 
-# Off the unique index of matchday numbers; written out, as the ORM's two `first()` queries cost a
+# Off the (date, number) index of play order; written out, as the ORM's two `first()` queries cost a
 # matchday page more to compile than to run. Only the model's table name is written in.
 _NEIGHBOURS_SQL = (
-    f"SELECT (SELECT MAX(number) FROM {Matchday._meta.db_table} WHERE number < %s),"  # noqa: S608
-    f" (SELECT MIN(number) FROM {Matchday._meta.db_table} WHERE number > %s)"
+    f"SELECT (SELECT number FROM {Matchday._meta.db_table}"  # noqa: S608
+    ' WHERE "date" < %s OR ("date" = %s AND number < %s) ORDER BY "date" DESC, number DESC LIMIT 1),'
+    f" (SELECT number FROM {Matchday._meta.db_table}"
+    ' WHERE "date" > %s OR ("date" = %s AND number > %s) ORDER BY "date", number LIMIT 1)'
 )
 
 
-def neighbours(number: int) -> tuple[int | None, int | None]:
-    """The numbers of the matchdays just before and just after number `number` (None at either end):
-    a matchday page's links. One query."""
+def neighbours(matchday: Matchday) -> tuple[int | None, int | None]:
+    """The numbers of the matchdays just before and just after `matchday` in play order (by date,
+    then number; None at either end), so that a back-dated matchday's links follow the evenings as
+    played: a matchday page's links. One query."""
+    day, number = connection.ops.adapt_datefield_value(matchday.date), matchday.number
     with connection.cursor() as cursor:
-        cursor.execute(_NEIGHBOURS_SQL, [number, number])
+        cursor.execute(_NEIGHBOURS_SQL, [day, day, number, day, day, number])
         return tuple(cursor.fetchone())

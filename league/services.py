@@ -1,4 +1,4 @@
-"""Writes of the club's data that no rating depends on: players' names and the text pages.
+"""Writes of the club's data that no rating depends on: players' names (and former names) and the text pages.
 
 Each saves and moves the league's revision on in one transaction, so that browsers and caches
 fetch the pages that show them anew. Writes that change ratings (matchdays, results, games,
@@ -10,14 +10,42 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils import timezone
 
-from league.models import Page, Player, Revision
+from league.models import FormerName, Page, Player, Revision
+from league.validation import name_key
 
 
 @transaction.atomic
 def save_player(player: Player) -> None:
+    """Save a player; a name they no longer go by (short or full) is kept as a former name, so that
+    the entry page, the import and the search still find them by it."""
     player.full_clean()
+    before = Player.objects.filter(pk=player.pk).values_list("short_name", "name").first() if player.pk else None
     player.save()
+    current = {name_key(player.short_name), name_key(player.name)}
+    for old in before or ():
+        if name_key(old) not in current:
+            FormerName.objects.update_or_create(
+                player=player, name_key=name_key(old), defaults={"name": old, "until": timezone.localdate()}
+            )
+    player.former_names.filter(name_key__in=current).delete()  # a name taken back is current again
+    Revision.bump()
+
+
+@transaction.atomic
+def save_former_names(player: Player, saved: Iterable[FormerName], deleted: Iterable[FormerName]) -> None:
+    """The player's former names as the admin edits them (after `save_player`, which may have kept one
+    of them already: a rename in the same form)."""
+    FormerName.objects.filter(player=player, pk__in=[f.pk for f in deleted if f.pk]).delete()
+    for former in saved:
+        former.player = player
+        if player.former_names.filter(name_key=name_key(former.name)).exclude(pk=former.pk).exists():
+            if former.pk is not None:
+                former.delete()
+            continue
+        former.full_clean()
+        former.save()
     Revision.bump()
 
 

@@ -146,6 +146,15 @@ def form_data(number, day, rounds, rows, *, game=None, matchday=None, notes="", 
     return data
 
 
+# The player admin's inline of former names, posted empty as the browser posts it when none is changed.
+NO_FORMER_NAMES = {
+    "former_names-TOTAL_FORMS": "0",
+    "former_names-INITIAL_FORMS": "0",
+    "former_names-MIN_NUM_FORMS": "0",
+    "former_names-MAX_NUM_FORMS": "1000",
+}
+
+
 def add_url():
     return reverse("admin:league_matchday_add")
 

@@ -142,3 +142,55 @@ def _upload(data: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("results.csv", data, content_type="text/csv")
+
+
+# The way to the entry page
+
+
+def secretary(client, *permissions):
+    """`client` logged in as staff holding `permissions` (codenames of the league's models)."""
+    from django.contrib.auth.models import Permission, User
+
+    user = User.objects.create_user("sec", password="pw-for-tests", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="league", codename__in=permissions))
+    client.force_login(user)
+    return client
+
+
+ENTER_LINK = '<a href="/enter/">Enter results</a>'
+
+
+def test_the_admins_index_links_to_the_entry_page_for_staff_who_may_use_it(client, db):
+    html = secretary(client, "add_matchday", "add_result").get(reverse("admin:index")).content.decode()
+    assert '<a href="/enter/"><strong>Enter results</strong></a>' in html
+
+
+def test_the_admins_index_does_not_link_to_the_entry_page_for_other_staff(client, db):
+    html = secretary(client, "add_matchday", "view_player").get(reverse("admin:index")).content.decode()
+    assert 'href="/enter/"' not in html
+
+
+def test_the_sites_navigation_links_to_the_entry_page_for_staff_who_may_use_it(client, club):
+    html = secretary(client, "add_matchday", "add_result").get("/").content.decode()
+    assert ENTER_LINK in html
+
+
+def test_staff_without_the_permissions_get_no_link(client, club):
+    assert ENTER_LINK not in secretary(client, "add_matchday").get("/standings/").content.decode()
+
+
+def test_a_visitors_cached_page_never_holds_the_staff_link(client, admin_client, club):
+    assert ENTER_LINK in admin_client.get("/").content.decode()  # staff first: their page is not stored
+    first = client.get("/")
+    assert getattr(first, "page_cache", None) != "hit" and ENTER_LINK not in first.content.decode()
+    assert "cookie" not in first.get("Vary", "").lower()  # a visitor's page does not read the session
+    again = client.get("/")
+    assert again.page_cache == "hit" and ENTER_LINK not in again.content.decode()
+    assert ENTER_LINK in admin_client.get("/").content.decode()  # staff never get the visitor's copy
+
+
+def test_staffs_copy_of_a_page_has_its_own_etag(client, admin_client, club):
+    visitor, staff = client.get("/standings/")["ETag"], admin_client.get("/standings/")["ETag"]
+    assert visitor != staff
+    assert admin_client.get("/standings/", headers={"If-None-Match": visitor}).status_code == 200
+    assert admin_client.get("/standings/", headers={"If-None-Match": staff}).status_code == 304

@@ -9,6 +9,9 @@ from django.utils import timezone
 
 from league.models import Game, Matchday, Player, Result
 from ratings.models import RatingEntry
+from ratings.services.catalogue import save_game
+from tests.conftest import section, table_rows
+from tests.test_method_tables import use
 
 URL = reverse("league:enter")
 
@@ -41,7 +44,7 @@ def test_the_form_starts_from_today_and_the_last_game_with_the_players_to_choose
     html = admin_client.get(URL).content.decode()
     assert f'value="{timezone.localdate():%Y-%m-%d}"' in html
     hearts = Game.objects.get(name="Hearts")
-    assert f'<option value="{hearts.pk}" selected>Hearts</option>' in html
+    assert f'<option value="{hearts.pk}" data-facts="rounds" selected>Hearts</option>' in html
     assert '<datalist id="players">' in html and '<option value="GL">' in html
     assert 'list="players"' in html and "autofocus" in html
 
@@ -144,3 +147,76 @@ def test_more_lines_keeps_what_was_typed(admin_client, club):
     html = post(admin_client, ["GL", "K"], action="more").content.decode()
     assert 'name="line-20"' in html and 'value="GL"' in html
     assert "not a player" not in html
+
+
+def test_the_date_is_a_box_written_as_its_hint_says(admin_client, club):
+    html = admin_client.get(URL).content.decode()
+    field = re.search(r'<input [^>]*name="date"[^>]*>', html).group(0)
+    # Not a date picker, which a browser shows in its locale's order (11/25/2026) beside "YYYY-MM-DD".
+    assert 'type="text"' in field and 'placeholder="YYYY-MM-DD"' in field
+    assert f'value="{timezone.localdate():%Y-%m-%d}"' in field
+    assert '<span class="hint">YYYY-MM-DD;' in html
+
+
+def skat_and_spades():
+    """Skat, unofficial and in no category, counts only in its own table, rated by table-size (which
+    reads the winner's score); Spades, official, counts in the overall table too (the club formula,
+    which reads the rounds)."""
+    save_game(Game(name="Skat", slug="skat", official=False))
+    use("skat", "table-size")
+    save_game(Game(name="Spades", slug="spades"))
+    return Game.objects.get(slug="skat"), Game.objects.get(slug="spades")
+
+
+def test_each_game_names_the_facts_its_tables_read_and_the_fields_say_which_they_are(admin_client, club):
+    skat, spades = skat_and_spades()
+    html = admin_client.get(URL).content.decode()
+    hearts = Game.objects.get(name="Hearts")
+    assert f'<option value="{hearts.pk}" data-facts="rounds" selected>Hearts</option>' in html
+    assert f'<option value="{spades.pk}" data-facts="rounds">Spades</option>' in html
+    assert f'<option value="{skat.pk}" data-facts="winner_score">Skat</option>' in html
+    assert '<p class="fact fact-rounds">' in html and '<p class="fact fact-winner_score">' in html
+
+
+def test_a_fact_the_games_tables_do_not_read_is_not_needed_nor_kept(admin_client, club):
+    skat, spades = skat_and_spades()
+    html = post(admin_client, ["GL", "K"], rounds="").content.decode()
+    assert "Enter the rounds: the tables Hearts counts in rate by them." in html  # the club formula's K
+    extra = {"game": str(skat.pk), "winner_score": "20"}
+    assert post(admin_client, ["GL", "K", "I"], rounds="", action="save", extra=extra).status_code == 302
+    assert Matchday.objects.values_list("rounds", "winner_score").get(number=7) == (1, 20)
+    extra = {"game": str(spades.pk), "winner_score": "20"}
+    assert post(admin_client, ["GL", "K"], action="save", extra=extra).status_code == 302
+    assert Matchday.objects.values_list("rounds", "winner_score").get(number=8) == (3, None)
+    # The last game played is Spades, so the form starts with its rounds; after Skat's, on line 1.
+    assert re.search(r'<input [^>]*name="rounds"[^>]*autofocus', admin_client.get(URL).content.decode())
+    post(admin_client, ["GL", "K", "I"], rounds="", action="save", extra={"game": str(skat.pk)})
+    html = admin_client.get(URL).content.decode()
+    assert re.search(r'<input [^>]*name="line-1"[^>]*autofocus', html)
+    assert not re.search(r'<input [^>]*name="rounds"[^>]*autofocus', html)
+
+
+def test_the_saved_matchday_page_shows_who_left_early(admin_client, client, club):
+    post(admin_client, ["GL", "K = I", "J", "R left early"], action="save")
+    rows = table_rows(section(client.get("/matchdays/7/").content.decode(), "results-heading"))
+    assert rows[0][-2:] == ["Left early", "Note"]
+    assert {row[1]: row[-2] for row in rows[1:]} == {"GL": "", "K": "", "I": "", "J": "", "R": "yes"}
+    header = table_rows(section(client.get("/matchdays/6/").content.decode(), "results-heading"))[0]
+    assert "Left early" not in header  # nobody left early there
+    download = client.get("/matchdays/7/", {"export": "csv", "table": "results"}).content.decode()
+    assert download.splitlines()[0].endswith("Left early,Note") and ",1," in download
+
+
+def arrows(client, number: int) -> tuple[str | None, str | None]:
+    html = client.get(f"/matchdays/{number}/").content.decode()
+    back, on = re.search(r'rel="prev">← Matchday (\d+)', html), re.search(r'rel="next">Matchday (\d+) →', html)
+    return (back and back.group(1)), (on and on.group(1))
+
+
+def test_a_back_dated_matchdays_arrows_follow_the_order_of_play(admin_client, client, club):
+    post(admin_client, ["GL", "K"], day="2025-11-07", action="save")  # between matchdays 2 (11-06) and 3 (11-08)
+    assert arrows(client, 7) == ("2", "3")
+    assert arrows(client, 2) == ("1", "7") and arrows(client, 3) == ("7", "4")
+    assert arrows(client, 6) == ("5", None) and arrows(client, 1) == (None, "2")
+    post(admin_client, ["I", "J"], day="2025-11-07", action="save")  # the same day: by number
+    assert arrows(client, 7) == ("2", "8") and arrows(client, 8) == ("7", "3")

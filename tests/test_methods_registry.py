@@ -109,3 +109,25 @@ def test_numbers_outside_their_range_or_written_oddly_are_refused_naming_the_par
 
 def test_stored_json_numbers_are_read_as_they_are():
     assert METHODS["trueskill"].clean_params({"beta": 3, "round": True})["beta"] == 3
+
+
+@pytest.mark.parametrize("slug", [slug for slug, method in METHODS.items() if not method.against_deals])
+def test_a_method_reads_exactly_the_matchday_facts_it_declares(slug):
+    """The entry page asks only for the facts a game's tables read (`facts_read`): each fact changes a
+    method's changes if and only if the method declares it."""
+    method = METHODS[slug]
+    params = method.clean_params({})
+
+    def deltas(facts):
+        rating = method.start(params)[0]
+        state = method.start(params)[1]
+        seats = [methods.Seat(rating + 80, 1, state), methods.Seat(rating, 2, state)]
+        return [o.delta for o in method.compute(seats, facts, params)]
+
+    plain = deltas(methods.Facts())
+    read = {
+        "rounds": deltas(methods.Facts(rounds=7)) != plain,
+        "winner_score": deltas(methods.Facts(winner_score=15)) != plain,
+    }
+    assert {fact for fact, changes in read.items() if changes} == set(method.facts_read)
+    assert set(method.facts_read) <= set(methods.Facts.__dataclass_fields__)

@@ -13,6 +13,7 @@ from league.validation import name_key, name_problem
 from ratings.services.catalogue import save_game
 from ratings.services.imports import ImportedMatchday, import_matchdays
 from ratings.services.matchdays import ResultInput, save_matchday
+from tests.conftest import NO_FORMER_NAMES
 from tests.test_import import HEADER, counts, csv, failure
 from web.importing import import_results
 
@@ -159,7 +160,7 @@ def test_a_new_player_in_a_saved_matchday_is_checked_too(db, hearts):
 
 
 def player_form(short_name, name="Someone"):
-    return {"short_name": short_name, "name": name}
+    return {"short_name": short_name, "name": name, **NO_FORMER_NAMES}
 
 
 @pytest.mark.parametrize("name", ["gl", "ＧＬ", "GL\u3164"])

@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from league import revision, services, shared_cache
 from league.models import Player, Revision
-from tests.conftest import form_data
+from tests.conftest import NO_FORMER_NAMES, form_data
 
 # What production's settings pass to Redis (config/settings.py): the short timeouts are under test.
 BACKEND = "league.shared_cache.SharedRedisCache"
@@ -122,7 +122,7 @@ def test_class_3_an_admin_save_that_committed_says_so_with_redis_stopped(
     gl = Player.objects.get(short_name="GL")
     url = reverse("admin:league_player_change", args=[gl.pk])
     with caplog.at_level(logging.WARNING), django_capture_on_commit_callbacks(execute=True):
-        response = admin_client.post(url, {"name": "Gerda Lund", "short_name": "GL"}, follow=True)
+        response = admin_client.post(url, {"name": "Gerda Lund", "short_name": "GL", **NO_FORMER_NAMES}, follow=True)
     assert response.status_code == 200 and "was changed successfully" in response.content.decode()
     assert Player.objects.get(pk=gl.pk).name == "Gerda Lund"
     assert "not published" in caplog.text  # the operator learns why other servers may lag

@@ -16,6 +16,7 @@ from league.models import Attempt, DealSeed, Game, Matchday, Player, Result
 from ratings import calculator
 from ratings.deals import calculator as deal_calculator
 from ratings.methods import ParamError
+from tests.conftest import NO_FORMER_NAMES
 from web.deals.importing import import_attempts, import_seeds
 from web.importing import ImportFailed, import_results
 
@@ -100,7 +101,7 @@ def test_the_entry_page_refuses_an_invisible_character_in_a_name(admin_client, c
 
 
 def test_the_admin_refuses_an_invisible_character_in_a_name(admin_client, db):
-    data = {"short_name": "Z\u200bZ", "name": "Zed"}
+    data = {"short_name": "Z\u200bZ", "name": "Zed", **NO_FORMER_NAMES}
     response = admin_client.post(reverse("admin:league_player_add"), data)
     assert response.status_code == 200 and INVISIBLE in page(response)
     assert not Player.objects.exists()

@@ -94,6 +94,20 @@ class WeightColumn(tables.Column):
 WEIGHT_TITLE = "The share of the game played, where below 1 (joined late or left early)"
 
 
+class LeftEarlyColumn(tables.Column):
+    """Whether a player left early (rated after everyone who stayed): "yes" on the page, 1 or empty in
+    downloads, as the import reads the column."""
+
+    def __init__(self):
+        super().__init__("Left early", accessor="left_early", empty_values=())
+
+    def render(self, value):
+        return "yes" if value else ""
+
+    def value(self, value):
+        return "1" if value else ""
+
+
 class SideColumn(tables.Column):
     """A player's side at a matchday: its label, and on the page the partners they shared it with
     ("A, with K"); the label alone in downloads (blank: a side of one)."""

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 
 from league.models import DealSession, Game, Matchday, Page
+from web.entry import may_enter
 
 # The games played so far, by name: EXISTS per game rather than a DISTINCT over every matchday,
 # written out because every page's cold render paid more for the ORM's compilation of it than for
@@ -19,4 +20,6 @@ def navigation(request):
         "league_name": settings.LEAGUE_NAME,
         "nav_games": SimpleLazyObject(lambda: list(Game.objects.raw(PLAYED_GAMES))),
         "nav_pages": SimpleLazyObject(lambda: list(Page.objects.all())),
+        # Staff's link to the entry page; a visitor's page never asks (web.entry.may_enter).
+        "nav_enter": SimpleLazyObject(lambda: may_enter(request)),
     }

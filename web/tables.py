@@ -23,6 +23,7 @@ from web.columns import (
     ChangeColumn,
     DateColumn,
     FractionColumn,
+    LeftEarlyColumn,
     MatchdayColumn,
     MeanColumn,
     NumberColumn,
@@ -250,7 +251,7 @@ class HeadToHeadTable(SiteTable):
 
 class MatchdayResultsTable(SiteTable):
     """A matchday's results; played in sides, each player's side and weight (partners share a label);
-    scored by points, each player's points."""
+    scored by points, each player's points; and who left early, where anyone did."""
 
     placing = tables.Column("Placing", accessor="display_placing", attrs=NUM)
     score = NumberColumn("Points")
@@ -258,14 +259,20 @@ class MatchdayResultsTable(SiteTable):
     name = tables.Column("Name", accessor="player__name")
     side = tables.Column("Side", empty_values=())
     weight = WeightColumn()
+    left_early = LeftEarlyColumn()
     note = tables.Column("Note")
 
     class Meta:
         orderable = False
 
-    def __init__(self, data, names: PlayerNames | None = None, *, sides: bool = False, points: bool = False, **kwargs):
-        super().__init__(data, names, exclude=self.left_out(sides, points), **kwargs)
+    def __init__(self, data, names: PlayerNames | None = None, *, sides=False, points=False, left=False, **kwargs):
+        super().__init__(data, names, exclude=self.left_out(sides, points, left), **kwargs)
 
     @staticmethod
-    def left_out(sides: bool, points: bool) -> tuple[str, ...]:
-        return (*(() if sides else ("side", "weight")), *(() if points else ("score",)))
+    def left_out(sides: bool, points: bool, left: bool = False) -> tuple[str, ...]:
+        """The columns a matchday without sides, points or anyone who left early does without."""
+        return (
+            *(() if sides else ("side", "weight")),
+            *(() if points else ("score",)),
+            *(() if left else ("left_early",)),
+        )

@@ -3,7 +3,7 @@
 # Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
 from league.submissions import Submission
 
-from .club import Category, Game, Page, Player, Revision
+from .club import Category, FormerName, Game, Page, Player, Revision
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
 from .matchdays import Matchday, MatchdayQuerySet, Result
 
@@ -14,6 +14,7 @@ __all__ = [
     "DealLevel",
     "DealSeed",
     "DealSession",
+    "FormerName",
     "Game",
     "Matchday",
     "MatchdayQuerySet",

@@ -78,6 +78,42 @@ class Player(KeyedByName, models.Model):
         refuse_same_key(self, "short_name", "short_name_key", "player")
 
 
+class FormerName(models.Model):
+    """A name a player went by before a rename (short or full name), kept so that the entry page, the
+    import and the search still find them by it, and their page says "formerly". Filled by
+    league.services.save_player; two members may each have been "Farid", so the key is not unique."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_names")
+    name = models.CharField("former name", max_length=NAME_LENGTH)
+    # How the name is compared (league.validation.name_key), kept by save().
+    name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False, db_index=True)
+    until = models.DateField("used until", default=timezone.localdate)
+
+    class Meta:
+        ordering = ["-until", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "name_key"], name="league_formername_once_per_player"),
+            models.CheckConstraint(condition=~Q(name_key=""), name="league_formername_key_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = name_key(self.name)
+        super().save(*args, **kwargs)
+
+    def validate_constraints(self, exclude=None):
+        # The key is set by save(); clean() refuses the same name twice with a message on the name.
+        super().validate_constraints(exclude={*(exclude or ()), "name_key"})
+
+    def clean(self) -> None:
+        clean_name(self, "name", "former name", NAME_LENGTH)
+        same = FormerName.objects.filter(player_id=self.player_id, name_key=name_key(self.name)).exclude(pk=self.pk)
+        if self.player_id is not None and same.exists():
+            raise ValidationError({"name": f"{self.name!r} is already one of this player's former names."})
+
+
 class Game(KeyedByName, models.Model):
     KEY_FIELD = "name_key"
 

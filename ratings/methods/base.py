@@ -195,6 +195,9 @@ class Method:
     # What the calculator takes per player besides the rating, for methods that carry more than a
     # rating (e.g. Glicko-2's deviations): one value per player, in the order of the ratings.
     player_inputs: tuple[Param, ...] = ()
+    # The matchday's facts (fields of Facts) this method's ratings depend on: the entry page asks only
+    # for those of the tables a game counts in (a test holds every method to its declaration).
+    facts_read: tuple[str, ...] = ()
     two_players_only = False
     against_deals = False  # rates attempts at deals (solitaire), not matchdays: see methods/deals.py
     display_only: tuple[str, ...] = ()  # parameters that change what pages show, not the ratings

@@ -90,6 +90,7 @@ def club_changes(
 
 class Club(MeanSides, Method):
     slug = "club"
+    facts_read = ("rounds",)
     name = "Club formula"
     source = "the club's own page"
     summary = (

@@ -99,6 +99,7 @@ def short_game_expectation() -> Callable[[float, float], float]:
 
 class TableSize(MeanSides, Method):
     slug = "table-size"
+    facts_read = ("winner_score",)
     name = "Pairwise, K by table size"
     source = "Two Way Street's multiplayer Elo"
     summary = (

@@ -13,7 +13,7 @@ from django.core.paginator import Page
 from django.db import connection
 from django.db.models import F, Max, Q, QuerySet, Sum
 
-from league.models import Matchday, Player, Result
+from league.models import FormerName, Matchday, Player, Result
 
 from ..methods import METHODS
 from ..models import RatingEntry, RatingTable, Standing
@@ -140,13 +140,14 @@ DIRECTORY_ORDER = {
 
 
 def player_directory(search: str, order: str) -> QuerySet:
-    """Every player whose full or short name contains `search` (any case), in `order` (a key of
-    `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's), attempts at deals
+    """Every player whose full, short or former name contains `search` (any case), in `order` (a key
+    of `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's), attempts at deals
     (solitaire's rows count attempts, not matchdays) and last matchday, from their standings: one
     row per player per table, never their history."""
     players = Player.objects.all()
     if search:
-        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search))
+        former = FormerName.objects.filter(name__icontains=search).values("player_id")
+        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search) | Q(pk__in=former))
     own = Q(standings__table__scope=RatingTable.Scope.GAME)
     against_deals = Q(standings__table__method__in=[slug for slug, m in METHODS.items() if m.against_deals])
     return players.annotate(

@@ -12,7 +12,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 
-from league.models import Game, Matchday, Player, Result
+from league.models import FormerName, Game, Matchday, Player, Result
 from league.placings import (
     BY_PLACINGS,
     matchday_problems,
@@ -71,6 +71,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         raise ValidationError(problems)
     existing = _existing(imported, replace)
     players, players_created = _players_by_key(imported)
+    problems = _same_player_twice(imported, players)
+    if problems:
+        raise ValidationError(problems)
     games, games_created = _games_by_key(imported)
 
     # Replaced matchdays are rated again from where they stood before as well as from where they
@@ -126,7 +129,26 @@ def _existing(imported: Sequence[ImportedMatchday], replace: bool) -> dict[int, 
 
 def _players_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Player], list[str]]:
     """Every player by name key, those the file names first created; and the names created."""
-    return players_named(row.player for matchday in imported for row in matchday.results)
+    rows = [row for matchday in imported for row in matchday.results]
+    first: dict[str, str] = {}
+    for row in rows:
+        first.setdefault(name_key(row.player), row.where())
+    return players_named((row.player for row in rows), where=lambda key: first.get(key, ""))
+
+
+def _same_player_twice(imported: Sequence[ImportedMatchday], players: dict[str, Player]) -> list[str]:
+    """A player named twice in one matchday by two of their names (a current and a former one)."""
+    problems = []
+    for matchday in imported:
+        seen: dict[int, Entry] = {}
+        for row in matchday.results:
+            first = seen.setdefault(players[name_key(row.player)].pk, row)
+            if first is not row:
+                problems.append(
+                    f"{row.where()}{row.player} and {first.player} are one player "
+                    f"({players[name_key(row.player)].short_name}), twice in matchday {matchday.number}."
+                )
+    return problems[:20]
 
 
 def _games_by_key(imported: Sequence[ImportedMatchday]) -> tuple[dict[str, Game], list[str]]:
@@ -193,15 +215,35 @@ def _imported_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
     return problems[:20]
 
 
-def players_named(names: Iterable[str]) -> tuple[dict[str, Player], list[str]]:
+def players_named(names: Iterable[str], where=lambda key: "") -> tuple[dict[str, Player], list[str]]:
     """Every player by name key, those of `names` not yet stored created (spelt as first named); and
-    the names created. "GL", "gl" and "ＧＬ" are one player. For the imports, inside their transaction
-    (which moves the revision on)."""
+    the names created. "GL", "gl" and "ＧＬ" are one player; a name a player went by before (a former
+    name) is theirs unless it is someone's current short name. A former name of several players is
+    refused (`where(key)` names its line) rather than taken for a new player. For the imports, inside
+    their transaction (which moves the revision on)."""
     players = {p.short_name_key: p for p in Player.objects.all()}
+    formerly: dict[str, dict[int, Player]] = {}
+    for former in FormerName.objects.select_related("player"):
+        formerly.setdefault(former.name_key, {})[former.player_id] = former.player
     new_players: dict[str, Player] = {}
+    problems = []
     for name in names:
         key = name_key(name)
-        if key not in players and key not in new_players:
+        if key in players or key in new_players:
+            continue
+        went_by = list(formerly.get(key, {}).values())
+        if len(went_by) == 1:
+            players[key] = went_by[0]
+        elif went_by:
+            listed = ", ".join(sorted(p.short_name for p in went_by))
+            problems.append(
+                f"{where(key)}{name} is a former name of {len(went_by)} players ({listed}); write the "
+                "current short name of the one who played."
+            )
+            players[key] = went_by[0]  # reported once
+        else:
             new_players[key] = Player(name=name, short_name=name, short_name_key=key)
+    if problems:
+        raise ValidationError(problems)
     players.update({p.short_name_key: p for p in Player.objects.bulk_create(new_players.values())})
     return players, [p.short_name for p in new_players.values()]

@@ -1,10 +1,13 @@
 """The secretary enters a game night in Chromium with the keyboard alone, previews, saves."""
 
 import re
+import subprocess
+from datetime import date
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import MANAGE, ROOT, _running_site, _site_env, screenshot
+from .test_league_pages import _axe_violations
 
 NAMES_AND_PLACINGS = set("GLKIJR")  # the characters of the names typed below
 
@@ -88,5 +91,68 @@ def test_the_admin_csv_upload_previews_then_imports(browser, site, tmp_path):
         assert "Imported: 1 matchday with 3 results" in page.locator(".messagelist").inner_text()
         page.goto(f"{site}/matchdays/50/")
         assert "Newbie" in page.locator("main").inner_text()
+    finally:
+        context.close()
+
+
+# Skat: unofficial and in no category, so it counts only in its own table, rated by the table-size
+# method, which reads the winner's score and not the rounds. Hearts' tables (the club formula) read the
+# rounds and not the winner's score.
+SKAT = """
+from league.models import Game
+from ratings.services.catalogue import save_game
+save_game(Game(name="Skat", slug="skat", official=False))
+from tests.test_method_tables import use
+use("skat", "table-size")
+"""
+
+
+@pytest.fixture(scope="module")
+def skat_site(tmp_path_factory):
+    """The demo's site with a game whose tables read the winner's score and not the rounds."""
+    folder = tmp_path_factory.mktemp("skat")
+    env = _site_env(folder)
+    for step in (["migrate", "--no-input", "-v0"], ["load_demo"], ["shell", "-c", SKAT]):
+        subprocess.run([*MANAGE, *step], env=env, check=True, cwd=ROOT, capture_output=True)
+    with _running_site(folder, env) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_date_reads_as_its_hint_and_only_the_facts_the_games_tables_read_are_asked(browser, skat_site, width):
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US")
+    page = context.new_page()
+    try:
+        log_in(page, skat_site)
+        date_field = page.locator("#id_date")
+        # A date picker would show 11/25/2026 in an American browser; the box shows what the hint says.
+        assert date_field.get_attribute("type") == "text"
+        shown = date_field.input_value()  # today, as the server's clock has it
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", shown) and abs(date.fromisoformat(shown) - date.today()).days <= 1
+        assert page.locator("#id_date + .hint").inner_text().startswith("YYYY-MM-DD")
+        assert date_field.get_attribute("placeholder") == "YYYY-MM-DD"
+        rounds, winner = page.locator("#id_rounds"), page.locator("#id_winner_score")
+        assert page.locator("#id_game option:checked").inner_text() == "Hearts"  # the last game played
+        assert rounds.is_visible() and not winner.is_visible()  # Hearts: the club formula reads the rounds only
+        page.select_option("#id_game", label="Skat")
+        assert winner.is_visible() and not rounds.is_visible()  # Skat: table-size reads the winner's score only
+        if width == 375:
+            screenshot(page, "enter-skat-375")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, overflow
+        serious = [v["id"] for v in _axe_violations(page) if v["impact"] in ("serious", "critical")]
+        assert not serious, serious
+        # Skat's matchday is entered without rounds (stored as 1), with the winner's score it reads.
+        winner.fill("20")
+        for n, name in enumerate(("GL", "K", "I"), start=1):
+            page.fill(f"#id_line-{n}", name)
+        page.click("button[value=preview]")
+        page.wait_for_selector("text=check, then save")
+        assert "winner's score 20" in page.inner_text("main")
+        page.click("button[value=edit]")
+        page.select_option("#id_game", label="Hearts")
+        assert rounds.is_visible() and not winner.is_visible()
+        page.click("button[value=preview]")
+        assert "Enter the rounds" in page.locator("#id_rounds ~ .error").inner_text()
     finally:
         context.close()

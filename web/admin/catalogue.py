@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.db.models import Min
 
 from league import services as league_services
-from league.models import Category, Game, Page, Player
+from league.models import Category, FormerName, Game, Page, Player
 from ratings.services.catalogue import (
     delete_categories,
     delete_games,
@@ -17,10 +17,19 @@ from ratings.services.catalogue import (
 )
 
 
+class FormerNameInline(admin.TabularInline):
+    """Names the player went by: kept by a rename, found by the entry page, the import and the search."""
+
+    model = FormerName
+    fields = ["name", "until"]
+    extra = 0
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["short_name", "name", "first_played"]
-    search_fields = ["short_name", "name"]
+    search_fields = ["short_name", "name", "former_names__name"]
+    inlines = [FormerNameInline]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(first=Min("results__matchday__date"))
@@ -31,6 +40,10 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         league_services.save_player(obj)
+
+    def save_formset(self, request, form, formset, change):
+        saved = formset.save(commit=False)
+        league_services.save_former_names(form.instance, saved, formset.deleted_objects)
 
     def delete_model(self, request, obj):
         league_services.delete_players([obj])

@@ -1,13 +1,13 @@
 """The entry page's form: date, game, rounds and the result lines, with the typed names found among
-the players (`resolve_players`) and a box to tick for each new one."""
+the players (web.entry.names) and a box to tick for each new one."""
 
 from __future__ import annotations
 
-import difflib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -16,46 +16,10 @@ from league.placings import BY_PLACINGS, matchday_problems, placed_by_points
 from league.results import Entry, values
 from league.validation import ROUNDS, WINNER_SCORES, name_key
 from ratings.services.matchdays import ResultInput
+from web.entry.facts import FACTS, GameSelect, facts_by_game, settled
 from web.entry.lines import parse_results
+from web.entry.names import Resolved, ambiguity, resolve_players
 from web.fields import IsoDateField, WholeNumberField
-
-
-@dataclass
-class Resolved:
-    """The players the typed names stand for; `unknown` maps a name that matches no one to the
-    closest existing player's short name (or None)."""
-
-    players: dict[str, Player]  # name_key of the typed name -> player
-    unknown: dict[str, str | None]
-    ambiguous: dict[str, list[Player]]
-
-
-def resolve_players(names: list[str]) -> Resolved:
-    """Find each typed name among the players' short names, then their full names (case and
-    Unicode forms aside). Two queries whatever the number of names: the candidates, and nothing
-    more (suggestions come from the same list)."""
-    everyone = list(Player.objects.only("pk", "short_name", "name"))
-    by_short = {name_key(p.short_name): p for p in everyone}
-    by_full: dict[str, list[Player]] = {}
-    for player in everyone:
-        by_full.setdefault(name_key(player.name), []).append(player)
-    players, unknown, ambiguous = {}, {}, {}
-    for name in names:
-        key = name_key(name)
-        if key in by_short:
-            players[key] = by_short[key]
-        elif len(by_full.get(key, [])) == 1:
-            players[key] = by_full[key][0]
-        elif key in by_full:
-            ambiguous[name] = by_full[key]
-        else:
-            close = difflib.get_close_matches(key, list(by_short) + list(by_full), n=1, cutoff=0.6)
-            if close:
-                found = by_short.get(close[0]) or by_full[close[0]][0]
-                unknown[name] = found.short_name
-            else:
-                unknown[name] = None
-    return Resolved(players, unknown, ambiguous)
 
 
 def _new_player_problems(short_name: str, full: str) -> list[str]:
@@ -70,6 +34,18 @@ def _new_player_problems(short_name: str, full: str) -> list[str]:
 LINES = 10  # lines shown at first; "More lines" adds as many again
 # What staff need to use the entry page, as the admin needs them to add a matchday with its results.
 ENTRY_PERMISSIONS = ("league.add_matchday", "league.add_result")
+
+
+def may_enter(request) -> bool:
+    """Whether the site's navigation offers this request the entry page: staff who may use it. Asked
+    only with a session cookie, so a visitor's page (the one the page cache stores for everyone) never
+    reads the session and never holds the link."""
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not hasattr(request, "user"):
+        return False
+    user = request.user
+    return user.is_active and user.is_staff and user.has_perms(ENTRY_PERMISSIONS)
+
+
 LINE_LENGTH = 200
 
 
@@ -77,14 +53,23 @@ class EntryForm(forms.Form):
     """A game night's matchday: date, game, rounds and the results, one line per place. Unknown
     names come back with a box to tick to add them as new players."""
 
+    # A text box, not `type="date"`: a browser writes a date picker's day in its own locale's order
+    # (11/25/2026), while the hint, the errors and every other way in write YYYY-MM-DD.
     date = IsoDateField(
         label="Date",
         help_text="YYYY-MM-DD; today unless the matchday was played earlier.",
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        widget=forms.DateInput(
+            attrs={"placeholder": "YYYY-MM-DD", "size": 10, "maxlength": 10, "autocomplete": "off"},
+            format="%Y-%m-%d",
+        ),
     )
-    game = forms.ModelChoiceField(queryset=Game.objects.all(), empty_label=None)
+    game = forms.ModelChoiceField(queryset=Game.objects.all(), empty_label=None, widget=GameSelect)
+    # Required where the game's tables read them (web.entry.facts).
     rounds = WholeNumberField(
-        label="Rounds", span=ROUNDS, widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"})
+        label="Rounds",
+        required=False,
+        span=ROUNDS,
+        widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"}),
     )
     winner_score = WholeNumberField(
         label="Winner's score", required=False, span=WINNER_SCORES, help_text="Only the table-size method uses it."
@@ -93,6 +78,7 @@ class EntryForm(forms.Form):
     def __init__(self, *args, lines: int = LINES, may_add_players: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.may_add_players = may_add_players
+        self.facts = self.fields["game"].widget.facts = facts_by_game()
         self.line_names = [f"line-{n}" for n in range(1, lines + 1)]
         for n, name in enumerate(self.line_names, start=1):
             messages = {
@@ -106,9 +92,18 @@ class EntryForm(forms.Form):
                 error_messages=messages,
                 widget=forms.TextInput(attrs={"list": "players"}),
             )
+        if "rounds" not in self.facts.get(self._game_pk(), FACTS):  # the rounds are hidden: start at line 1
+            self.fields["rounds"].widget.attrs.pop("autofocus")
+            self.fields["line-1"].widget.attrs["autofocus"] = True
         self.results: list[Entry] = []
         self.resolved: Resolved | None = None
         self.new_players: list[dict] = []  # names that match no one: {"index", "name", "suggestion"}
+
+    def _game_pk(self) -> int | None:
+        """The chosen game's primary key as sent (or first offered), if it is a number."""
+        chosen = self.data.get("game") if self.is_bound else getattr(self.initial.get("game"), "pk", None)
+        text = str(chosen)
+        return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
 
     def lines(self):
         return [self[name] for name in self.line_names]
@@ -128,6 +123,10 @@ class EntryForm(forms.Form):
         day = data.get("date")
         if day is not None and day > timezone.localdate():
             self.add_error("date", f"{day:%Y-%m-%d} is after today; enter the date the matchday was played.")
+        if data.get("game") and "rounds" not in self.errors:
+            problem = settled(data, self.facts.get(data["game"].pk, frozenset(FACTS)), data["game"])
+            if problem:
+                self.add_error("rounds", problem)
         if any(name in self.errors for name in self.line_names):
             return data  # each shown against its line; the others are read once it is put right
         scoring = data["game"].scoring if data.get("game") else BY_PLACINGS
@@ -140,10 +139,8 @@ class EntryForm(forms.Form):
         if problems:
             raise ValidationError(problems)
         self.resolved = resolve_players([r.player for r in results])
-        problems = [
-            f"Several players are called {name}: {', '.join(p.short_name for p in players)}. Use the short name."
-            for name, players in self.resolved.ambiguous.items()
-        ]
+        self._mark_ambiguous_lines(results)
+        problems = []
         choices = self._new_player_choices()
         for index, (name, suggestion) in enumerate(self.resolved.unknown.items()):
             hint = f" Did you mean {suggestion}?" if suggestion else ""
@@ -162,6 +159,14 @@ class EntryForm(forms.Form):
         if problems:
             raise ValidationError(problems)
         return data
+
+    def _mark_ambiguous_lines(self, results: list[Entry]) -> None:
+        """A name that may mean several players is shown against each line that holds it, listing them."""
+        for name, players in self.resolved.ambiguous.items():
+            message = ambiguity(name, players, self.resolved.former)
+            lines = {r.row for r in results if name_key(r.player) == name_key(name)}
+            for line in sorted(lines):
+                self.add_error(f"line-{line.removeprefix('Line ')}", message)
 
     def _as_players(self) -> list[Entry]:
         """The typed results under the names of the players they stand for, each with its line, so that

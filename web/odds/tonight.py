@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from league.models import Game, Player
 from league.validation import NAME_LENGTH, ROUNDS, Span, name_key, name_problem, whole_number
-from web.entry import resolve_players
+from web.entry import ambiguity, resolve_players
 
 MAX_TABLES = 12  # lines: tables tonight
 MAX_AT_TABLE = 10  # players at one table: each place of each player is one rating of the table
@@ -91,10 +91,7 @@ def _unknown(resolved, lines) -> list[str]:
             hint = " Separate the players with commas."
         problems.append(f"Line {line_of[name_key(name)]}: {name} is not a player.{hint}")
     for name, players in resolved.ambiguous.items():
-        short = ", ".join(p.short_name for p in players)
-        problems.append(
-            f"Line {line_of[name_key(name)]}: several players are called {name} ({short}); use the short name."
-        )
+        problems.append(f"Line {line_of[name_key(name)]}: {ambiguity(name, players, resolved.former)}")
     return problems
 
 

@@ -21,10 +21,11 @@ from django.utils import timezone
 from league import submissions
 from league.models import Matchday, Player
 from league.placings import side_groups
-from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, whole_number
+from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.selectors.grids import with_points
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
-from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm
+from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm, described
+from web.entry.names import Resolved
 from web.fields import refusal
 from web.formatting import explain_change
 
@@ -191,7 +192,17 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
         token = submissions.new_token(form.previewed_content(number))
         ctx.update(preview=preview, sections=_preview_rows(preview), matchday=matchday, token=token)
         ctx.update(sides=any(r.side for r in results), weights=any(r.weight != 1 for r in results))
+        ctx["also"] = _also_went_by(form.resolved)
     return render(request, "league/enter.html", {**ctx, "form": form})
+
+
+def _also_went_by(resolved: Resolved) -> list[str]:
+    """Names taken for the player who goes by them now, though others went by them before."""
+    return [
+        f"{name} is taken as {resolved.players[name_key(name)].short_name}, whose name it is now; "
+        f"{'; '.join(described(p, resolved.former) for p in others)} went by it before."
+        for name, others in resolved.also.items()
+    ]
 
 
 def _already_saved(request, ctx: dict, done: submissions.Submission):

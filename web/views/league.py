@@ -263,11 +263,12 @@ def matchday(request, number):
     )
     sides = in_sides(results)  # partners are then grouped, with each side's rating and each weight
     points = any(r.score is not None for r in results)  # from a score sheet: shown beside the placings
+    left = any(r.left_early for r in results)
     placings.show(
-        lambda names: MatchdayResultsTable(results, names, sides=sides, points=points),
+        lambda names: MatchdayResultsTable(results, names, sides=sides, points=points, left=left),
         title="Results",
         html=lambda names: MatchdayResultsTable.page_html(
-            results, names, exclude=MatchdayResultsTable.left_out(sides, points)
+            results, names, exclude=MatchdayResultsTable.left_out(sides, points, left)
         ),
     )
     tables = {table.pk: table for table in RatingTable.objects.select_related("game")}  # for the tooltips too
@@ -283,7 +284,7 @@ def matchday(request, number):
         section.in_sides = sides
         sections.append(section)
     exports.names = player_names([r.player for r in results], list(tables.values()))
-    previous, following = neighbours(number)
+    previous, following = neighbours(matchday)
     ctx = {"matchday": matchday, "results": placings, "sections": sections, "previous": previous, "next": following}
     return exports.response() or render(request, "league/matchday.html", ctx)
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import condition
 
 from ratings.selectors import standings
+from web.entry import may_enter
 from web.errors import NotFound
 from web.formatting import csv_cell
 from web.names import PlainNames, PlayerNames
@@ -39,8 +40,10 @@ def bad_request(request, message: str):
 
 def _etag(request, *args, **kwargs) -> str:
     # The league's revision, the code's version and the date (who counts as inactive changes
-    # with it): what the cached copy of a page is keyed by, too.
-    return f'"{request_revision(request).token}-{CODE_VERSION[:8]}-{timezone.localdate():%Y%m%d}"'
+    # with it): what the cached copy of a page is keyed by, too. Staff's copy holds the link to the
+    # entry page, so a browser's copy from before a login or a logout is not taken for it.
+    staff = "-enter" if may_enter(request) else ""
+    return f'"{request_revision(request).token}-{CODE_VERSION[:8]}-{timezone.localdate():%Y%m%d}{staff}"'
 
 
 # Every public page depends on the league's data only, so one revision stands for all of them: a
