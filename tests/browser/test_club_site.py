@@ -104,7 +104,8 @@ def test_the_matchday_page_explains_each_change(page, site):
     assert page.locator("h1").inner_text() == "Matchday 5"
     assert "4(3)" in page.locator("#results").inner_text()
     first = page.locator("#overall tbody tr").first.locator("td").all_inner_texts()
-    assert first == ["GL", "1", "1462", "1512", "0.43", "1.00", "40", "+23", "1485"]
+    # What a member reads first (the change and the rating after), then the working: before, M, E, S, K.
+    assert first == ["GL", "1", "+23", "1485", "1462", "1512", "0.43", "1.00", "40"]
     screenshot(page, "matchday")
 
 
