@@ -39,7 +39,9 @@ class Rated:
 
 # Only the models' table and column names are written in; the day and the table are parameters.
 # The inner SELECT finds each player's last row by the history index; the outer reads those rows
-# by their ids, best first (ties by short name, as the current standings).
+# by their ids, best first (ties by short name, as the current standings). SQLite plans this as a
+# seek per player; PostgreSQL would hash the whole history for the IN, so it gets a LATERAL join
+# (a backward index scan per player) instead.
 _LAST_ROWS = """
 SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
 FROM {rows} e JOIN {players} p ON p.id = e.player_id
@@ -51,42 +53,58 @@ WHERE e.id IN (
 )
 ORDER BY e.{rating} DESC, p.short_name
 """
-MATCHDAY_LAST_ROWS = _LAST_ROWS.format(
-    rows=RatingEntry._meta.db_table,
-    players=Player._meta.db_table,
-    standings=Standing._meta.db_table,
-    rating="rating_after",
-    state="e.state",
-    last="e.matchday_date",
-    day="matchday_date",
-    number="e.matchday_number",
-    order="matchday_number",
-)
+_LAST_ROWS_LATERAL = """
+SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
+FROM {standings} s JOIN {players} p ON p.id = s.player_id
+CROSS JOIN LATERAL (
+  SELECT * FROM {rows} x
+  WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.{day} <= %s
+  ORDER BY x.{day} DESC, x.{order} DESC LIMIT 1
+) e
+WHERE s.table_id = %s
+ORDER BY e.{rating} DESC, p.short_name
+"""
+_MATCHDAY_COLUMNS = {
+    "rows": RatingEntry._meta.db_table,
+    "players": Player._meta.db_table,
+    "standings": Standing._meta.db_table,
+    "rating": "rating_after",
+    "state": "e.state",
+    "last": "e.matchday_date",
+    "day": "matchday_date",
+    "number": "e.matchday_number",
+    "order": "matchday_number",
+}
 # A game played against deals keeps a row per rated attempt; its standings carry no state or number,
 # and a player's last day is that of their last attempt, rated or not (ratings/deals/engine.py).
-ATTEMPT_LAST_ROWS = _LAST_ROWS.format(
-    rows=AttemptRating._meta.db_table,
-    players=Player._meta.db_table,
-    standings=Standing._meta.db_table,
-    rating="player_after",
-    state="NULL",
-    last=f"(SELECT MAX(d.date) FROM {Attempt._meta.db_table} a JOIN {DealSession._meta.db_table} d"  # noqa: S608
+_ATTEMPT_COLUMNS = {
+    **_MATCHDAY_COLUMNS,
+    "rows": AttemptRating._meta.db_table,
+    "rating": "player_after",
+    "state": "NULL",
+    "last": f"(SELECT MAX(d.date) FROM {Attempt._meta.db_table} a JOIN {DealSession._meta.db_table} d"  # noqa: S608
     " ON d.id = a.session_id WHERE a.player_id = e.player_id AND d.game_id = %s AND d.date <= %s)",
-    day="session_date",
-    number="0",
-    order="position",
-)
+    "day": "session_date",
+    "number": "0",
+    "order": "position",
+}
+MATCHDAY_LAST_ROWS, ATTEMPT_LAST_ROWS = (_LAST_ROWS.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS))
+LATERAL = {_LAST_ROWS.format(**c): _LAST_ROWS_LATERAL.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS)}
 _STATE = RatingEntry._meta.get_field("state")
+
+
+def last_rows_sql(table: RatingTable) -> str:
+    """The read of each player's last row in `table`, as the database plans it best."""
+    sql = ATTEMPT_LAST_ROWS if table.against_deals else MATCHDAY_LAST_ROWS
+    return LATERAL[sql] if connection.vendor == "postgresql" else sql
 
 
 def ratings_at(table: RatingTable, day: date) -> list[Rated]:
     """Every player rated in `table` by the end of `day`, best first (equal ratings by short name),
     unranked. One query."""
+    params = [table.game_id, day, day, table.pk] if table.against_deals else [day, table.pk]
     with connection.cursor() as cursor:
-        if table.against_deals:
-            cursor.execute(ATTEMPT_LAST_ROWS, [table.game_id, day, day, table.pk])
-        else:
-            cursor.execute(MATCHDAY_LAST_ROWS, [day, table.pk])
+        cursor.execute(last_rows_sql(table), params)
         found = cursor.fetchall()
     return [
         Rated(player, rating, _STATE.from_db_value(state, None, connection), read_date(last), number, delta)
