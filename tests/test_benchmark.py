@@ -41,10 +41,13 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path, sides):
         "edit a matchday in the middle",
         "cold home page",
         "cold standings page",
+        "cold as-at standings page",
+        "ratio as-at / current standings",
         "cold player page",
         "cold game page",
         "peak memory (RSS) of a full recompute",
     ):
         assert figure in out, figure
     assert "(0 queries)" not in out
+    assert "STATUS" not in out  # every page measured answered 200
     assert ("in sides (2 against 2, 5 against 4)" in out) == bool(sides)

@@ -157,10 +157,13 @@ def measure(csv_path: str, runs: int, sides: bool = False) -> dict:
     figures["edit_middle"] = timed(edit_middle_matchday, runs)
     # The busiest player: the longest history, the most opponents.
     player = Player.objects.annotate(played=Count("results")).order_by("-played", "pk").first()
+    # The standings as they stood at the middle matchday's date, against today's in the same run.
+    middle = Matchday.objects.order_by("date", "number").values_list("date", flat=True)[Matchday.objects.count() // 2]
     figures["pages"] = page_figures(
         {
             "home": "/",
             "standings": "/standings/",
+            "as-at standings": f"/standings/?as_at={middle.isoformat()}",
             "player": f"/players/{player.pk}/",
             "game": f"/games/{Game.objects.order_by('pk').first().slug}/",
             "compare": "/compare/?table=overall",

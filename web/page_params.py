@@ -16,6 +16,7 @@ from django.conf import settings
 from django.http import QueryDict
 from django.utils.cache import patch_cache_control
 
+from league.validation import iso_date
 from web.page_cache import request_table_slugs
 from web.paging import page_number
 
@@ -28,11 +29,13 @@ def canonical(
     pages: Iterable[str] = frozenset(),
     choices: dict[str, set[str]] | None = None,
     exports: bool = False,
+    dates: Iterable[str] = (),
 ) -> dict[str, str] | None:
     """The values of the parameters a page reads, written one way: page numbers as plain numbers
-    (page 1 as no parameter), choices only from their set, `export` and `table` for downloads.
-    Anything else is left out; a value the page would refuse (page 0, a sort it does not know) makes
-    the request uncacheable, and it reaches the view as it came, to be refused there."""
+    (page 1 as no parameter), choices only from their set, dates as 2025-11-03 (blank: none), `export`
+    and `table` for downloads. Anything else is left out; a value the page would refuse (page 0, a sort it
+    does not know, a date that is none) makes the request uncacheable, and it reaches the view as it
+    came, to be refused there."""
     pages, choices = set(pages), choices or {}
     known: dict[str, str] = {}
     for name, values in query.lists():
@@ -47,9 +50,22 @@ def canonical(
             if value not in choices[name]:
                 return None
             known[name] = value
+        elif name in dates:
+            if value and not _is_date(value):
+                return None
+            if value:
+                known[name] = value
         elif exports and name in EXPORT_PARAMS:
             known[name] = value
     return known
+
+
+def _is_date(text: str) -> bool:
+    try:
+        iso_date(text)
+    except ValueError:
+        return False
+    return True
 
 
 def page_param(key: str) -> str:
@@ -68,6 +84,7 @@ class PageParams:
     choices: dict[str, frozenset[str]] = field(default_factory=dict)
     exports: bool = False
     uncached: tuple[str, ...] = ()
+    dates: tuple[str, ...] = ()  # days, as 2025-11-03 (web/as_at.py)
 
     def pages(self, table_slugs: Iterable[str]) -> set[str]:
         keys = {*self.sections, *(table_slugs if self.tables else ())}
@@ -77,7 +94,7 @@ class PageParams:
     def names(self, table_slugs: Iterable[str]) -> set[str]:
         """Every name the page may read, for the league whose rating tables are `table_slugs`."""
         exports = EXPORT_PARAMS if self.exports else ()
-        return {*self.pages(table_slugs), *self.choices, *exports, *self.uncached}
+        return {*self.pages(table_slugs), *self.choices, *exports, *self.uncached, *self.dates}
 
     def read(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
         """The canonical values of `query`'s declared parameters; None when the request is not to be
@@ -90,7 +107,7 @@ class PageParams:
 
     def canonical(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
         slugs = table_slugs() if self.tables else ()
-        return canonical(query, pages=self.pages(slugs), choices=self.choices, exports=self.exports)
+        return canonical(query, pages=self.pages(slugs), choices=self.choices, exports=self.exports, dates=self.dates)
 
     def seen(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> QueryDict | None:
         """The query the view is handed: the canonical values, and the names that leave a page unstored

@@ -24,8 +24,10 @@ def session_changes(session: DealSession) -> list[AttemptRating]:
     )
 
 
-def latest_session(table: RatingTable) -> DealSession | None:
-    return DealSession.objects.filter(game_id=table.game_id).order_by("-date").first()
+def latest_session(table: RatingTable, until: date | None = None) -> DealSession | None:
+    """The game's latest session (on or before `until`, when given)."""
+    sessions = DealSession.objects.filter(game_id=table.game_id)
+    return (sessions if until is None else sessions.filter(date__lte=until)).order_by("-date").first()
 
 
 def active_since(table: RatingTable, latest: DealSession | None) -> date | None:
@@ -129,18 +131,21 @@ def session_attempts(session: DealSession) -> QuerySet:
     )
 
 
-def player_attempts(player: Player, table: RatingTable) -> QuerySet:
-    """`player`'s attempts in the table's game, newest first, with what it takes to explain each."""
+def player_attempts(player: Player, table: RatingTable, until: date | None = None) -> QuerySet:
+    """`player`'s attempts in the table's game (up to `until`), newest first, with what it takes to
+    explain each."""
+    attempts = Attempt.objects.filter(player=player, session__game_id=table.game_id)
     return (
-        Attempt.objects.filter(player=player, session__game_id=table.game_id)
+        (attempts if until is None else attempts.filter(session__date__lte=until))
         .select_related("session", "player", "deal__level__game", "rating")
         .order_by("-session__date", "-position")
     )
 
 
-def player_history(player: Player, table: RatingTable) -> list[tuple[date, float]]:
-    """(date, rating) after each session the player was rated in: their chart (one query)."""
+def player_history(player: Player, table: RatingTable, until: date | None = None) -> list[tuple[date, float]]:
+    """(date, rating) after each session the player was rated in (up to `until`): their chart (one query)."""
     rows = table.attempt_ratings.filter(player=player).order_by("session_date", "position")
+    rows = rows if until is None else rows.filter(session_date__lte=until)
     last: dict[date, float] = {}
     for day, rating in rows.values_list("session_date", "player_after"):
         last[day] = rating

@@ -49,8 +49,15 @@ class MatchdayPages:
 
     MERGED_ROWS = 1000  # bounds the sorting a merge does per game
 
-    def __init__(self, table: RatingTable | None = None, game_id: int | None = None, games: Sequence[int] = ()):
+    def __init__(
+        self,
+        table: RatingTable | None = None,
+        game_id: int | None = None,
+        games: Sequence[int] = (),
+        until: date | None = None,
+    ):
         where, self.params = [], []
+        self.until = until  # the last day shown (a page as at a day), through the (game, date, number) index
         multiple = table is not None and table.scope != RatingTable.Scope.GAME
         self.games = list(games) if multiple and games else None
         if game_id is not None:
@@ -65,6 +72,9 @@ class MatchdayPages:
         elif table is not None:  # an unofficial category
             where.append("g.official = %s AND g.category_id = %s")
             self.params += [False, table.category_id]
+        if until is not None:
+            where.append("m.date <= %s")
+            self.params.append(until)
         self.where = f" WHERE {' AND '.join(where)}" if where else ""
 
     def newest(self) -> tuple[str, list]:
@@ -91,10 +101,12 @@ class MatchdayPages:
             sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
             params = [*self.params, limit, start]
         else:  # each game's first `stop` matchdays, merged
-            each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE m.game_id = %s ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
+            of_game = "m.game_id = %s" if self.until is None else "m.game_id = %s AND m.date <= %s"
+            each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE {of_game} ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
             games = " UNION ALL ".join(f"{each} game_{n}" for n in range(len(self.games)))
             sql = f"SELECT * FROM ({games}) games ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
-            params = [*(value for game in self.games for value in (game, stop)), limit, start]
+            each_params = [[game, self.until, stop] if self.until else [game, stop] for game in self.games]
+            params = [*(value for values in each_params for value in values), limit, start]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
@@ -194,10 +206,10 @@ class Grid:
     rows: list[GridRow]
 
 
-def grid_matchdays(table: RatingTable, span: Span) -> MatchdayPages:
-    """The table's matchdays newest first, as a grid pages them (with their games); `span` is the
-    table's, from `spans`, which names the games played in it."""
-    return MatchdayPages(table, games=span.games)
+def grid_matchdays(table: RatingTable, span: Span, until: date | None = None) -> MatchdayPages:
+    """The table's matchdays newest first (up to `until`), as a grid pages them (with their games);
+    `span` is the table's, from `spans`, which names the games played in it."""
+    return MatchdayPages(table, games=span.games, until=until)
 
 
 # Through the unique (matchday, table, player) index. Only the model's table and column names are
@@ -243,9 +255,9 @@ def rating_grid(table: RatingTable, page: Page) -> Grid:
     return Grid(in_join_order(brought, table), rows)
 
 
-def results_matchdays(game: Game | None = None) -> MatchdayPages:
-    """Every matchday (or `game`'s) newest first, as a results grid pages them (with their games)."""
-    return MatchdayPages(game_id=None if game is None else game.pk)
+def results_matchdays(game: Game | None = None, until: date | None = None) -> MatchdayPages:
+    """Every matchday (or `game`'s, up to `until`) newest first, as a results grid pages them."""
+    return MatchdayPages(game_id=None if game is None else game.pk, until=until)
 
 
 def results_grid(page: Page, table: RatingTable | None = None) -> Grid:

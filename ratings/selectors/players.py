@@ -38,21 +38,27 @@ JOIN {Result._meta.db_table} mine ON mine.matchday_id = e.matchday_id AND mine.p
 WHERE e.table_id = %s AND e.player_id = %s
 ORDER BY e.matchday_date DESC, e.matchday_number DESC LIMIT %s OFFSET %s
 """  # noqa: S608
+# A page as at a day: only the rows up to it.
+_PAGE_UNTIL = _PAGE.replace("AND e.player_id = %s", "AND e.player_id = %s AND e.matchday_date <= %s")
 
 
-def entry_pages(player: Player, pages: dict[int, range], games: dict[int, Game]) -> dict[int, list[RatingEntry]]:
+def entry_pages(
+    player: Player, pages: dict[int, range], games: dict[int, Game], until: date | None = None
+) -> dict[int, list[RatingEntry]]:
     """For each table id, the rows at `pages[table id]` (positions newest first, as the page's pager
     counts them) of `player`'s history in that table, newest first. Each row comes with its matchday
     and the matchday's game (`entry.matchday.game`, from `games`, every game by id, which the page
     has read with its tables), the player's `side` and `weight` there, and `players`, the number of
     sides at the matchday (a player alone is a side of one: without partners, the players). One query,
-    whatever the number of tables."""
+    whatever the number of tables. With `until`, the history ends that day."""
     wanted = [(table_id, rows) for table_id, rows in pages.items() if len(rows)]
     found: dict[int, list[RatingEntry]] = {table_id: [] for table_id in pages}
     if not wanted:
         return found
-    sql = " UNION ALL ".join(f"SELECT * FROM ({_PAGE}) page_{n}" for n in range(len(wanted)))  # noqa: S608
-    params = [value for table_id, rows in wanted for value in (table_id, player.pk, len(rows), rows.start)]
+    each = _PAGE if until is None else _PAGE_UNTIL
+    sql = " UNION ALL ".join(f"SELECT * FROM ({each}) page_{n}" for n in range(len(wanted)))  # noqa: S608
+    mine = [player.pk] if until is None else [player.pk, until]
+    params = [value for table_id, rows in wanted for value in (table_id, *mine, len(rows), rows.start)]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -123,19 +129,22 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
     return sorted(rows, key=lambda row: table_order(row["table"]))
 
 
-def rating_history(player: Player, table_ids: list[int]) -> dict[int, list[tuple[date, int, float]]]:
+def rating_history(
+    player: Player, table_ids: list[int], until: date | None = None
+) -> dict[int, list[tuple[date, int, float]]]:
     """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays in each of
-    `table_ids`, in play order: the points of the rating chart, read as plain tuples in one query
-    (through the (table, player, date, number) index, one range per table)."""
+    `table_ids`, in play order (up to `until`, when given): the points of the rating chart, read as
+    plain tuples in one query (through the (table, player, date, number) index, one range per table)."""
     history: dict[int, list[tuple[date, int, float]]] = {}
     if not table_ids:
         return history
     marks = ", ".join(["%s"] * len(table_ids))
+    up_to, params = ("", []) if until is None else (" AND matchday_date <= %s", [until])
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT table_id, matchday_date, matchday_number, rating_after FROM {RatingEntry._meta.db_table}"  # noqa: S608
-            f" WHERE player_id = %s AND table_id IN ({marks}) ORDER BY table_id, matchday_date, matchday_number",
-            [player.pk, *table_ids],
+            f" WHERE player_id = %s AND table_id IN ({marks}){up_to} ORDER BY table_id, matchday_date, matchday_number",
+            [player.pk, *table_ids, *params],
         )
         points: list = []
         for table_id, day, number, rating in cursor.fetchall():  # table by table

@@ -40,7 +40,9 @@ def _player_url(base: str, short_name: str) -> str:
 
 @pytest.fixture(scope="module")
 def demo_pages(site):
-    return public_pages(site, _player_url(site, "GL"), 5, ["hearts"]) + ["/pages/constitution/"]
+    player = _player_url(site, "GL")
+    as_at = ["/standings/?as_at=2025-11-08", "/standings/?from=2025-11-06&to=2025-11-10", f"{player}?as_at=2025-11-08"]
+    return public_pages(site, player, 5, ["hearts"]) + ["/pages/constitution/", *as_at]
 
 
 # Pages whose content does not grow with the league are checked on the demo only.
@@ -102,10 +104,15 @@ def mixed_pages(mixed_site):
     # Team matchdays: two against two, and five against four with players at weight 0.5.
     teams = [f"/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
     teams.append(f"/matchdays/{MIXED_SCORES_FROM + 2}/")  # a score sheet of partners, with its Points column
-    pages = public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games)
+    player = _player_url(mixed_site, "Ada N.")
+    pages = public_pages(mixed_site, player, 60, games)
     home = urllib.request.urlopen(f"{mixed_site}/").read().decode()  # noqa: S310 - our own loopback server
     night = re.search(r'href="(/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
-    return pages + teams + [deal, night, "/calculator/attempts/"]
+    # As they stood on a day, and the standings' comparison of two days (web/as_at.py).
+    day = "2026-03-01"
+    as_at = [f"/standings/?as_at={day}", f"/standings/?from=2026-01-15&to={day}", f"{player}?as_at={day}"]
+    as_at += [f"/games/hearts/?as_at={day}", f"/players/?as_at={day}"]
+    return pages + teams + [deal, night, "/calculator/attempts/", *as_at]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -288,3 +295,26 @@ def test_the_chart_shows_every_tables_line_and_names_each_point(page, site):
     assert [t.strip() for t in legend] == ["Overall", "Hearts"]
     title = series.nth(1).locator(".point title").first.text_content()
     assert title == "Hearts, matchday 2, November 6, 2025: 1510"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_member_picks_a_day_and_sees_the_standings_as_they_stood(browser, mixed_site, width):
+    """The date picker is a plain form: the standings of that day, said plainly, and the way back;
+    then a comparison of two days adds each player's move and change."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(f"{mixed_site}/standings/")
+        page.fill("#as-at", "2026-03-01")
+        page.click("button:has-text('Show')")
+        expect(page.locator("h1")).to_have_text("Standings as at March 1, 2026")
+        expect(page).to_have_url(re.compile(r"as_at=2026-03-01"))
+        page.fill("#compare-from", "2026-01-15")
+        page.fill("#compare-to", "2026-03-01")
+        page.click("button:has-text('Compare')")
+        expect(page.locator("#overall th", has_text="Since January 15, 2026")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        page.click("text=Back to today")
+        expect(page.locator("h1")).to_have_text("Standings")
+    finally:
+        context.close()

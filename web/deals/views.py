@@ -117,13 +117,15 @@ def deal(request, slug, variant, level, number):
     return exports.response() or render(request, "deals/deal.html", ctx)
 
 
-def player_section(section: Section, player: Player, table: RatingTable) -> Section:
-    """The player page's section for a deal game: every attempt explained, and their rating chart."""
-    page = paginate(deal_selectors.player_attempts(player, table), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+def player_section(section: Section, player: Player, table: RatingTable, until=None) -> Section:
+    """The player page's section for a deal game: every attempt (up to `until`) explained, and their
+    rating chart."""
+    attempts = deal_selectors.player_attempts(player, table, until)
+    page = paginate(attempts, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
     rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])[::-1]
     points = [
         charts.Point(day, rating, f"{long_date(day)}: {two(rating)}")
-        for day, rating in deal_selectors.player_history(player, table)
+        for day, rating in deal_selectors.player_history(player, table, until)
     ]
     section.show(
         lambda names: AttemptTable(

@@ -16,6 +16,7 @@ from ratings.selectors import boards, grids, overview
 from ratings.selectors.sides import in_sides, with_sides
 from ratings.selectors.standings import Span, matchday_entries
 from ratings.selectors.standings import spans as spans_of
+from web import as_at
 from web.deals import views as deals
 from web.grid_table import grid_html, grid_table
 from web.page_params import PageParams, cached_page
@@ -28,7 +29,7 @@ from web.tables import (
     MatchdayResultsTable,
     StandingsTable,
 )
-from web.views.sections import Exports, Section, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, bad_request, get_or_404, player_names, public_page
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print
@@ -36,9 +37,11 @@ LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: Span, per_page: int) -> Section:
-    """One table's rating grid: the page asked for (the newest first), everyone who played in it."""
-    page = paginate(grids.grid_matchdays(table, span), section.page_number, per_page, count=span.matchdays)
+def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None) -> Section:
+    """One table's rating grid: the page asked for (the newest first, up to `until`), everyone who
+    played in it."""
+    count = span.matchdays if until is None else None  # as at a day: counted up to it
+    page = paginate(grids.grid_matchdays(table, span, until), section.page_number, per_page, count=count)
     grid = grids.rating_grid(table, page)
     show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
     return section.show(
@@ -52,10 +55,11 @@ def rating_section(section: Section, table: RatingTable, span: Span, per_page: i
     )
 
 
-def results_section(section: Section, game: Game | None, span: Span, per_page: int, table=None) -> Section:
-    """The placings at every matchday (or `game`'s), a page at a time, newest first, of everyone who
-    played in it."""
-    page = paginate(grids.results_matchdays(game), section.page_number, per_page, count=span.matchdays)
+def results_section(section: Section, game: Game | None, span: Span, per_page: int, table=None, until=None) -> Section:
+    """The placings at every matchday (or `game`'s, up to `until`), a page at a time, newest first, of
+    everyone who played in it."""
+    count = span.matchdays if until is None else None
+    page = paginate(grids.results_matchdays(game, until), section.page_number, per_page, count=count)
     grid = grids.results_grid(page, table)
     show_game, with_year = table is None, span.needs_year(timezone.localdate())
     return section.show(
@@ -124,7 +128,7 @@ def whole_url(request) -> str:
     return f"?{query.urlencode()}"
 
 
-@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True))
+@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True, dates=as_at.DATES))
 @public_page
 def standings(request):
     exports = Exports(request)
@@ -132,6 +136,16 @@ def standings(request):
     spans, today = spans_of(tables, counted=False), timezone.localdate()
     show_all = request.GET.get("all") == "1"
     whole = request.GET.get("print") == "1"  # every player on one page, to print
+    try:
+        when = as_at.read_days(request.GET, today, compare=True)
+    except ValueError as error:
+        ctx = {"error": str(error), "days": as_at.Days(), "first": spans.everything.first, "today": today}
+        return render(request, "league/standings.html", ctx, status=400)
+    if when.day is not None:  # as it stood at the end of a day
+        ctx = as_at.standings_page(exports, tables, spans, when, show_all)
+        exports.names = player_names(ctx.pop("shown"), tables)
+        ctx.update(inactive_days=settings.LEAGUE_INACTIVE_DAYS, show_all=show_all, first=spans.everything.first)
+        return exports.response() or render(request, "league/standings.html", {**ctx, "today": today})
     since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
     repeats = _repeated(tables, spans)
     sections, shown, hidden = [], [], False
@@ -155,6 +169,7 @@ def standings(request):
     exports.names = player_names(shown, tables)
     ctx = {"sections": sections, "hidden": hidden, "inactive_days": settings.LEAGUE_INACTIVE_DAYS, "show_all": show_all}
     ctx["print_url"] = None if whole or not any(s.pager for s in sections) else whole_url(request)
+    ctx.update(days=when, keep="", first=spans.everything.first, today=today)
     return exports.response() or render(request, "league/standings.html", ctx)
 
 
@@ -202,37 +217,40 @@ def board_section(
         tables=True,
         choices=SHOW_ALL,
         exports=True,
+        dates=(as_at.AS_AT,),
     )
 )
 @public_page
 def game(request, slug):
     game = get_or_404(Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug)
+    today = timezone.localdate()
+    try:
+        when = as_at.read_days(request.GET, today)
+    except ValueError as error:
+        return bad_request(request, str(error))
     if game.against_deals:
+        if when.day is not None:  # its levels and deals keep only their current state
+            return bad_request(request, f"as_at: {game.name} is played against deals; its page shows today only.")
         return deals.game_page(request, game)
     table = game.rating_table
     exports = Exports(request)
     standings_section, results = exports.section("standings"), exports.section("results")
     span = spans_of([table], games=[game.pk]).of(table)
-    section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE)
-    results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table)
+    section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE, when.day)
+    results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table, when.day)
     show_all = request.GET.get("all") == "1"
-    since = boards.active_since(span.last, timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
-    board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
-    with_year = span.needs_year(timezone.localdate())
-    board_section(exports, standings_section, table, board, with_year, title="Standings")
-    ranking = standings_section.rows
-    points = points_sections(exports, game, with_year)
+    with_year = span.needs_year(today)
+    if when.day is not None:  # as it stood at the end of a day
+        ranking = as_at.standings_section(standings_section, table, when, True, with_year, title="Standings").rows
+    else:
+        since = boards.active_since(span.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
+        board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
+        ranking = board_section(exports, standings_section, table, board, with_year, title="Standings").rows
+    points = points_sections(exports, game, with_year) if when.day is None else []  # every score sheet
     shown = [p for s in points for p in s.players]
     exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking), *shown])
-    ctx = {
-        "game": game,
-        "section": section,
-        "standings": standings_section,
-        "results": results,
-        "points": points,
-        "show_all": show_all,
-        "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
-    }
+    ctx = {"game": game, "section": section, "standings": standings_section, "results": results, "points": points}
+    ctx.update(show_all=show_all, inactive_days=settings.LEAGUE_INACTIVE_DAYS, days=when, first=span.first, today=today)
     return exports.response() or render(request, "league/game.html", ctx)
 
 

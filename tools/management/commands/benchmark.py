@@ -14,7 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 TARGETS = {  # issue targets at 100,000 matchdays on SQLite
     "recompute_bare_ratio": 2.5,  # full recompute against the bare baseline
     "add_latest": 0.050,
-    "pages": {"home": 0.100, "player": 0.050, "compare": 2.0},  # cold: rendered in the request, nothing cached
+    # cold: rendered in the request, nothing cached
+    "pages": {"home": 0.100, "player": 0.050, "compare": 2.0, "as-at standings": 0.100},
     "rss_mb": 300,
 }
 
@@ -201,9 +202,15 @@ def report(f: dict, matchdays: int) -> str:
     ]
     for name, page in f["pages"].items():
         label = f"cold {name} page ({page['queries']} queries)"
+        if page["status"] != 200:  # a figure of an error page would mean nothing
+            label += f" STATUS {page['status']}"
         target = TARGETS["pages"].get(name)
         check = f"   <= {target * 1000:.0f} ms" + _verdict(page["seconds"] <= target) if target else ""
         lines.append(f"{label:<44} {ms(page['seconds']):>14}{check}")
+    pages = f["pages"]
+    if "as-at standings" in pages and "standings" in pages:  # the same page today, in the same run
+        ratio = pages["as-at standings"]["seconds"] / pages["standings"]["seconds"]
+        lines.append(f"{'ratio as-at / current standings':<44} {ratio:>13.2f}x")
     if f.get("rss_mb") is not None:
         lines.append(
             f"{'peak memory (RSS) of a full recompute':<44} {f['rss_mb']:>11,.0f} MB   < 300 MB"

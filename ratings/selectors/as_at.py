@@ -1,0 +1,275 @@
+"""Standings as they stood at the end of a day, read from the stored rating rows, and the moves
+between two days.
+
+A player's standing at a day is their last rating row on or before it: the engine carries nothing
+else from one matchday to the next (ratings/engine.py resumes from those rows too), so it equals a
+rating of only the matchdays up to that day. Each read is one query per table: for every player
+of the table, one step down the (table, player, date, number) index to their last row, never a
+scan of the history. Seasons read their tables through these too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import connection
+from django.db.models import Q
+
+from league.models import Attempt, DealSession, FormerName, Matchday, Player
+
+from ..models import AttemptRating, RatingEntry, RatingTable, Standing
+from .overview import DirectoryRow
+from .standings import StandingRow, provisional, read_date, table_order
+
+
+@dataclass
+class Rated:
+    """A player's standing in one table at a day, shaped like `Standing` (`provisional` reads it)."""
+
+    player_id: int
+    rating: float
+    state: dict | None
+    matchday_date: date  # their last matchday (or session) on or before the day
+    matchday_number: int
+    delta: float  # the change at that matchday
+    rank: int = 0
+    played: int | None = None  # counted only for the rows a page shows (`count_played`)
+
+
+# Only the models' table and column names are written in; the day and the table are parameters.
+# The inner SELECT finds each player's last row by the history index; the outer reads those rows
+# by their ids, best first (ties by short name, as the current standings). SQLite plans this as a
+# seek per player; PostgreSQL would hash the whole history for the IN, so it gets a LATERAL join
+# (a backward index scan per player) instead.
+_LAST_ROWS = """
+SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
+FROM {rows} e JOIN {players} p ON p.id = e.player_id
+WHERE e.id IN (
+  SELECT (SELECT x.id FROM {rows} x
+          WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.{day} <= %s
+          ORDER BY x.{day} DESC, x.{order} DESC LIMIT 1)
+  FROM {standings} s WHERE s.table_id = %s
+)
+ORDER BY e.{rating} DESC, p.short_name
+"""
+_LAST_ROWS_LATERAL = """
+SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
+FROM {standings} s JOIN {players} p ON p.id = s.player_id
+CROSS JOIN LATERAL (
+  SELECT * FROM {rows} x
+  WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.{day} <= %s
+  ORDER BY x.{day} DESC, x.{order} DESC LIMIT 1
+) e
+WHERE s.table_id = %s
+ORDER BY e.{rating} DESC, p.short_name
+"""
+_MATCHDAY_COLUMNS = {
+    "rows": RatingEntry._meta.db_table,
+    "players": Player._meta.db_table,
+    "standings": Standing._meta.db_table,
+    "rating": "rating_after",
+    "state": "e.state",
+    "last": "e.matchday_date",
+    "day": "matchday_date",
+    "number": "e.matchday_number",
+    "order": "matchday_number",
+}
+# A game played against deals keeps a row per rated attempt; its standings carry no state or number,
+# and a player's last day is that of their last attempt, rated or not (ratings/deals/engine.py).
+_ATTEMPT_COLUMNS = {
+    **_MATCHDAY_COLUMNS,
+    "rows": AttemptRating._meta.db_table,
+    "rating": "player_after",
+    "state": "NULL",
+    "last": f"(SELECT MAX(d.date) FROM {Attempt._meta.db_table} a JOIN {DealSession._meta.db_table} d"  # noqa: S608
+    " ON d.id = a.session_id WHERE a.player_id = e.player_id AND d.game_id = %s AND d.date <= %s)",
+    "day": "session_date",
+    "number": "0",
+    "order": "position",
+}
+MATCHDAY_LAST_ROWS, ATTEMPT_LAST_ROWS = (_LAST_ROWS.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS))
+LATERAL = {_LAST_ROWS.format(**c): _LAST_ROWS_LATERAL.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS)}
+_STATE = RatingEntry._meta.get_field("state")
+
+
+def last_rows_sql(table: RatingTable) -> str:
+    """The read of each player's last row in `table`, as the database plans it best."""
+    sql = ATTEMPT_LAST_ROWS if table.against_deals else MATCHDAY_LAST_ROWS
+    return LATERAL[sql] if connection.vendor == "postgresql" else sql
+
+
+def ratings_at(table: RatingTable, day: date) -> list[Rated]:
+    """Every player rated in `table` by the end of `day`, best first (equal ratings by short name),
+    unranked. One query."""
+    params = [table.game_id, day, day, table.pk] if table.against_deals else [day, table.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(last_rows_sql(table), params)
+        found = cursor.fetchall()
+    return [
+        Rated(player, rating, _STATE.from_db_value(state, None, connection), read_date(last), number, delta)
+        for player, rating, state, last, number, delta in found
+    ]
+
+
+@dataclass
+class Ranking:
+    rows: list[Rated]  # best first, ranked
+    hidden: int = 0  # players left out as inactive
+
+
+def ranked_at(table: RatingTable, day: date, active_since: date | None = None) -> Ranking:
+    """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
+    matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
+    a rank (1, 2, 2, 4). One query."""
+    everyone = ratings_at(table, day)
+    rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
+    for i, row in enumerate(rows):
+        row.rank = rows[i - 1].rank if i and rows[i - 1].rating == row.rating else i + 1
+    return Ranking(rows, len(everyone) - len(rows))
+
+
+_PLAYED = (
+    "SELECT player_id, COUNT(*) FROM {rows} WHERE table_id = %s AND {day} <= %s AND player_id IN ({ids})"
+    " GROUP BY player_id"
+)
+
+
+def count_played(table: RatingTable, day: date, rows: list[Rated]) -> None:
+    """Set `played` (matchdays, or rated attempts, up to `day`) on `rows`, the few a page shows: one
+    query counting their part of the history index."""
+    if not rows:
+        return
+    source, day_column = (
+        (AttemptRating._meta.db_table, "session_date")
+        if table.against_deals
+        else (RatingEntry._meta.db_table, "matchday_date")
+    )
+    sql = _PLAYED.format(rows=source, day=day_column, ids=", ".join(["%s"] * len(rows)))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk, day, *(row.player_id for row in rows)])
+        counts = dict(cursor.fetchall())
+    for row in rows:
+        row.played = counts.get(row.player_id, 0)
+
+
+def standing_rows_at(table: RatingTable, day: date, rows: list[Rated], provisional_below: int = 0) -> list[StandingRow]:
+    """`rows` (a page of `ranked_at`) as the standings show them, each player's matchdays and
+    provisional mark those of `day`. Two queries: the counts and the players."""
+    count_played(table, day, rows)
+    players = Player.objects.in_bulk([row.player_id for row in rows])
+    return [
+        StandingRow(
+            row.rank,
+            players[row.player_id],
+            row.rating,
+            row.played,
+            row.matchday_date,
+            row.delta,
+            provisional(table, row, provisional_below),
+        )
+        for row in rows
+    ]
+
+
+@dataclass
+class ComparedRow(StandingRow):
+    """A standing with its move since an earlier day: `change` of rating and `movement` in places
+    (up is positive); both None for a player not in the earlier day's standings."""
+
+    change: float | None = None
+    movement: int | None = None
+
+
+def compared(rows: list[StandingRow], earlier: list[Rated]) -> list[ComparedRow]:
+    """`rows` (a later day's standings) with each player's change since `earlier` (the earlier day's
+    `ranked_at`)."""
+    before = {row.player_id: row for row in earlier}
+    out = []
+    for row in rows:
+        then = before.get(row.player.pk)
+        out.append(
+            ComparedRow(
+                **vars(row),
+                change=None if then is None else row.rating - then.rating,
+                movement=None if then is None else then.rank - row.rank,
+            )
+        )
+    return out
+
+
+def first_day() -> date | None:
+    """The day of the league's first matchday or solitaire session (two index lookups)."""
+    days = [
+        Matchday.objects.order_by("date").values_list("date", flat=True).first(),
+        DealSession.objects.order_by("date").values_list("date", flat=True).first(),
+    ]
+    return min((d for d in days if d is not None), default=None)
+
+
+def player_standings_at(player: Player, tables: list[RatingTable], day: date, provisional_below: int = 0) -> list[dict]:
+    """The player's rating, rank, field size and provisional mark at the end of `day` in every table
+    they had played in by then, overall first: the shape of `players.player_standings`, whose
+    `standing` is here a `Rated`. Two queries per table (the ranking and the player's count)."""
+    rows = []
+    for table in tables:
+        ranking = ranked_at(table, day).rows
+        mine = next((row for row in ranking if row.player_id == player.pk), None)
+        if mine is None:
+            continue
+        count_played(table, day, [mine])
+        rows.append(
+            {
+                "table": table,
+                "rank": mine.rank,
+                "of": len(ranking),
+                "standing": mine,
+                "provisional": provisional(table, mine, provisional_below),
+            }
+        )
+    return sorted(rows, key=lambda row: table_order(row["table"]))
+
+
+_PLAYED_BY = """
+SELECT player_id, COUNT(*), MAX({day}) FROM {rows} WHERE table_id IN ({tables}) AND {day} <= %s GROUP BY player_id
+"""
+
+
+def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
+    """The players directory at the end of `day`: everyone who had played by then whose full, short
+    or former name contains `search` (any case), in `order` (a key of `overview.DIRECTORY_ORDER`),
+    with their overall rating and rank, matchdays (every game's), attempts at deals and last day. Reads
+    every rating row up to the day once (a directory is not a page the club reads often as at a day)."""
+    tables = list(RatingTable.objects.filter(scope=RatingTable.Scope.GAME).select_related("game"))
+    played: dict[int, list] = {}  # player id -> [matchdays, attempts at deals, last day]
+    for kind, source, column in (
+        (False, RatingEntry._meta.db_table, "matchday_date"),
+        (True, AttemptRating._meta.db_table, "session_date"),
+    ):
+        ids = [t.pk for t in tables if t.against_deals == kind]
+        if not ids:
+            continue
+        sql = _PLAYED_BY.format(rows=source, day=column, tables=", ".join(["%s"] * len(ids)))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*ids, day])
+            for player, count, last in cursor.fetchall():
+                counts = played.setdefault(player, [0, 0, None])
+                counts[kind] += count  # attempts at deals counted apart, as today's directory does
+                last = read_date(last)
+                counts[2] = last if counts[2] is None else max(counts[2], last)
+    overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
+    ranks = {row.player_id: row for row in ranked_at(overall, day).rows} if overall else {}
+    players = Player.objects.filter(pk__in=list(played))
+    if search:
+        former = FormerName.objects.filter(name__icontains=search).values("player_id")
+        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search) | Q(pk__in=former))
+    rows = []
+    for p in players:
+        rated = ranks.get(p.pk)
+        rows.append(DirectoryRow(p, rated and rated.rating, rated and rated.rank, *played[p.pk]))
+    by_name = sorted(rows, key=lambda r: (r.player.name, r.player.short_name))
+    if order == "rating":  # stable sorts: the name breaks ties
+        return sorted(by_name, key=lambda r: (r.rating is None, -(r.rating or 0)))
+    if order == "last-played":
+        return sorted(by_name, key=lambda r: (r.last_played is None, -(r.last_played or date.min).toordinal()))
+    return by_name

@@ -1,0 +1,168 @@
+"""Standings as at any day, read from the stored rating rows, equal a replay: a league holding only
+the matchdays (and solitaire sessions) up to that day, rated afresh by the engine. Over many random
+days, with every rating method, and on the mixed league (team play, solitaire, score sheets)."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from league.models import Category, DealSession, Game, Matchday, Player
+from ratings.deals.services import delete_sessions
+from ratings.methods import METHODS
+from ratings.models import RatingTable
+from ratings.selectors.as_at import count_played, ranked_at
+from ratings.selectors.standings import provisional
+from ratings.services.catalogue import save_category, save_game
+from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.recompute import rebuild_all
+from tests.conftest import csv_bytes, section, table_rows
+from tests.test_method_tables import use
+from tools.generate import generate, people
+from web.formatting import format_rating
+from web.importing import COLUMNS, import_results
+
+PROVISIONAL = 3
+MATCHDAY_METHODS = [slug for slug, method in METHODS.items() if not method.against_deals]
+
+
+def as_at(day: date) -> dict:
+    """Every table's standings at the end of `day`, read from the stored rows: per player, the
+    rating, rank, matchdays, last matchday, last change and provisional mark."""
+    found = {}
+    for table in RatingTable.objects.all():
+        rows = ranked_at(table, day).rows
+        count_played(table, day, rows)
+        found[table.slug] = {
+            r.player_id: (r.rating, r.rank, r.played, r.matchday_date, r.delta, provisional(table, r, PROVISIONAL))
+            for r in rows
+        }
+    return found
+
+
+def fresh() -> dict:
+    """The same, of the league as it is now, rebuilt from nothing by the engine."""
+    rebuild_all()
+    found = {}
+    for table in RatingTable.objects.all():
+        standings = list(table.standings.all())
+        found[table.slug] = {
+            s.player_id: (
+                s.rating,
+                1 + sum(other.rating > s.rating for other in standings),
+                s.played,
+                s.matchday_date,
+                s.delta,
+                provisional(table, s, PROVISIONAL),
+            )
+            for s in standings
+        }
+    return found
+
+
+def cut_after(day: date) -> None:
+    """Leave only the matchdays and solitaire sessions up to `day`."""
+    delete_matchdays(Matchday.objects.filter(date__gt=day).select_related("game"))
+    delete_sessions(list(DealSession.objects.filter(date__gt=day)))
+
+
+def random_days(rng: random.Random, first: date, last: date, count: int) -> list[date]:
+    """`count` days between `first` and `last` (both ends among them), latest first."""
+    span = (last - first).days
+    days = {first, last, *(first + timedelta(days=rng.randint(0, span)) for _ in range(count - 2))}
+    return sorted(days, reverse=True)
+
+
+@pytest.fixture
+def league(db):
+    """Nine members, four months of Hearts, Spades and (unofficial) Pokemon, three to six at a
+    table, and two-player Duel nights (Sedma rates only those)."""
+    category = Category(slug="trading-card-games", name="Trading card games")
+    save_category(category)
+    save_game(Game(name="Pokemon", slug="pokemon", category=category, official=False))
+    names = people(9)
+    rows = list(generate(0, 48, seed=27, start=date(2025, 1, 1), end=date(2025, 4, 30), names=names))
+    import_results(csv_bytes(COLUMNS, rows))
+    duel = Game.objects.create(name="Duel", slug="duel")
+    rng = random.Random(27)
+    players = list(Player.objects.all())
+    for n in range(12):
+        pair = rng.sample(players, 2)
+        day = date(2025, 1, 3) + timedelta(days=9 * n)
+        save_matchday(
+            Matchday(number=100 + n, date=day, game=duel, rounds=3),
+            [ResultInput(placing, player=p) for placing, p in enumerate(pair, start=1)],
+        )
+
+
+@pytest.mark.parametrize("method", MATCHDAY_METHODS)
+def test_standings_as_at_random_days_equal_a_replay_of_the_matchdays_up_to_them(league, settings, method):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = PROVISIONAL
+    switched = []
+    for table in RatingTable.objects.all():
+        try:
+            use(table.slug, method)
+        except ValidationError:  # a method that cannot rate this table's matchdays (Sedma: two players only)
+            continue
+        switched.append(table.slug)
+    assert switched, f"{method} rates none of the tables"
+    rng = random.Random(method)
+    first, last = (Matchday.objects.order_by(order).values_list("date", flat=True)[0] for order in ("date", "-date"))
+    days = random_days(rng, first, last, 8)
+    expected = {day: as_at(day) for day in days}
+    assert any(expected[days[0]][slug] for slug in switched)
+    for day in days:  # latest first: each replay holds fewer matchdays
+        cut_after(day)
+        assert fresh() == expected[day], f"{method} as at {day}"
+
+
+def overall_page(client, day: date) -> dict[str, str]:
+    html = client.get("/standings/", {"as_at": day.isoformat()}).content.decode()
+    rows = table_rows(section(html, "overall-heading"))[1:]
+    return {row[1].removesuffix("provisional").strip(): row[2] for row in rows}
+
+
+def test_the_mixed_league_as_at_random_days_equals_a_replay(mixed_league, client, settings):
+    """Team play (sides, weights), solitaire against deals and score sheets by the same members:
+    every table, and the standings page's overall table, equal a league of only the days before."""
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = PROVISIONAL
+    first = Matchday.objects.order_by("date").values_list("date", flat=True)[0]
+    last = max(
+        Matchday.objects.order_by("-date").values_list("date", flat=True)[0],
+        DealSession.objects.order_by("-date").values_list("date", flat=True)[0],
+    )
+    days = random_days(random.Random(27), first, last, 5)
+    expected = {day: as_at(day) for day in days}
+    pages = {day: overall_page(client, day) for day in days}
+    deal_table = RatingTable.objects.get(game__slug="solitaire")
+    assert any(expected[day][deal_table.slug] for day in days)  # solitaire played by then
+    for day in days:
+        cut_after(day)
+        assert fresh() == expected[day], f"as at {day}"
+        names = dict(Player.objects.values_list("pk", "short_name"))
+        overall = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
+        shown = {names[s.player_id]: format_rating(s.rating) for s in overall.standings.all()}
+        assert pages[day] == shown, f"the page as at {day}"
+
+
+def test_every_as_at_page_of_the_mixed_league_answers(mixed_league, client):
+    """The standings (and their comparison), the players, each member's page and each game's page
+    as at days before, during and after the team and solitaire nights; a game played against deals
+    says plainly that it shows today only."""
+    days = ["2025-11-03", "2025-12-24", "2026-03-01", "2026-07-05", date.today().isoformat()]
+    games = list(Game.objects.all())
+    members = list(Player.objects.values_list("pk", flat=True))
+    for day in days:
+        assert client.get("/standings/", {"as_at": day}).status_code == 200
+        assert client.get("/standings/", {"from": "2025-11-03", "to": day}).status_code == 200
+        assert client.get("/players/", {"as_at": day, "sort": "rating"}).status_code == 200
+        for pk in members:
+            assert client.get(f"/players/{pk}/", {"as_at": day}).status_code == 200, (pk, day)
+        for game in games:
+            response = client.get(f"/games/{game.slug}/", {"as_at": day})
+            if game.against_deals:
+                assert response.status_code == 400
+                assert "is played against deals; its page shows today only" in response.content.decode()
+            else:
+                assert response.status_code == 200, (game.slug, day)
