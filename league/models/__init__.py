@@ -6,6 +6,7 @@ from league.submissions import Submission
 from .club import Category, FormerName, Game, Page, Player, Revision
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
 from .matchdays import Matchday, MatchdayQuerySet, Result
+from .seasons import Season
 
 __all__ = [
     "Attempt",
@@ -22,5 +23,6 @@ __all__ = [
     "Player",
     "Result",
     "Revision",
+    "Season",
     "Submission",
 ]
