@@ -23,7 +23,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.text import slugify
 
-from league.models import Category, Game, Matchday, Result
+from league.models import Category, Game, Matchday, Result, Season
 from league.results import PLACING_FIELDS, RATED_AS_GIVEN
 from league.validation import fitting_slug
 
@@ -72,6 +72,28 @@ def sync_tables() -> None:
             description=category.description or "This is not part of the official rating.",
         )
         taken.add(slug)
+    sync_season_tables(taken)
+
+
+def sync_season_tables(taken: set[str]) -> None:
+    """A table per fresh-start season for each of the club's tables of matchdays, each with its
+    parent's method and parameters (a game played against deals keeps its all-time table only)."""
+    RatingTable.every.filter(season__isnull=False).exclude(season__start=Season.Start.FRESH).delete()
+    parents = [t for t in RatingTable.objects.all() if not t.against_deals]
+    copied = ("method", "start_rating", "k_per_round", "whole_numbers", "parameters")
+    for season in Season.objects.filter(start=Season.Start.FRESH):
+        have = {t.parent_id: t for t in RatingTable.every.filter(season=season)}
+        for parent in parents:
+            fields = {name: getattr(parent, name) for name in copied}
+            table = have.get(parent.pk)
+            if table is None:
+                slug = _free_slug(f"{season.slug}-{parent.slug}", taken)
+                taken.add(slug)
+                RatingTable.every.create(
+                    season=season, parent=parent, scope=parent.scope, name=parent.name, slug=slug, **fields
+                )
+            elif any(getattr(table, name) != value for name, value in fields.items()):
+                RatingTable.every.filter(pk=table.pk).update(**fields)
 
 
 def _free_slug(wanted: str, taken: set[str]) -> str:
@@ -86,7 +108,8 @@ def _free_slug(wanted: str, taken: set[str]) -> str:
 def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
     """Every rating table that a matchday of any of `games` counts in."""
     games = list(games)
-    return [table for table in RatingTable.objects.all() if any(table.counts(game) for game in games)]
+    tables = RatingTable.every.select_related("season", "parent")  # the seasons' tables too
+    return [table for table in tables if any(table.counts(game) for game in games)]
 
 
 @dataclass
@@ -116,11 +139,13 @@ class _Run:
     start: tuple[float, dict | None]
     states: dict[int, PlayerState]
     affected: set[int] | None  # players whose standing is rewritten; None: everyone who plays
+    window: tuple[date, date] | None = None  # a season's table rates only the matchdays of its days
 
     @classmethod
     def of(cls, table: RatingTable) -> _Run:
         method, params = table.rating_method, table.method_params()
-        return cls(table, method, params, method.start(params), {}, None)
+        window = None if table.season_id is None else (table.season.first_day, table.season.last_day)
+        return cls(table, method, params, method.start(params), {}, None, window)
 
 
 def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
@@ -182,7 +207,7 @@ def _history_index_built_after() -> Iterator[None]:
 
 def _clear_all(runs: list[_Run]) -> None:
     """A full rebuild starts from nothing: one DELETE of everything when every table is rebuilt."""
-    if len(runs) == RatingTable.objects.count():
+    if len(runs) == RatingTable.every.count():
         RatingEntry.objects.all().delete()
         Standing.objects.all().delete()
     for run in runs:
@@ -267,6 +292,8 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
             raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
         stored_day = connection.ops.adapt_datefield_value(day)
         for run in counting[game_id]:
+            if run.window and not run.window[0] <= day <= run.window[1]:
+                continue
             table_id, states, (start_rating, start_state) = run.table.pk, run.states, run.start
             seats = []
             for row in group:

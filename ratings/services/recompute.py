@@ -21,7 +21,7 @@ RecomputeError = engine.RecomputeError  # a method that cannot rate a matchday i
 def rebuild_all() -> int:
     """Rebuild every rating table from the whole history; the rows written."""
     engine.sync_tables()
-    tables = list(RatingTable.objects.all())
+    tables = list(RatingTable.every.select_related("season"))  # the seasons' tables too
     written = engine.recompute(tables)  # the tables of matchdays
     for table in tables:
         if table.against_deals:
@@ -63,7 +63,7 @@ def differences() -> list[str]:
     with transaction.atomic():
         stored = snapshot()
         engine.sync_tables()
-        tables = list(RatingTable.objects.all())
+        tables = list(RatingTable.every.select_related("season"))  # the seasons' tables too
         engine.recompute(tables)
         for table in tables:
             if table.against_deals:
