@@ -189,8 +189,9 @@ def test_a_players_page_as_at_a_day(client, club):
     html = response.content.decode()
     assert response.status_code == 200
     assert "GL as at November 8, 2025: as they stood at the end of that day." in html
-    assert '<span class="card-rating">1497</span>' in html
+    assert '<span class="card-rating">1497 <span class="card-change"' in html
     assert "#4 of 5 · 3 matchdays" in html
+    assert "<dt>Peak</dt>" in html
     assert "/matchdays/4/" not in html  # nothing after the day
     assert "Head to head" not in html  # counted over every matchday: today's page only
     assert client.get(f"/players/{gl.pk}/", {"as_at": "2025-11-02"}).status_code == 400

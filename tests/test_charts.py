@@ -1,6 +1,8 @@
 """The chart's markers: coordinates written with `:.1f` are the text of `round(v, 1)`, to the byte."""
 
 import random
+import re
+from datetime import date, timedelta
 
 from web import charts
 
@@ -27,3 +29,41 @@ def test_marker_coordinates_are_those_of_round():
             for size in (4, 2.5):
                 marker = charts._marker(shape, cx, cy, size, "#000", "Overall: 1500")
                 assert written_with_round(shape, cx, cy, size) in marker
+
+
+def chart_of(days, ratings=None):
+    ratings = ratings or [1500 + i for i in range(len(days))]
+    points = [charts.Point(day, rating, f"{day}: {rating}") for day, rating in zip(days, ratings, strict=True)]
+    return str(charts.rating_chart([charts.Series("Overall", points)], title="Rating history"))
+
+
+def x_labels(chart: str) -> list[tuple[str, float, str]]:
+    return [
+        (css, float(x), text)
+        for css, x, text in re.findall(r'<text class="x-label([^"]*)" x="([^"]+)"[^>]*>([^<]*)<', chart)
+    ]
+
+
+def test_the_axis_carries_years_when_the_chart_crosses_into_another_year():
+    within = x_labels(chart_of([date(2025, 11, 3), date(2025, 11, 15), date(2025, 12, 20)]))
+    assert [text for _, _, text in within] == ["Nov 3", "Nov 15", "Dec 20"]
+    december_to_november = [date(2025, 12, 6) + timedelta(days=30 * i) for i in range(12)]  # under a year
+    labels = [text for _, _, text in x_labels(chart_of(december_to_november))]
+    assert labels[0] == "Dec 6, 2025" and labels[-1].endswith(", 2026") and all(", 20" in t for t in labels)
+    longer = [date(2024, 1, 5) + timedelta(days=60 * i) for i in range(10)]
+    assert [text for _, _, text in x_labels(chart_of(longer))][0] == "Jan 2024"
+
+
+def test_date_labels_never_overlap_where_dates_bunch():
+    """A deal played every day for a week and once more months later: its labels stand apart, the
+    last one ending at the right edge instead of running off it."""
+    days = [date(2025, 12, 1) + timedelta(days=i) for i in range(30)] + [date(2026, 5, 30)]
+    labels = x_labels(chart_of(days))
+    assert 2 <= len(labels) <= 6
+    spans = []
+    for css, x, text in labels:
+        width = charts.LETTER * len(text)
+        spans.append((x - width, x) if "end" in css else (x - width / 2, x + width / 2))
+        assert ("end" in css) == (x + width / 2 > charts.WIDTH)
+    assert all(later[0] > earlier[1] for earlier, later in zip(spans, spans[1:], strict=False))
+    assert spans[-1][1] <= charts.WIDTH and labels[-1][2] == "May 30, 2026"

@@ -58,7 +58,7 @@ def test_the_games_page_shows_standings_grid_power_rankings_and_the_latest_sessi
     assert grid[0] == ["Variant", "5", "6", "7", "8", "9", "10", "11", "12"]
     assert [row[0] for row in grid[1:]] == ["5x4", "6x4", "7x4", "8x4", "9x4", "10x4"]  # by their numbers
     level = LevelRating.objects.get(level__variant="8x4", level__level=5)
-    assert grid[4][1] == f"{level.average:.0f}"
+    assert grid[4][1] == f"{level.average:.2f}"  # a rating, as every rating of the game
 
     power = table_rows(section(html, "power-rankings-heading"))
     assert power[0] == ["#", "Variant", "Level", "Win %", "Average deal rating", "Power ranking"]
@@ -67,7 +67,8 @@ def test_the_games_page_shows_standings_grid_power_rankings_and_the_latest_sessi
     top = LevelRating.objects.get(level__variant=power[1][1], level__level=int(power[1][2]))
     assert (
         power[1][3] == f"{top.wins / top.attempts:.2%}"
-        and power[1][5] == f"{top.wins / top.attempts * top.average:.3f}"
+        and power[1][4] == f"{top.average:.2f}"
+        and power[1][5] == f"{top.wins / top.attempts * top.average:.2f}"
     )
 
     session = section(html, "latest-session-heading")
@@ -126,7 +127,7 @@ def test_the_player_page_explains_each_attempt(client, league, django_assert_num
     player = standing.player
     html = client.get(reverse("league:player", args=[player.pk])).content.decode()
     history = table_rows(section(html, "solitaire-heading"))
-    assert history[0] == ["Date", "What happened", "Before", "Expected", "Change", "After"]
+    assert history[0] == ["Date", "What happened", "Before", "Change", "After", "Expected"]
     row = (
         AttemptRating.objects.filter(player=player)
         .order_by("-session_date", "-position")
@@ -225,6 +226,26 @@ def test_the_player_page_of_a_solitaire_player_has_a_fixed_number_of_queries(cli
     player = Standing.objects.order_by("-played").first().player
     url = reverse("league:player", args=[player.pk])
     for year in (2024, 2025):  # whatever the number of attempts
-        with django_assert_num_queries(14):  # with the partners (none here) and former names
+        with django_assert_num_queries(13):  # with the partners (none here) and former names; no matchday history
             client.get(url)
         import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], generate_attempts(30, 600, 9, start=date(year, 1, 1))))
+
+
+def test_solitaire_pages_follow_the_sites_conventions(client, league):
+    """The player's rating, change and after read together before the deal's ratings; changes in
+    the site's green and red; every rating to two decimals; the method line in English."""
+    rating = DealRating.objects.filter(played__gte=3).select_related("deal__level").first()
+    html = client.get(rating.deal.get_absolute_url()).content.decode()
+    attempts = section(html, "attempts-heading")
+    assert table_rows(attempts)[0] == [
+        "Date", "Player", "Result", "Before", "Change", "After", "Expected", "Deal before", "Deal after"
+    ]  # fmt: skip
+    changes = re.findall(r'<span class="(up|down|level)">([+\u2212±][0-9.]+)</span>', attempts)
+    assert changes  # every rated attempt's
+    assert all((kind == "up") == text.startswith("+") for kind, text in changes)
+    game = client.get(reverse("league:game", args=["solitaire"])).content.decode()
+    assert "inactive after 14 days" in game.lower() and "after days" not in game
+    player = Standing.objects.filter(table__game=league).order_by("-played").select_related("player").first()
+    page = client.get(reverse("league:player", args=[player.player.pk])).content.decode()
+    card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', page, flags=re.S) if "Solitaire" in c)
+    assert f"{player.rating:.2f}" in card and re.search(r'class="(up|down|level)">[+\u2212±]\d+\.\d\d<', card)

@@ -164,3 +164,40 @@ def test_the_directory_counts_a_members_matchdays_and_solitaire_attempts_apart(c
     gl = next(row for row in rows if row["Player"] == "GL")
     assert gl["Matchdays"] == Result.objects.filter(player__short_name="GL").count()
     assert gl["Attempts"] == AttemptRating.objects.filter(player__short_name="GL").count() > 0
+
+
+def test_a_member_who_plays_everything_has_one_list_and_a_record_per_table(client, mixed_league):
+    """Their matchdays newest first in one list with a column per table; their wins, podiums and
+    win % per game as their results have them: score sheets' placings from the points, and a side's
+    win each partner's."""
+    member = Player.objects.get(short_name=MIXED_MEMBERS[0])
+    html = client.get(reverse("league:player", args=[member.pk])).content.decode()
+    header, *rows = table_rows(section(html, "matchdays-heading"))
+    mine = Standing.objects.filter(player=member).select_related("table")
+    assert set(header[5:-2]) == {s.table.name for s in mine if not s.table.against_deals}
+    assert header[:5] == ["Date", "Matchday", "Game", "Placing", "Points"] and header[-2:] == ["Side", "Weight"]
+    rummy = [dict(zip(header, row, strict=True)) for row in rows if row[2] == "Rummy"]  # the newest nights
+    assert rummy and all(
+        row["Points"] == str(Result.objects.get(player=member, matchday__number=row["Matchday"]).score) for row in rummy
+    )
+    days = Matchday.objects.in_bulk([int(row[1]) for row in rows], field_name="number")
+    order = [(days[int(row[1])].date, int(row[1])) for row in rows]
+    assert order == sorted(order, reverse=True) and len(order) == len(set(order))
+    cards = {
+        re.search(r'card-title">([^<]+)', card).group(1).strip(): card
+        for card in re.findall(r'<li class="card">(.*?)</li>', html, flags=re.S)
+    }
+    for game in ("Rummy", "Spades", "Codenames"):
+        results = Result.objects.filter(player=member, matchday__game__name=game)
+        wins, podiums = results.filter(placing=1).count(), results.filter(placing__lte=3).count()
+        assert f"<dt>Wins</dt><dd>{wins}</dd>" in cards[game]
+        assert f'<dd title="Finished in the first three">{podiums}</dd>' in cards[game]
+        assert f"<dd>{wins / results.count():.0%}</dd>" in cards[game]
+    won = Result.objects.filter(player=member, placing=1, side__gt="").select_related("matchday__game").first()
+    partner = Result.objects.filter(matchday=won.matchday, side=won.side).exclude(player=member).first().player
+    assert Result.objects.get(matchday=won.matchday, player=partner).placing == 1  # the side's placing
+    partner_html = client.get(reverse("league:player", args=[partner.pk])).content.decode()
+    game = won.matchday.game
+    partner_wins = Result.objects.filter(player=partner, matchday__game=game, placing=1).count()
+    card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', partner_html, flags=re.S) if f">{game.name}" in c)
+    assert partner_wins >= 1 and f"<dt>Wins</dt><dd>{partner_wins}</dd>" in card

@@ -16,7 +16,7 @@ from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.methods import METHODS
 from ratings.models import RatingTable
 from ratings.selectors import grids, overview, standings
-from ratings.selectors.players import entry_pages
+from ratings.selectors.players import matchday_rows, played_matchdays, rating_history
 from tests.conftest import grid_page
 from web import grid_table, tables
 from web.names import PlayerNames
@@ -52,11 +52,15 @@ def names():
     return PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))
 
 
-def _history(player, table):
-    """Every row of the player's in the table, as their page reads a page of them."""
-    return entry_pages(player, {table.pk: range(player.standings.get(table=table).played)}, Game.objects.in_bulk())[
-        table.pk
-    ]
+def _rated(player) -> list:
+    """The tables of matchdays the player has played in, in page order: their list's columns."""
+    return [t for t in RatingTable.objects.in_page_order().filter(standings__player=player) if not t.against_deals]
+
+
+def _rows(player):
+    """Every matchday of the player's with their row in every table, as their page reads a page of them."""
+    history = rating_history(player, [t.pk for t in _rated(player)])
+    return matchday_rows(player, played_matchdays(history), Game.objects.in_bulk())
 
 
 def _cases():
@@ -68,7 +72,7 @@ def _cases():
     results_page = Paginator(grids.results_matchdays(), 25).page(1)
     standings_page = Paginator(standings.ranked_standings(overall), 25).page(1)
     entries = [e for _, es in standings.matchday_entries(matchday) for e in es]
-    history = _history(r, overall)
+    rows, rated = _rows(r), _rated(r)
     counts = head_to_head_counts(r)
     rating_tables = list(RatingTable.objects.in_page_order())
     latest = overview.latest_matchdays(rating_tables, 3, 6)
@@ -87,7 +91,9 @@ def _cases():
         "players directory": lambda: tables.PlayersTable(overview.directory_rows(directory), names(), with_year=True),
         "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"]),
         "entries without M or K": lambda: tables.EntryTable(entries, names(), method=METHODS["openskill"]),
-        "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["club"]),
+        "player matchdays": lambda: tables.PlayerMatchdaysTable(
+            rows, extra_columns=tables.matchday_columns(rated, sides=False, downloads=True)
+        ),
         "head to head": lambda: tables.HeadToHeadTable(head_to_head_records(counts), names()),
         "matchday results": lambda: tables.MatchdayResultsTable(
             list(Result.objects.filter(matchday=matchday).select_related("player")), names()
@@ -104,7 +110,7 @@ CLASSES = {
     "LatestResultsTable": "latest matchday",
     "PlayersTable": "players directory",
     "EntryTable": "entries",
-    "PlayerEntryTable": "player entries",
+    "PlayerMatchdaysTable": "player matchdays",
     "HeadToHeadTable": "head to head",
     "MatchdayResultsTable": "matchday results",
 }
@@ -134,7 +140,7 @@ def test_every_table_class_of_the_site_has_a_case():
         "players directory",
         "entries",
         "entries without M or K",
-        "player entries",
+        "player matchdays",
         "head to head",
         "matchday results",
         "empty standings",
@@ -253,16 +259,18 @@ def test_grids_written_straight_from_their_rows_are_the_grid_tables_byte_for_byt
     assert (len(grid.rows), len(grid.players)) != (0, 0) or kind == "empty"
 
 
-@pytest.mark.parametrize("method", sorted(METHODS))
 @pytest.mark.parametrize("with_year", [True, False])
-def test_a_players_entries_written_straight_are_the_entry_table_byte_for_byte(club, method, with_year):
-    overall = RatingTable.objects.get(slug="overall")
+def test_a_players_matchdays_written_straight_are_the_list_byte_for_byte(club, make_matchday, with_year):
+    sedma = Game.objects.create(name="Sedma", slug="sedma", official=False)  # counts in neither Overall nor Hearts
+    make_matchday(7, "2025-11-20", {"R": 1, "I": 2}, game=sedma)
     r = Player.objects.get(short_name="R")
-    entries = _history(r, overall)
-    entries[0].k = entries[1].opponents_mean = entries[2].delta = None  # empty values show the same dash
-    written = tables.PlayerEntryTable.changes_html(entries, METHODS[method], with_year=with_year)
-    built = table_html(tables.PlayerEntryTable(entries, method=METHODS[method], with_year=with_year))
-    assert written == built and "<td" in written
+    rows, rated = _rows(r), _rated(r)
+    rows[1].changes[rated[0].pk].k = None  # a method without K says so on hover
+    written = tables.PlayerMatchdaysTable.list_html(rows, rated, with_year=with_year)
+    built = table_html(
+        tables.PlayerMatchdaysTable(rows, with_year=with_year, extra_columns=tables.matchday_columns(rated, False))
+    )
+    assert written == built and written.count("<tr>") == 8 and 'class="after"' in written
 
 
 @pytest.mark.parametrize("opponents", ["all", "none"])

@@ -145,10 +145,12 @@ def test_standings_pages_keep_ranks_across_pages(club, small_pages):
 def test_a_players_history_and_head_to_head_come_in_pages(client, club, small_pages):
     r = Player.objects.get(short_name="R")
     html = client.get(f"/players/{r.pk}/").content.decode()
-    overall = html[html.index('id="overall-heading"') : html.index("</section>", html.index('id="overall-heading"'))]
-    assert overall.count("<tr>") == 3  # the header and R's two newest matchdays (5 and 6)
-    assert 'href="/matchdays/6/"' in overall and 'href="/matchdays/4/"' not in overall
-    assert 'href="?overall-page=2#overall"' in overall
-    older = client.get(f"/players/{r.pk}/", {"overall-page": "3"}).content.decode()
+    listing = html[
+        html.index('id="matchdays-heading"') : html.index("</section>", html.index('id="matchdays-heading"'))
+    ]
+    assert listing.count("<tr>") == 3  # the header and R's two newest matchdays (6, then 5)
+    assert listing.index('href="/matchdays/6/"') < listing.index('href="/matchdays/5/"')
+    assert 'href="/matchdays/4/"' not in listing and 'href="?matchdays-page=2#matchdays"' in listing
+    older = client.get(f"/players/{r.pk}/", {"matchdays-page": "3"}).content.decode()
     assert 'href="/matchdays/1/"' in older
     assert older.count('class="point"') == html.count('class="point"') == 12  # the chart shows everything

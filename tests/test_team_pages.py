@@ -6,6 +6,7 @@ opponents only, the player page lists partners, and downloads and the export car
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -24,7 +25,7 @@ from ratings.selectors.standings import matchday_entries
 from ratings.services.matchdays import delete_matchdays
 from tests.conftest import section, table_rows
 from tests.team_play import setup_team_tables
-from tests.test_render import _history, names, tree
+from tests.test_render import _rated, _rows, names, tree
 from web import grid_table, tables
 from web.formatting import format_change, format_rating, formula_html
 from web.importing import import_results
@@ -130,9 +131,10 @@ def test_every_method_explains_a_team_change_on_the_matchday_and_player_pages(cl
     said = str(formula_html(f"{method.explanation} {method.side_explanation}"))
     assert method.side_explanation.startswith("In sides, ")
     assert said in section(matchday_html(client, 7), "spades-heading")
-    player = client.get(player_url("GL")).content.decode()
-    assert said in section(player, "spades-heading")
-    assert "In sides" not in section(player, "hearts-heading")  # Hearts is played alone
+    listing = section(client.get(player_url("GL")).content.decode(), "matchdays-heading")
+    methods = dict(re.findall(r"<li><b>([^<]+)<\/b>: (.*?)<\/li>", listing, flags=re.S))
+    assert said in methods["Spades"]
+    assert "In sides" not in methods["Hearts"]  # Hearts is played alone
 
 
 def test_the_sides_sentence_says_how_each_family_rates_a_side():
@@ -169,11 +171,39 @@ def test_the_player_page_shows_partners_games_wins_and_change_together(client, t
     }
     assert {row[0]: row[2:] for row in rows[1:]} == expected
     assert [row[0] for row in rows[1:]] == ["K", "I", "R"]  # most matchdays together first
-    entries = table_rows(section(html, "spades-heading"))
-    assert entries[0][3:6] == ["Placing", "Side", "Weight"]
-    assert [row[4] for row in entries[1:]] == ["A, with K", "A, with I", "A, with K, R"]
-    r_entries = table_rows(section(client.get(player_url("R")).content.decode(), "spades-heading"))
-    assert r_entries[1][4:6] == ["A, with GL, K", "0.5"]
+    entries = listed(html)
+    assert list(entries[0])[:4] == ["Date", "Matchday", "Game", "Placing"] and list(entries[0])[-2:] == [
+        "Side",
+        "Weight",
+    ]
+    spades = [row for row in entries if row["Game"] == "Spades"]  # newest first
+    assert [(row["Matchday"], row["Placing"], row["Side"]) for row in spades] == [
+        ("9", "1 of 2", "A, with K, R"),
+        ("8", "2 of 2", "A, with I"),
+        ("7", "1 of 2", "A, with K"),
+    ]
+    assert {row["Side"] for row in entries if row["Game"] == "Hearts"} == {""}  # alone
+    r_entries = listed(client.get(player_url("R")).content.decode())
+    assert (r_entries[0]["Matchday"], r_entries[0]["Side"], r_entries[0]["Weight"]) == ("9", "A, with GL, K", "0.5")
+
+
+def listed(html) -> list[dict]:
+    """The rows of a player's list of matchdays, by column."""
+    header, *rows = table_rows(section(html, "matchdays-heading"))
+    return [dict(zip(header, row, strict=True)) for row in rows]
+
+
+def test_partners_share_their_sides_wins_on_the_player_page(client, teams):
+    # Spades by hand: GL and K won matchday 7, K and J matchday 8, R, GL and K matchday 9.
+    def spades_card(short_name):
+        html = client.get(player_url(short_name)).content.decode()
+        card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', html, flags=re.S) if ">Spades<" in c)
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", card[card.index("Wins") :])).strip()
+
+    assert spades_card("K") == "Wins 3 Podiums 3 Win % 100%"
+    assert spades_card("GL") == "Wins 2 Podiums 3 Win % 67%"
+    assert spades_card("R") == "Wins 1 Podiums 1 Win % 100%"
+    assert spades_card("I") == "Wins 0 Podiums 3 Win % 0%"  # second of two sides is still in the first three
 
 
 def test_a_player_who_never_played_in_sides_has_no_partners_section(client, teams):
@@ -182,7 +212,7 @@ def test_a_player_who_never_played_in_sides_has_no_partners_section(client, team
         b"matchday,date,game,rounds,player,placing,rated_placing\n10,2025-11-23,Hearts,1,NC,1,\n10,2025-11-23,Hearts,1,R,2,\n"
     )
     html = client.get(player_url("NC")).content.decode()
-    assert 'id="partners-heading"' not in html and "Side" not in section(html, "hearts-heading")
+    assert 'id="partners-heading"' not in html and "Side" not in section(html, "matchdays-heading")
 
 
 def test_downloads_carry_side_and_weight(client, teams):
@@ -203,8 +233,9 @@ def test_downloads_carry_side_and_weight(client, teams):
     assert by_player["GL"]["Side rating"] == pytest.approx(
         stored_side_ratings(RatingTable.objects.get(slug="overall"), 9)["GL"]
     )
-    mine = json.loads(client.get(player_url("R"), {"export": "json", "table": "spades"}).content)
-    assert [(row["Matchday"], row["Side"], row["Weight"]) for row in mine] == [(9, "A", 0.5)]
+    mine = json.loads(client.get(player_url("R"), {"export": "json", "table": "matchdays"}).content)
+    spades = [(row["Matchday"], row["Side"], row["Weight"]) for row in mine if row["Spades change"] is not None]
+    assert spades == [(9, "A", 0.5)] and {row["Weight"] for row in mine} == {0.5, 1}
     grid = json.loads(client.get("/games/spades/", {"export": "json", "table": "results"}).content)
     assert {row["Matchday"]: row["R"] for row in grid if "R" in row and row["R"] is not None} == {
         9: "1 with GL, K ×0.5"
@@ -280,50 +311,49 @@ def ratings_of(slug: str) -> dict[tuple[int, str], tuple[float, float]]:
 
 def _sided_tables():
     """Each table that shows sides, built from the team matchdays as the pages build them."""
-    overall, spades = RatingTable.objects.get(slug="overall"), RatingTable.objects.get(slug="spades")
+    overall = RatingTable.objects.get(slug="overall")
     matchday = Matchday.objects.get(number=9)
     results = list(Result.objects.filter(matchday=matchday).select_related("player"))
     entries = with_sides([e for t, es in matchday_entries(matchday) if t == overall for e in es], results)
     r = Player.objects.get(short_name="R")
-    history = _history(r, spades)
-    add_partners(r, history)
+    rows, rated = _rows(r), _rated(r)
+    add_partners(r, rows)
     grid = grids.results_grid(Paginator(grids.results_matchdays(), 25).page(1))
     return {
         "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"], sides=True),
         "results": lambda: tables.MatchdayResultsTable(results, names(), sides=True),
-        "player entries": lambda: tables.PlayerEntryTable(history, method=METHODS["openskill"], sides=True),
+        "player matchdays": lambda: tables.PlayerMatchdaysTable(
+            rows, extra_columns=tables.matchday_columns(rated, sides=True, downloads=True)
+        ),
         "partners": lambda: PartnersTable(partnerships(r, Game.objects.in_bulk()), names()),
         "results grid": lambda: grid_table.grid_table(grid, names(), show_game=True, ratings=False, with_year=False),
     }
 
 
-@pytest.mark.parametrize("case", ["entries", "results", "player entries", "partners", "results grid"])
+@pytest.mark.parametrize("case", ["entries", "results", "player matchdays", "partners", "results grid"])
 def test_tables_of_sides_are_written_as_django_tables2_writes_them(teams, case):
     build = _sided_tables()[case]
     ours = table_html(build())
     assert tree(ours) == tree(build().as_html(RequestFactory().get("/")))
-    marks = {"entries": "Side rating", "results": ">0.5<", "player entries": "with GL, K", "partners": ">GL<"}
+    marks = {"entries": "Side rating", "results": ">0.5<", "player matchdays": "with GL, K", "partners": ">GL<"}
     assert marks.get(case, "1 with GL, K ×0.5") in ours
 
 
-def test_a_players_rows_in_sides_written_straight_are_the_entry_table_byte_for_byte(teams):
+def test_a_players_rows_in_sides_written_straight_are_the_list_byte_for_byte(teams):
     r = Player.objects.get(short_name="R")
-    history = _history(r, RatingTable.objects.get(slug="spades"))
-    add_partners(r, history)
-    written = tables.PlayerEntryTable.changes_html(history, METHODS["club"], with_year=False, sides=True)
-    assert written == table_html(tables.PlayerEntryTable(history, method=METHODS["club"], with_year=False, sides=True))
+    rows, rated = _rows(r), _rated(r)
+    add_partners(r, rows)
+    written = tables.PlayerMatchdaysTable.list_html(rows, rated, sides=True)
+    columns = tables.matchday_columns(rated, sides=True)
+    assert written == table_html(tables.PlayerMatchdaysTable(rows, extra_columns=columns))
     assert "A, with GL, K" in written and ">0.5<" in written
 
 
 def test_the_player_pages_placing_counts_sides_not_players(teams):
     """In a two-against-two GL finished 1st of 2 sides, not "of 4"; alone at Hearts, of the players."""
-    from ratings.selectors.players import entry_pages
-
-    gl = Player.objects.get(short_name="GL")
-    table = RatingTable.objects.get(slug="spades")
-    hearts = RatingTable.objects.get(slug="hearts")
-    games = Game.objects.in_bulk()
-    found = entry_pages(gl, {table.pk: range(0, 10), hearts.pk: range(0, 10)}, games)
-    assert {e.matchday.number: e.players for e in found[table.pk]} == {7: 2, 8: 2, 9: 2}
-    assert {e.matchday.number: e.players for e in found[hearts.pk]}[1] == 4
-    assert tables.PlacingOfColumn().render(found[table.pk][-1]) == "1 of 2"
+    rows = {row.matchday.number: row for row in _rows(Player.objects.get(short_name="GL"))}
+    assert {n: rows[n].players for n in (7, 8, 9)} == {7: 2, 8: 2, 9: 2}
+    assert rows[1].players == 4
+    assert tables.PlacingOfColumn().render(rows[7]) == "1 of 2"
+    spades, overall = RatingTable.objects.get(slug="spades"), RatingTable.objects.get(slug="overall")
+    assert rows[7].changes.keys() == {spades.pk, overall.pk}  # one row, every table it counted in

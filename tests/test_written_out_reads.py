@@ -18,7 +18,7 @@ from league.selectors import head_to_head_counts
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.selectors import grids, standings
 from ratings.selectors.grids import MatchdayPages
-from ratings.selectors.players import entry_pages, player_standings, rating_history
+from ratings.selectors.players import matchday_rows, played_matchdays, player_standings, rating_history
 from web.context_processors import navigation
 
 PEOPLE = ["A", "B", "C", "D", "E", "F", "G"]
@@ -99,28 +99,32 @@ def test_players_come_in_the_order_they_joined(league):
         assert [p.name for p in ordered] == [p.name for p in expected]  # whole players, not just ids
 
 
-def test_a_players_pages_of_rows_agree_with_the_orms_reading(league):
+def test_a_players_pages_of_matchdays_agree_with_the_orms_reading(league):
     tables = list(RatingTable.objects.all())
     for player in Player.objects.exclude(short_name="NP"):
-        newest_first = standings.entries_with_field_size().order_by("-matchday_date", "-matchday_number")
-        histories = {t.pk: list(newest_first.filter(player=player, table=t)) for t in tables}
+        history = rating_history(player, [t.pk for t in tables])
+        played = played_matchdays(history)
+        newest_first = standings.entries_with_field_size().filter(player=player)
+        orm = newest_first.order_by("-matchday_date", "-matchday_number")
+        assert [m for _, _, m in played] == list(dict.fromkeys(orm.values_list("matchday_id", flat=True)))
         for size in (1, 3, 50):
-            for number in (1, 2, 3):
-                pages = {t: range((number - 1) * size, min(number * size, len(h))) for t, h in histories.items()}
-                found = entry_pages(player, pages, {} if size == 3 else Game.objects.in_bulk())  # {}: read
-                assert set(found) == set(histories)
-                for table_id, rows in found.items():
-                    expected = histories[table_id][(number - 1) * size : number * size]
-                    assert [e.pk for e in rows] == [e.pk for e in expected]
-                    for ours, theirs in zip(rows, expected, strict=True):
-                        assert ours.players == theirs.players == theirs.matchday.results.count()
-                        assert values(ours.matchday) == values(theirs.matchday) and ours.matchday.game.name
-                        assert ours.matchday.game == theirs.matchday.game and ours.player == player
-                        # Every column as the ORM reads it, the state (not read: no page shows it) on demand.
-                        assert ours.get_deferred_fields() == {"state"}
-                        assert values(ours, but="state") == values(theirs, but="state")
-                        assert not ours._state.adding and ours._state.db == theirs._state.db
-                        assert ours.state == theirs.state
+            page = played[size : 2 * size]
+            rows = matchday_rows(player, page, {} if size == 3 else Game.objects.in_bulk())  # {}: read
+            assert [row.matchday_id for row in rows] == [m for _, _, m in page]
+            for row in rows:
+                expected = {e.table_id: e for e in newest_first.filter(matchday_id=row.matchday_id)}
+                assert row.changes.keys() == expected.keys() and row in row.changes.values()
+                for table_id, ours in row.changes.items():
+                    theirs = expected[table_id]
+                    assert ours.pk == theirs.pk and ours.players == theirs.players == theirs.matchday.results.count()
+                    assert values(ours.matchday) == values(theirs.matchday) and ours.matchday.game.name
+                    assert ours.matchday.game == theirs.matchday.game and ours.player == player
+                    # Every column as the ORM reads it, the state (not read: no page shows it) on demand.
+                    assert ours.get_deferred_fields() == {"state"}
+                    assert values(ours, but="state") == values(theirs, but="state")
+                    assert not ours._state.adding and ours._state.db == theirs._state.db
+                    assert ours.state == theirs.state
+    assert matchday_rows(Player.objects.get(short_name="NP"), [], {}) == []
 
 
 def values(instance, but: str = "") -> dict:
@@ -155,9 +159,11 @@ def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league
             entries = RatingEntry.objects.filter(table=table, player=player).order_by(
                 "matchday_date", "matchday_number"
             )
-            expected = [(e.matchday_date, e.matchday_number, e.rating_after) for e in entries]
+            expected = [
+                (e.matchday_date, e.matchday_number, e.rating_after, e.delta, e.placing, e.matchday_id) for e in entries
+            ]
             assert history.get(table.pk, []) == expected
-            assert all(isinstance(day, date) for day, _, _ in history.get(table.pk, []))
+            assert all(isinstance(p.day, date) for p in history.get(table.pk, []))
     assert rating_history(Player.objects.get(short_name="NP"), []) == {}
 
 

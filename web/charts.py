@@ -31,6 +31,7 @@ DASHES = ["", "9 5", "3 4", "12 4 3 4", "1 4", "6 3", "2 6"]
 WIDTHS = [5, 3.5, 2.5, 2, 2, 1.5, 1.5]
 MARKERS = ["circle", "square", "triangle", "diamond"]
 INK = "currentColor"
+LETTER = 6.5  # the width of a date label's letter (11px text on a chart 640 units wide)
 
 
 class Point(NamedTuple):  # a tuple: a long history has hundreds, cheaper to make than dataclasses
@@ -93,9 +94,32 @@ def _style(i: int) -> tuple[str, str, float, str]:
     )
 
 
-def _x_label(day: date, years: bool) -> str:
-    """ "Nov 6" on a chart of less than a year (its points' titles carry the year), "Nov 2025" on a longer one."""
-    return f"{day:%b} {day.year}" if years else f"{day:%b} {day.day}"
+def _x_label(day: date, first: date, last: date) -> str:
+    """ "Nov 6" on a chart within one year (its points' titles carry the year), "Dec 6, 2025" on one
+    that crosses into another, "Nov 2025" on one of a year or more."""
+    if (last - first).days >= 365:
+        return f"{day:%b} {day.year}"
+    if first.year != last.year:
+        return f"{day:%b} {day.day}, {day.year}"
+    return f"{day:%b} {day.day}"
+
+
+def _x_ticks(dates: list[date], scale: _Scale) -> list[tuple[float, str, bool]]:
+    """Up to six of the chart's `dates` (sorted), spread along its points: (x, label, whether the
+    label ends at its tick rather than centring on it, at the right edge). A label is left out where
+    it would touch the one before it (dates bunch where play was busy)."""
+    picked = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
+    ticks: list[tuple[float, str, bool]] = []
+    room = -math.inf  # where the last label kept ends
+    for day in picked:
+        x, label = scale.x(day), _x_label(day, scale.first, scale.last)
+        width = LETTER * len(label)
+        end = x + width / 2 > WIDTH
+        left = x - width if end else x - width / 2
+        if left >= room + LETTER:
+            ticks.append((x, label, end))
+            room = x if end else x + width / 2
+    return ticks
 
 
 @dataclass(frozen=True)
@@ -130,20 +154,19 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     y = scale.y
     y_ticks = [low + i * step for i in range(round((high - low) / step) + 1)]
     dates = sorted(set(days))
-    x_ticks = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
     grid = format_html_join(
         "",
         '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="y-label" x="{}" y="{}">{}</text>',
         ((LEFT, WIDTH - RIGHT, y(t), y(t), LEFT - 6, y(t) + 4, format_rating(t)) for t in y_ticks),
     )
-    years = (last - first).days >= 365
-    # On a phone every other date label gives way (site.css), so that the rest stay readable.
+    # On a phone every other date label gives way (site.css), so that the rest stay readable; a
+    # label that would run off the right edge ends at its tick.
     labels = format_html_join(
         "",
-        '<text class="x-label{}" x="{}" y="{}">{}</text>',
+        '<text class="x-label{}{}" x="{}" y="{}">{}</text>',
         (
-            (" minor" if i % 2 else "", scale.x(d), HEIGHT - BOTTOM + 18, _x_label(d, years))
-            for i, d in enumerate(x_ticks)
+            (" minor" if i % 2 else "", " end" if end else "", x, HEIGHT - BOTTOM + 18, label)
+            for i, (x, label, end) in enumerate(_x_ticks(dates, scale))
         ),
     )
     size = 4 if len(points) <= 100 else 2.5

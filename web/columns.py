@@ -36,11 +36,17 @@ class ChangeColumn(RatingColumn):
         return change_html(value)
 
 
-def change_html(value):
+def change_html(value, text=format_change):
+    """A change in the site's colours, written by `text` (`format_change`, or `format_fine_change`
+    for ratings of games against deals)."""
     if value is None:
         return ""
-    kind = "up" if value > 0 else "down" if value < 0 else "level"
-    return SafeString(f'<span class="{kind}">{format_change(value)}</span>')  # a fixed word and a number
+    shown = text(value)
+    kind = _KINDS.get(shown[0], "level")  # by the sign shown: a change that rounds to nothing is level
+    return SafeString(f'<span class="{kind}">{shown}</span>')  # a fixed word and a number
+
+
+_KINDS = {"+": "up", "\u2212": "down"}
 
 
 class MeanColumn(tables.Column):

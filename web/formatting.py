@@ -27,6 +27,20 @@ def format_change(value: float) -> str:
     return "\u00b10"
 
 
+def format_fine_rating(value: float) -> str:
+    """A rating that moves by fractions of a point (games played against deals), to two decimals:
+    "1615.54" wherever it is shown."""
+    return f"{value:.2f}"
+
+
+def format_fine_change(value: float) -> str:
+    """A change of such a rating to two decimals: +0.43, −7.57 (a real minus sign) or ±0.00."""
+    text = f"{abs(value):.2f}"
+    if text == "0.00":
+        return "\u00b10.00"
+    return f"+{text}" if value > 0 else f"\u2212{text}"
+
+
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

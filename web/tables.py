@@ -32,7 +32,9 @@ from web.columns import (
     RatingColumn,
     SideColumn,
     WeightColumn,
+    change_html,
 )
+from web.formatting import explain_change, format_rating, plain_number
 from web.names import PlayerNames
 from web.render import Shown, declared_html
 
@@ -220,20 +222,79 @@ class EntryTable(ExplainedColumns):
         sequence = ("player", "placing", "delta", "rating_after", "side", "side_rating", "weight", "rating_before")
 
 
-class PlayerEntryTable(ExplainedColumns):
-    """Every matchday of one player in one rating table."""
+class PlayerMatchdaysTable(SiteTable):
+    """A player's matchdays, newest first, in one list: where they finished and their change in each
+    table the matchday counted in (`matchday_columns`: a column per table, then their side)."""
 
     date = DateColumn(accessor="matchday__date")
     matchday = MatchdayColumn(attrs=NUM)
     game = tables.Column("Game", accessor="matchday__game__name")
     placing = PlacingOfColumn()
-    side = SideColumn()
-    weight = WeightColumn()
 
     class Meta:
         orderable = False
-        attrs = {"class": "explained"}
-        sequence = ("date", "matchday", "game", "placing", "side", "weight", "...")
+        attrs = {"class": "player-matchdays"}
+        empty_text = "No matchdays yet."
+
+    @classmethod
+    def list_html(cls, rows, rating_tables, *, with_year=False, sides=False, points=False) -> SafeString:
+        """`table_html(cls(rows, with_year=with_year, extra_columns=matchday_columns(...)))`, written
+        without building the table."""
+        extra = matchday_columns(rating_tables, sides, points=points)
+        return declared_html(cls, rows, Shown(None, with_year), extra=extra)
+
+
+def matchday_columns(
+    rating_tables, sides: bool, downloads: bool = False, points: bool = False
+) -> list[tuple[str, tables.Column]]:
+    """The player's list's columns after the matchday's own: their points where the list shows a
+    score sheet, a change per table (with, for the downloads, the change and the rating after as
+    numbers), then their side and weight where it shows a matchday played in sides or with partial
+    play."""
+    columns = [("points", NumberColumn("Points"))] if points else []
+    for table in rating_tables:
+        columns.append((f"change_{table.pk}", TableChangeColumn(table)))
+        if downloads:
+            columns.append((f"delta_{table.pk}", TableValueColumn(table, "delta", f"{table.name} change")))
+            columns.append((f"after_{table.pk}", TableValueColumn(table, "rating_after", f"{table.name} after")))
+    if sides:
+        columns += [("side", SideColumn()), ("weight", WeightColumn())]
+    return columns
+
+
+class TableChangeColumn(tables.Column):
+    """One table's change at the player's matchday in green or red, the rating after beneath it, and
+    how the change came about on hover; blank where the matchday did not count in the table."""
+
+    def __init__(self, table):
+        th = {"class": "num", "title": f"Change in {table.name}, the rating after beneath"}
+        super().__init__(table.name, empty_values=(), attrs={**NUM, "th": th}, exclude_from_export=True)
+        self.table_id = table.pk
+
+    def cell_html(self, record, table=None) -> str:
+        entry = record.changes.get(self.table_id)
+        if entry is None:
+            return ""
+        rated = entry.rated_placing if entry.rated_placing is not None else entry.placing
+        line = explain_change(entry.delta, rated, entry.players, entry.expected, entry.k, entry.placing)
+        after = format_rating(entry.rating_after)
+        # Numbers and fixed words only: nothing to escape.
+        return f'<span title="{line}">{change_html(entry.delta)}<span class="after">{after}</span></span>'
+
+    def render(self, record):
+        return mark_safe(self.cell_html(record))  # noqa: S308 - numbers and fixed words
+
+
+class TableValueColumn(tables.Column):
+    """One number of the player's row in one table, for the downloads (hidden on the page)."""
+
+    def __init__(self, table, field: str, header: str):
+        super().__init__(header, empty_values=(), visible=False)
+        self.table_id, self.field = table.pk, field
+
+    def value(self, record):
+        entry = record.changes.get(self.table_id)
+        return None if entry is None else plain_number(getattr(entry, self.field))
 
 
 class HeadToHeadTable(SiteTable):

@@ -81,6 +81,7 @@ class Param:
     maximum: float | None = None  # inclusive
     positive: bool = False  # strictly above zero (the minimum is then 0, excluded)
     choices: tuple[str, ...] = ()
+    unit: str = ""  # what the number counts, said after it ("inactive after 14 days")
 
     @property
     def range_text(self) -> str:
@@ -310,7 +311,7 @@ class Method:
                 if value != p.default:  # "K scaled by table size (multielo)"; the default goes unsaid
                     parts.append(f"{p.label} ({value})")
             else:
-                parts.append(f"{p.label} {value:g}")
+                parts.append(f"{p.label} {value:g} {p.unit}".rstrip())
         return ", ".join(parts)
 
 

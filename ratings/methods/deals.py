@@ -209,10 +209,11 @@ power ranking of a variant and level: win rate there x average deal rating there
         ),
         Param(
             "inactive_days",
-            "Inactive after days",
+            "Inactive after",
             INACTIVE_DAYS,
             "Standings hide players with no attempt in this many days before the latest session (0: never).",
             int,
+            unit="days",
             minimum=0,
             maximum=3650,
         ),

@@ -1,5 +1,6 @@
-"""The reads of a player's page, written out in SQL: their standings, the points of their chart and
-all their tables' pages of rows in one query.
+"""The reads of a player's page, written out in SQL: their standings, their history in every table
+(the points of their chart and their record) and a page of their matchdays with every table's row in
+one query.
 
 Read through the ORM (correlated counts, joins, a query per table) these queries cost more to
 compile than to run, and the page shows little of a long history (figures in docs/performance.md).
@@ -7,7 +8,9 @@ compile than to run, and the page shows little of a long history (figures in doc
 
 from __future__ import annotations
 
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models.base import ModelState
@@ -23,65 +26,78 @@ _ENTRY_FIELDS = [f for f in RatingEntry._meta.concrete_fields if f.name != "stat
 _MATCHDAY_FIELDS = Matchday._meta.concrete_fields
 _ENTRY_NAMES, _MATCHDAY_NAMES = [f.attname for f in _ENTRY_FIELDS], [f.attname for f in _MATCHDAY_FIELDS]
 _DATES = [at for at, f in enumerate([*_ENTRY_FIELDS, *_MATCHDAY_FIELDS]) if f.get_internal_type() == "DateField"]
-_COLUMNS = ", ".join(  # named apart: both tables have an id, and a union's subqueries are read by *
+_COLUMNS = ", ".join(  # named apart: both tables have an id
     f"{column} AS c{at}"
     for at, column in enumerate(
         [*(f"e.{f.column}" for f in _ENTRY_FIELDS), *(f"m.{f.column}" for f in _MATCHDAY_FIELDS)]
     )
 )
-_PAGE = f"""
-SELECT {_COLUMNS}, mine.side AS side, mine.weight AS weight,
+_ROWS = f"""
+SELECT {_COLUMNS}, mine.side AS side, mine.weight AS weight, mine.score AS points,
        (SELECT COUNT(DISTINCT CASE WHEN r.side = '' THEN 'p' || r.id ELSE r.side END)
         FROM {Result._meta.db_table} r WHERE r.matchday_id = e.matchday_id) AS players
 FROM {RatingEntry._meta.db_table} e JOIN {Matchday._meta.db_table} m ON m.id = e.matchday_id
 JOIN {Result._meta.db_table} mine ON mine.matchday_id = e.matchday_id AND mine.player_id = e.player_id
-WHERE e.table_id = %s AND e.player_id = %s
-ORDER BY e.matchday_date DESC, e.matchday_number DESC LIMIT %s OFFSET %s
+WHERE e.player_id = %s AND e.matchday_id IN ({{marks}})
 """  # noqa: S608
-# A page as at a day: only the rows up to it.
-_PAGE_UNTIL = _PAGE.replace("AND e.player_id = %s", "AND e.player_id = %s AND e.matchday_date <= %s")
 
 
-def entry_pages(
-    player: Player, pages: dict[int, range], games: dict[int, Game], until: date | None = None
-) -> dict[int, list[RatingEntry]]:
-    """For each table id, the rows at `pages[table id]` (positions newest first, as the page's pager
-    counts them) of `player`'s history in that table, newest first. Each row comes with its matchday
-    and the matchday's game (`entry.matchday.game`, from `games`, every game by id, which the page
-    has read with its tables), the player's `side` and `weight` there, and `players`, the number of
-    sides at the matchday (a player alone is a side of one: without partners, the players). One query,
-    whatever the number of tables. With `until`, the history ends that day."""
-    wanted = [(table_id, rows) for table_id, rows in pages.items() if len(rows)]
-    found: dict[int, list[RatingEntry]] = {table_id: [] for table_id in pages}
-    if not wanted:
-        return found
-    each = _PAGE if until is None else _PAGE_UNTIL
-    sql = " UNION ALL ".join(f"SELECT * FROM ({each}) page_{n}" for n in range(len(wanted)))  # noqa: S608
-    mine = [player.pk] if until is None else [player.pk, until]
-    params = [value for table_id, rows in wanted for value in (table_id, *mine, len(rows), rows.start)]
+class Played(NamedTuple):
+    """One of a player's matchdays in one table, as their chart and record read it."""
+
+    day: date
+    number: int
+    rating: float  # after the matchday
+    delta: float
+    placing: int  # where they finished (partners share their side's)
+    matchday_id: int
+
+
+def played_matchdays(history: dict[int, list[Played]]) -> list[tuple[date, int, int]]:
+    """(date, number, matchday id) of every matchday in `history` (each table's, from
+    `rating_history`), newest first and each once: the rows of the player's one list."""
+    seen = {(p.day, p.number, p.matchday_id) for points in history.values() for p in points}
+    return sorted(seen, reverse=True)
+
+
+def matchday_rows(player: Player, matchdays: list[tuple[date, int, int]], games: dict[int, Game]) -> list[RatingEntry]:
+    """A row for each of `matchdays` (from `played_matchdays`) in their order: the player's rating
+    row there in one of its tables, with `changes`, their row in every table the matchday counted in
+    (table id -> row), its matchday and the matchday's game (from `games`,
+    every game by id, which the page has read with its tables), the player's `side`, `weight` and
+    `points` (on a score sheet; None without one) there, and `players`, the number of sides (a player
+    alone is a side of one). One query."""
+    if not matchdays:
+        return []
+    ids = [matchday_id for _, _, matchday_id in matchdays]
+    sql = _ROWS.format(marks=", ".join(["%s"] * len(ids)))
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [player.pk, *ids])
         rows = cursor.fetchall()
     split = len(_ENTRY_NAMES)
     game_at = split + _MATCHDAY_NAMES.index("game_id")
     missing = {row[game_at] for row in rows} - games.keys()
     if missing:  # a game without a table of its own (tables are made on the next recompute)
         games = {**games, **Game.objects.in_bulk(missing)}
-    alias = connection.alias
+    alias, firsts = connection.alias, {}
     for row in rows:
         row = list(row)
         for at in _DATES:  # dates, whether or not the backend converted them (SQLite goes by declared types)
             row[at] = read_date(row[at])
         entry = model_from_row(RatingEntry, alias, _ENTRY_NAMES, row[:split])
-        matchday = model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-3])
-        _GAME.set_cached_value(matchday, games[matchday.game_id])
+        entry.side, entry.weight, entry.points, entry.players = row[-4:]
+        first = firsts.get(entry.matchday_id)
+        if first is None:  # the matchday's first row: its matchday, read once
+            first = firsts[entry.matchday_id] = entry
+            matchday = model_from_row(Matchday, alias, _MATCHDAY_NAMES, row[split:-4])
+            _GAME.set_cached_value(matchday, games[matchday.game_id])
+            entry.changes = {}
+        else:
+            matchday = _MATCHDAY.get_cached_value(first)
         _MATCHDAY.set_cached_value(entry, matchday)
         _PLAYER.set_cached_value(entry, player)
-        entry.side, entry.weight, entry.players = row[-3:]
-        found[entry.table_id].append(entry)
-    for entries in found.values():  # each page's order: a union keeps none
-        entries.sort(key=lambda e: (e.matchday_date, e.matchday_number), reverse=True)
-    return found
+        first.changes[entry.table_id] = entry
+    return [firsts[matchday_id] for matchday_id in ids if matchday_id in firsts]
 
 
 def model_from_row(model, alias: str, names: list[str], values: list):
@@ -129,26 +145,69 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
     return sorted(rows, key=lambda row: table_order(row["table"]))
 
 
-def rating_history(
-    player: Player, table_ids: list[int], until: date | None = None
-) -> dict[int, list[tuple[date, int, float]]]:
-    """Table id -> (date, matchday number, rating after) of each of `player`'s matchdays in each of
-    `table_ids`, in play order (up to `until`, when given): the points of the rating chart, read as
-    plain tuples in one query (through the (table, player, date, number) index, one range per table)."""
-    history: dict[int, list[tuple[date, int, float]]] = {}
+_HISTORY = f"""
+SELECT table_id, matchday_date, matchday_number, rating_after, delta, placing, matchday_id
+FROM {RatingEntry._meta.db_table} WHERE player_id = %s AND table_id IN ({{marks}}){{up_to}}
+ORDER BY table_id, matchday_date, matchday_number
+"""  # noqa: S608
+
+
+def rating_history(player: Player, table_ids: list[int], until: date | None = None) -> dict[int, list[Played]]:
+    """Table id -> each of `player`'s matchdays in that table (of `table_ids`), in play order (up to
+    `until`, when given): the points of the rating chart, the player's record and the rows of their
+    list, read in one query (through the (table, player, date, number) index, one range per table)."""
+    history: dict[int, list[Played]] = {}
     if not table_ids:
         return history
     marks = ", ".join(["%s"] * len(table_ids))
-    up_to, params = ("", []) if until is None else (" AND matchday_date <= %s", [until])
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT table_id, matchday_date, matchday_number, rating_after FROM {RatingEntry._meta.db_table}"  # noqa: S608
-            f" WHERE player_id = %s AND table_id IN ({marks}){up_to} ORDER BY table_id, matchday_date, matchday_number",
-            [player.pk, *table_ids, *params],
-        )
+        up_to, params = ("", []) if until is None else (" AND matchday_date <= %s", [until])
+        cursor.execute(_HISTORY.format(marks=marks, up_to=up_to), [player.pk, *table_ids, *params])
         points: list = []
-        for table_id, day, number, rating in cursor.fetchall():  # table by table
+        for table_id, day, *rest in cursor.fetchall():  # table by table
             if table_id not in history:
                 points = history[table_id] = []
-            points.append((read_date(day), number, rating))
+            points.append(Played(read_date(day), *rest))
     return history
+
+
+RECENT_DAYS = 30  # the record's recent change: over the last month
+
+
+@dataclass(frozen=True)
+class Record:
+    """A player's record in one table, as a member checks it down their list of matchdays: wins
+    (finished first; partners share their side's placing), podiums (in the first three), the
+    highest rating after a matchday, the change at the last matchday, and the sum of the changes at
+    the matchdays of the last `RECENT_DAYS` days (today included)."""
+
+    matchdays: int
+    wins: int
+    podiums: int
+    peak: float
+    peak_day: date
+    last_change: float
+    recent_change: float
+    recent_since: date  # the first day counted in the recent change
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.matchdays
+
+
+def record_of(points: list[Played], today: date) -> Record | None:
+    """The record in `points` (one table's, from `rating_history`, in play order); None without any."""
+    if not points:
+        return None
+    since = today - timedelta(days=RECENT_DAYS - 1)
+    peak = max(points, key=lambda p: p.rating)  # the first time it was reached
+    return Record(
+        matchdays=len(points),
+        wins=sum(p.placing == 1 for p in points),
+        podiums=sum(p.placing <= 3 for p in points),
+        peak=peak.rating,
+        peak_day=peak.day,
+        last_change=points[-1].delta,
+        recent_change=sum(p.delta for p in points if since <= p.day <= today),
+        recent_since=since,
+    )

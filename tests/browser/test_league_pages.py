@@ -318,3 +318,28 @@ def test_a_member_picks_a_day_and_sees_the_standings_as_they_stood(browser, mixe
         expect(page.locator("h1")).to_have_text("Standings")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_members_page_leads_with_their_record_and_lists_every_matchday_once(browser, mixed_site, width):
+    """A member who plays matchdays, solitaire and in sides: their first card's record shows on the
+    first screen, their matchdays come in one list newest first, and the chart's dates carry years
+    (the league runs from November into the next year)."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        page.goto(mixed_site + _player_url(mixed_site, "Ada N."))
+        screenshot(page, f"player-{width}")
+        record = page.locator(".card .card-record").first
+        expect(record).to_be_visible()
+        box = record.bounding_box()
+        assert box["y"] + box["height"] <= 800 and box["x"] + box["width"] <= width
+        assert page.locator("table.player-matchdays").count() == 1 and page.locator("#overall").count() == 0
+        numbers = [int(n) for n in page.locator("#matchdays tbody tr td:nth-child(2)").all_inner_texts()]
+        assert len(numbers) > 1 and numbers == sorted(numbers, reverse=True)
+        labels = page.locator("#history .x-label").all_text_contents()
+        assert labels[0].endswith(", 2025") and labels[-1].endswith(", 2026")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+    finally:
+        context.close()

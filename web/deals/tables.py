@@ -2,8 +2,9 @@
 deal ratings, power rankings and attempts. Rendered by web.render like the site's other tables
 (tests/test_render_deals.py holds the two renderings equal); cells come from data already loaded.
 
-Ratings move by fractions of a point here (K = 8), so they are shown to two decimals, as the seed does;
-each column declares that in `render` and the plain number a download holds in `value` (web.tables).
+Ratings move by fractions of a point here (K = 8), so ratings and changes are shown to two decimals, as
+the seed does (`web.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
+green and red; each column declares that in `render` and the plain number a download holds in `value`.
 """
 
 from __future__ import annotations
@@ -12,23 +13,11 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deals.selectors import AttemptRow, LevelGrid
-from web.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn
-from web.formatting import plain_number
+from web.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, change_html
+from web.formatting import format_fine_change, format_fine_rating, plain_number
 from web.tables import SiteTable, StandingsTable
 
-NUM = {"td": {"class": "num"}}
-
-
-def two(value: float) -> str:
-    return f"{value:.2f}"
-
-
-def signed(value: float) -> str:
-    """A change to two decimals: +0.43, −7.57 (a real minus sign) or ±0.00."""
-    text = f"{abs(value):.2f}"
-    if text == "0.00":
-        return "\u00b10.00"
-    return f"+{text}" if value > 0 else f"\u2212{text}"
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
 
 def deal_label(deal) -> str:
@@ -51,7 +40,7 @@ def explain_attempt(row: AttemptRow, link: bool = False) -> str:
         r = row.rated
         rest = (
             f" ({level.variant} level {level.level}, rated {r.deal_before:.0f}): "
-            f"expected {r.expected:.2f}, {signed(r.delta)}"
+            f"expected {r.expected:.2f}, {format_fine_change(r.delta)}"
         )
     if link:
         return format_html('{} <a class="in-text" href="{}">{}</a>{}', result, row.deal.get_absolute_url(), what, rest)
@@ -65,27 +54,27 @@ class TwoDecimalsColumn(tables.Column):
         super().__init__(verbose_name, attrs=NUM, **kwargs)
 
     def render(self, value):
-        return two(value)
+        return format_fine_rating(value)
 
     def value(self, value):
         return plain_number(value)
 
 
 class SignedColumn(TwoDecimalsColumn):
-    """A change to two decimals with its sign ("−4.05"); the number itself in downloads."""
+    """A change to two decimals with its sign ("−4.05"), green or red; the number itself in downloads."""
 
     def render(self, value):
-        return signed(value)
+        return change_html(value, format_fine_change)
 
 
 class DealRatingColumn(RatingColumn):
     def render(self, value):
-        return two(value)
+        return format_fine_rating(value)
 
 
 class DealChangeColumn(ChangeColumn):
     def render(self, value):
-        return signed(value)
+        return change_html(value, format_fine_change)
 
 
 class DealStandingsTable(StandingsTable):
@@ -109,11 +98,11 @@ class LevelCell(tables.Column):
         if row is None:
             return ""
         tip = f"{row.deals} deal{'s' if row.deals != 1 else ''}, {row.attempts} rated attempts"
-        return format_html('<span class="played" title="{}">{}</span>', tip, f"{row.average:.0f}")
+        return format_html('<span class="played" title="{}">{}</span>', tip, format_fine_rating(row.average))
 
     def value(self, record):
         row = record[1].get(self.level)
-        return None if row is None else round(row.average, 3)
+        return None if row is None else row.average
 
 
 def level_grid_table(grid: LevelGrid) -> LevelGridTable:
@@ -131,11 +120,6 @@ class LevelGridTable(tables.Table):
         empty_text = "No deals rated yet."
 
 
-class ThreeDecimalsColumn(TwoDecimalsColumn):
-    def render(self, value):
-        return f"{value:.3f}"
-
-
 class WinRateColumn(TwoDecimalsColumn):
     """A win rate as a percentage ("92.57%"); the share itself (0.9257...) in downloads."""
 
@@ -148,8 +132,8 @@ class PowerRankingsTable(tables.Table):
     variant = tables.Column("Variant")
     level = tables.Column("Level", attrs=NUM)
     win_rate = WinRateColumn("Win %")
-    average = ThreeDecimalsColumn("Average deal rating")
-    power = ThreeDecimalsColumn("Power ranking")
+    average = TwoDecimalsColumn("Average deal rating")
+    power = TwoDecimalsColumn("Power ranking")
 
     class Meta:
         orderable = False
@@ -158,7 +142,9 @@ class PowerRankingsTable(tables.Table):
 
 class AttemptTable(SiteTable):
     """Attempts with every number of their rating; pages leave out the columns they need not show.
-    Their dates carry the year: sessions are few and far between, unlike a club's weekly matchdays."""
+    The player's rating before, change and after read together, then the expected score and the
+    deal's ratings (its change is the player's, reversed). Their dates carry the year: sessions are
+    few and far between, unlike a club's weekly matchdays."""
 
     date = DateColumn()
     position = tables.Column("#", attrs=NUM)
@@ -167,10 +153,10 @@ class AttemptTable(SiteTable):
     result = tables.Column("Result", empty_values=())
     explanation = tables.Column("What happened", empty_values=())
     player_before = TwoDecimalsColumn("Before", accessor="rated__player_before")
-    deal_before = TwoDecimalsColumn("Deal before", accessor="rated__deal_before")
-    expected = TwoDecimalsColumn("Expected", accessor="rated__expected")
     delta = SignedColumn("Change", accessor="rated__delta")
     player_after = TwoDecimalsColumn("After", accessor="rated__player_after")
+    expected = TwoDecimalsColumn("Expected", accessor="rated__expected")
+    deal_before = TwoDecimalsColumn("Deal before", accessor="rated__deal_before")
     deal_after = TwoDecimalsColumn("Deal after", accessor="rated__deal_after")
 
     class Meta:

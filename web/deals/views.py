@@ -15,8 +15,8 @@ from ratings.methods import ParamError
 from ratings.models import RatingTable
 from ratings.selectors.standings import ranked_standings, standing_rows
 from web import charts
-from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table, two
-from web.formatting import long_date
+from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table
+from web.formatting import format_fine_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import WHOLE, paginate
 from web.views.sections import Exports, Section, get_or_404, player_names, public_page
@@ -99,7 +99,7 @@ def deal(request, slug, variant, level, number):
         attempt.deal = deal  # its level and game are the page's
     rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])
     history = deal_selectors.deal_history(deal)
-    points = [charts.Point(day, rating, f"{long_date(day)}: {two(rating)}") for day, rating in history]
+    points = [charts.Point(day, rating, f"{long_date(day)}: {format_fine_rating(rating)}") for day, rating in history]
     exports.names = player_names([row.player for row in rows])
     ctx = {
         "deal": deal,
@@ -118,13 +118,13 @@ def deal(request, slug, variant, level, number):
 
 
 def player_section(section: Section, player: Player, table: RatingTable, until=None) -> Section:
-    """The player page's section for a deal game: every attempt (up to `until`) explained, and their
-    rating chart."""
+    """The player page's section for a deal game: every attempt (up to `until`) explained, newest
+    first, and their rating chart."""
     attempts = deal_selectors.player_attempts(player, table, until)
     page = paginate(attempts, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
-    rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])[::-1]
+    rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])  # newest first
     points = [
-        charts.Point(day, rating, f"{long_date(day)}: {two(rating)}")
+        charts.Point(day, rating, f"{long_date(day)}: {format_fine_rating(rating)}")
         for day, rating in deal_selectors.player_history(player, table, until)
     ]
     section.show(

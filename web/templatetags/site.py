@@ -4,7 +4,8 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from web import paths
-from web.formatting import format_change, format_rating, formula_html
+from web.columns import change_html
+from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, formula_html
 
 register = template.Library()
 
@@ -17,6 +18,18 @@ def rating(value):
 @register.filter
 def signed(value):
     return format_change(value)
+
+
+@register.filter
+def fine_rating(value):
+    """A rating of a game played against deals: "1615.54"."""
+    return format_fine_rating(value)
+
+
+@register.filter
+def fine_change(value):
+    """A change of such a rating, green or red: "+0.43"."""
+    return change_html(value, format_fine_change)
 
 
 @register.filter

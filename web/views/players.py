@@ -1,6 +1,6 @@
-"""The players: the directory (search and sort), and a player's page: their rating in every table,
-its history, every change explained in the terms of the table's method, head to head against
-everyone they met and the partners they played on a side with."""
+"""The players: the directory (search and sort), and a player's page, a function per section: a card
+per table (rating, rank, record), the history chart, every matchday in one list with the change in
+each table, attempts at deals, head to head against everyone they met and their partners."""
 
 from __future__ import annotations
 
@@ -13,15 +13,23 @@ from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.models import RatingTable
 from ratings.selectors import as_at as as_at_ratings
 from ratings.selectors import overview, standings
-from ratings.selectors.players import entry_pages, player_standings, rating_history
-from ratings.selectors.sides import add_partners, in_sides, partnerships
+from ratings.selectors.players import (
+    RECENT_DAYS,
+    matchday_rows,
+    played_matchdays,
+    player_standings,
+    rating_history,
+    record_of,
+)
+from ratings.selectors.sides import add_partners, partnerships
 from web import as_at, charts
+from web.columns import change_html
 from web.deals import views as deals
-from web.formatting import format_rating, long_date
+from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, long_date
 from web.page_params import PageParams, cached_page
 from web.paging import paginate
 from web.partners import PartnersTable
-from web.tables import HeadToHeadTable, PlayerEntryTable, PlayersTable
+from web.tables import HeadToHeadTable, PlayerMatchdaysTable, PlayersTable, matchday_columns
 from web.views.sections import Exports, bad_request, get_or_404, player_names, public_page
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
@@ -65,45 +73,96 @@ def directory(request):
     return exports.response() or render(request, "league/players.html", ctx)
 
 
-def _chart(player: Player, summary: list[dict], history: dict):
-    days = {day for points in history.values() for day, _, _ in points}  # shared by the tables
+def _cards(summary: list[dict], history: dict, today) -> list[dict]:
+    """A card per table: rating, rank and the last change, and for matchday tables the record (wins,
+    podiums, win %, the change over the last days, the peak). Games against deals move by fractions
+    of a point: their numbers to two decimals."""
+    cards = []
+    for row in summary:
+        table, standing = row["table"], row["standing"]
+        fine = table.against_deals
+        record = None if fine else record_of(history.get(table.pk, []), today)
+        cards.append(
+            {
+                **row,
+                "rating": format_fine_rating(standing.rating) if fine else format_rating(standing.rating),
+                "last_change": change_html(standing.delta, format_fine_change if fine else format_change),
+                "unit": "attempt" if fine else "matchday",
+                "record": record,
+                "recent_change": record and change_html(record.recent_change),
+                "recent_since": record and long_date(record.recent_since),
+                "peak_day": record and long_date(record.peak_day),
+                "win_percent": record and f"{record.win_share:.0%}",
+            }
+        )
+    return cards
+
+
+def _chart(player: Player, rated: list[RatingTable], history: dict):
+    days = {p.day for points in history.values() for p in points}  # shared by the tables
     dates = {day: long_date(day) for day in days}
     return charts.rating_chart(
         [
             charts.Series(
-                row["table"].name,
+                table.name,
                 [
                     charts.Point(
-                        day,
-                        rating,
-                        f"{row['table'].name}, matchday {number}, {dates[day]}: {format_rating(rating)}",
+                        p.day, p.rating, f"{table.name}, matchday {p.number}, {dates[p.day]}: {format_rating(p.rating)}"
                     )
-                    for day, number, rating in history.get(row["table"].pk, [])
+                    for p in history.get(table.pk, [])
                 ],
             )
-            for row in summary
+            for table in rated
         ],
         title=f"Rating history of {player.short_name}",
     )
 
 
-def _entries_section(section, page, table: RatingTable, entries: list, with_year: bool):
-    """A page of the player's rows in one table; played in sides, with their sides and weights and
-    the method's word on how it rates sides."""
-    method, sides = table.rating_method, in_sides(entries)
+def _matchdays_section(section, player: Player, rated: list[RatingTable], history: dict, games: dict, today):
+    """The player's matchdays, newest first, a page of them in one list: their change in each table
+    the matchday counted in, with how each table's method works (and rates sides, where a matchday
+    shown was played in sides)."""
+    played = played_matchdays(history)
+    page = paginate(played, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    rows = matchday_rows(player, page.object_list, games)
+    add_partners(player, rows)
+    with_year = bool(played) and standings.Span(len(played), played[-1][0], played[0][0]).needs_year(today)
+    sided = {table_id for row in rows if row.side or row.weight != 1 for table_id in row.changes}
+    sides, points = bool(sided), any(row.points is not None for row in rows)
 
     def build(names):
-        return PlayerEntryTable(entries, method=method, with_year=with_year, sides=sides)
+        columns = matchday_columns(rated, sides, downloads=True, points=points)
+        return PlayerMatchdaysTable(rows, with_year=with_year, extra_columns=columns)
 
     def write(names):
-        return PlayerEntryTable.changes_html(entries, method, with_year=with_year, sides=sides)
+        return PlayerMatchdaysTable.list_html(rows, rated, with_year=with_year, sides=sides, points=points)
 
-    section.show(build, page, title=table.name, newest_first=True, rating_table=table, html=write)
+    section.show(build, page, title="Every matchday", newest_first=True, html=write)
+    section.methods = [{"table": table, "in_sides": table.pk in sided} for table in rated]
     section.in_sides = sides
     return section
 
 
-@cached_page(PageParams(sections=("head-to-head",), tables=True, exports=True, dates=(as_at.AS_AT,)))
+def _head_to_head_section(section, player: Player, games: dict):
+    counts = paginate(head_to_head_counts(player, games), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    opponents = head_to_head_records(counts.object_list)
+    section.show(
+        lambda names: HeadToHeadTable(opponents, names),
+        counts,
+        title="Head to head",
+        html=lambda names: HeadToHeadTable.page_html(opponents, names),
+    )
+    return section, opponents
+
+
+def _partners_section(section, player: Player, games: dict):
+    partners = partnerships(player, games)
+    if partners:
+        section.show(lambda names: PartnersTable(partners, names), title="Partners")
+    return (section if partners else None), partners
+
+
+@cached_page(PageParams(sections=("matchdays", "head-to-head"), tables=True, exports=True, dates=(as_at.AS_AT,)))
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
@@ -113,63 +172,36 @@ def player(request, pk):
     except ValueError as error:
         return bad_request(request, str(error))
     exports = Exports(request, reserved=("history", "history-heading"))
-    head_to_head, partners_section = exports.section("head-to-head"), exports.section("partners")
     tables = list(RatingTable.objects.select_related("game"))
+    games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     if day is None:
         summary = player_standings(player, tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
     else:  # as they stood at the end of a day
         summary = as_at_ratings.player_standings_at(player, tables, day, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
-    history = rating_history(player, [row["table"].pk for row in summary], day)
-    # Every table's page of rows first, then all of them in one query.
-    pages, positions = {}, {}
-    for row in summary:
-        table = row["table"]
-        if not table.against_deals:
-            section = exports.section(table.slug)
-            played = row["standing"].played  # a row per matchday
-            page = paginate(range(played), section.page_number, settings.LEAGUE_GRID_PAGE_SIZE, count=played)
-            pages[table.pk], positions[table.pk] = (section, page), page.object_list  # a range of positions
-    games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
-    found = entry_pages(player, positions, games, day)
-    add_partners(player, (entry for entries in found.values() for entry in entries))
-    sections = []
-    for row in summary:
-        table = row["table"]
-        if table.against_deals:  # attempts at deals, explained in a section of their own
-            sections.append(deals.player_section(exports.section(table.slug), player, table, day))
-            continue
-        section, page = pages[table.pk]
-        page.object_list = entries = found[table.pk][::-1]  # pages run newest first, each in play order
-        dates = [d for d, _, _ in history.get(table.pk, [])]
-        with_year = bool(dates) and standings.Span(len(dates), dates[0], dates[-1]).needs_year(today)
-        sections.append(_entries_section(section, page, table, entries, with_year))
-    opponents, partners = [], []
+    rated = [row["table"] for row in summary if not row["table"].against_deals]
+    history = rating_history(player, [table.pk for table in rated], day)
+    shown_day = day or today  # the record's recent change counts back from it
+    matchdays = _matchdays_section(exports.section("matchdays"), player, rated, history, games, shown_day)
+    # Attempts at deals are explained in a section of their own per game.
+    attempts = [
+        deals.player_section(exports.section(row["table"].slug), player, row["table"], day)
+        for row in summary
+        if row["table"].against_deals
+    ]
+    head_to_head, opponents, partners_section, partners = None, [], None, []
     if day is None:  # counted over every matchday: today's page only
-        opponents = _head_to_head(head_to_head, player, games)
-        partners = partnerships(player, games)
-    if partners:
-        partners_section.show(lambda names: PartnersTable(partners, names), title="Partners")
+        head_to_head, opponents = _head_to_head_section(exports.section("head-to-head"), player, games)
+        partners_section, partners = _partners_section(exports.section("partners"), player, games)
     exports.names = player_names([player, *(r.opponent for r in opponents), *(r.partner for r in partners)], tables)
     ctx = {
         "player": player,
-        "summary": summary,
-        "chart": _chart(player, [row for row in summary if not row["table"].against_deals], history),
-        "sections": sections,
-        "head_to_head": head_to_head if day is None else None,
+        "cards": _cards(summary, history, shown_day),
+        "recent_days": RECENT_DAYS,
+        "chart": _chart(player, rated, history),
+        "matchdays": matchdays if rated else None,
+        "attempts": attempts,
+        "head_to_head": head_to_head,
+        "partners": partners_section,
         "days": as_at.Days(day),
-        "partners": partners_section if partners else None,
     }
     return exports.response() or render(request, "league/player.html", ctx)
-
-
-def _head_to_head(section, player: Player, games: dict) -> list:
-    """A page of how `player` finished against every opponent, shown in `section`."""
-    counts = paginate(head_to_head_counts(player, games), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
-    opponents = head_to_head_records(counts.object_list)
-    section.show(
-        lambda names: HeadToHeadTable(opponents, names),
-        counts,
-        title="Head to head",
-        html=lambda names: HeadToHeadTable.page_html(opponents, names),
-    )
-    return opponents
