@@ -44,7 +44,8 @@ def expected_on(matchday: int) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.parametrize("matchday", range(1, 7))
-def test_the_standings_as_at_each_day_are_the_club_pages_ratings_of_that_day(client, club, matchday):
+def test_the_standings_as_at_each_day_are_the_club_pages_ratings_of_that_day(client, club, matchday, settings):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
     response, html, rows = overall(client, as_at=DAYS[matchday - 1])
     assert response.status_code == 200
     played = rows[0].index("Matchdays")
@@ -120,7 +121,8 @@ def test_a_league_with_no_matchday_says_so(client, db):
     assert "the league has no matchday yet" in response.content.decode()
 
 
-def test_equal_ratings_share_the_days_rank(client, club):
+def test_equal_ratings_share_the_days_rank(client, club, settings):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
     _, _, rows = overall(client, as_at="2025-11-09")  # K (from November 8) and R both at 1503
     assert [(row[0], row[1].split()[0], row[2]) for row in rows[1:]] == [
         ("1", "J", "1544"),
@@ -149,7 +151,8 @@ def test_provisional_marks_are_those_of_the_day(client, club, settings):
     assert marked == {"I", "J"}  # two matchdays and one by November 8; the others three
 
 
-def test_the_comparison_shows_each_players_change_of_rating_and_places(client, club):
+def test_the_comparison_shows_each_players_change_of_rating_and_places(client, club, settings):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
     response, html, rows = overall(client, **{"from": DAYS[1], "to": DAYS[4]})
     assert response.status_code == 200
     assert rows[0][:5] == ["#", "Move", "Player", "Rating", "Since November 6, 2025"]
@@ -164,7 +167,8 @@ def test_the_comparison_shows_each_players_change_of_rating_and_places(client, c
     assert "with each player's change since November 6, 2025" in html
 
 
-def test_a_player_new_since_the_earlier_day_is_marked_new(client, club):
+def test_a_player_new_since_the_earlier_day_is_marked_new(client, club, settings):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
     _, _, rows = overall(client, **{"from": DAYS[0], "to": DAYS[1]})
     moves = {row[2].split()[0]: (row[1], row[4]) for row in rows[1:]}
     assert moves["J"] == ("new", "—")
@@ -176,7 +180,8 @@ def test_from_alone_compares_with_today(client, club):
     assert alone == today
 
 
-def test_the_comparison_downloads_with_its_columns(client, club):
+def test_the_comparison_downloads_with_its_columns(client, club, settings):
+    settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
     response = client.get("/standings/", {"from": DAYS[1], "to": DAYS[4], "export": "csv", "table": "overall"})
     header = response.content.decode().splitlines()[0]
     assert header == '#,Move,Player,Rating,"Since November 6, 2025",Matchdays,Last played,Last change,Provisional'
@@ -266,3 +271,25 @@ def test_the_as_at_standings_cost_the_same_queries_however_long_the_history(clie
         make_matchday(number, f"2025-11-{number - 3:02d}", {"I": 1, "R": 2, "GL": 3, "K": 4})
     cache.clear()
     assert queries() == before
+
+
+def test_a_provisional_player_comes_after_the_ranked_ones_as_on_todays_boards(client, club):
+    """On November 9 J had played twice: provisional, listed after the ranked players without a
+    rank, as today's standings list a newcomer."""
+    _, html, rows = overall(client, as_at=DAYS[3])
+    ranks = {row[1].split()[0]: row[0] for row in rows[1:]}
+    assert ranks["J"] == "—" and [row[1].split()[0] for row in rows[1:]][-1] == "J"
+    assert ranks == {"J": "—", "K": "1", "R": "1", "I": "3", "GL": "4"}  # K and R tie at 1503
+    last_row = section(html, "overall-heading").split("<tr")[-1]
+    assert 'data-player="J"' in last_row and "provisional</span>" in last_row
+
+
+def test_the_mixed_leagues_standings_as_at_today_are_todays(client, mixed_league):
+    """Every board of the mixed league (provisional members, categories, solitaire, sides) reads the
+    same as at today as today's page shows it."""
+    today = date.today().isoformat()
+    now = client.get("/standings/").content.decode()
+    then = client.get("/standings/", {"as_at": today}).content.decode()
+    for heading in ("overall-heading", "pokemon-heading", "spades-heading", "codenames-heading"):
+        assert table_rows(section(then, heading)) == table_rows(section(now, heading)), heading
+    assert "—" in [row[0] for row in table_rows(section(now, "pokemon-heading"))]  # a provisional member

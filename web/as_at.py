@@ -79,14 +79,15 @@ def standings_section(
     by that day's reckoning, ranks and provisional marks of that day, and, when comparing, each
     player's change of rating and places since `days.since`."""
     since_active = None if show_all else active_since(table, days.day)
-    ranking = as_at.ranked_at(table, days.day, since_active)
+    below = settings.LEAGUE_PROVISIONAL_MATCHDAYS  # the provisional after the ranked, as today's boards
+    ranking = as_at.ranked_at(table, days.day, since_active, below)
     page = paginate(ranking.rows, section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
-    rows = as_at.standing_rows_at(table, days.day, list(page.object_list), settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    rows = as_at.standing_rows_at(table, days.day, list(page.object_list), below)
     kind = DealStandingsTable if table.against_deals else StandingsTable
     extra = {}
     if days.since is not None:
         before = None if show_all else active_since(table, days.since)
-        rows = as_at.compared(rows, as_at.ranked_at(table, days.since, before).rows)
+        rows = as_at.compared(rows, as_at.ranked_at(table, days.since, before, below).rows)
         change = (DealChangeColumn if table.against_deals else ChangeColumn)(f"Since {long_date(days.since)}")
         extra = {
             "extra_columns": [("movement", MovementColumn()), ("change", change)],

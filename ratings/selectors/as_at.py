@@ -33,7 +33,7 @@ class Rated:
     matchday_date: date  # their last matchday (or session) on or before the day
     matchday_number: int
     delta: float  # the change at that matchday
-    rank: int = 0
+    rank: int | None = 0  # None: provisional, listed after the ranked players
     played: int | None = None  # counted only for the rows a page shows (`count_played`)
 
 
@@ -118,15 +118,50 @@ class Ranking:
     hidden: int = 0  # players left out as inactive
 
 
-def ranked_at(table: RatingTable, day: date, active_since: date | None = None) -> Ranking:
+def ranked_at(
+    table: RatingTable, day: date, active_since: date | None = None, provisional_below: int | None = None
+) -> Ranking:
     """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
     matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
-    a rank (1, 2, 2, 4). One query."""
+    a rank (1, 2, 2, 4). With `provisional_below`, the players provisional that day come after the
+    ranked ones, unranked, as today's boards list them (`boards.split`). One or two queries."""
     everyone = ratings_at(table, day)
     rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
+    settling = []
+    if provisional_below is not None and not table.against_deals:
+        provisional = provisional_players(table, day, rows, provisional_below)
+        settling = [row for row in rows if row.player_id in provisional]
+        rows = [row for row in rows if row.player_id not in provisional]
     for i, row in enumerate(rows):
         row.rank = rows[i - 1].rank if i and rows[i - 1].rating == row.rating else i + 1
-    return Ranking(rows, len(everyone) - len(rows))
+    for row in settling:
+        row.rank = None
+    return Ranking([*rows, *settling], len(everyone) - len(rows) - len(settling))
+
+
+# Each player's n-th row in the table (OFFSET n - 1): one step down the history index per player.
+_NTH_DAY = f"""
+SELECT s.player_id, (SELECT x.matchday_date FROM {RatingEntry._meta.db_table} x
+  WHERE x.table_id = s.table_id AND x.player_id = s.player_id
+  ORDER BY x.matchday_date, x.matchday_number LIMIT 1 OFFSET %s)
+FROM {Standing._meta.db_table} s WHERE s.table_id = %s
+"""  # noqa: S608
+
+
+def provisional_players(table: RatingTable, day: date, rows: list[Rated], below: int) -> set[int]:
+    """The players of `rows` provisional at the end of `day`: by the method's own say from their
+    state then, or else with fewer than `below` matchdays by then (the day of each one's `below`-th
+    matchday, in one query)."""
+    method, params = table.rating_method, table.method_params()
+    flags = {row.player_id: method.is_provisional(row.state, params) for row in rows}
+    undecided = [player for player, flag in flags.items() if flag is None]
+    counted = set()
+    if undecided and below > 0:
+        with connection.cursor() as cursor:
+            cursor.execute(_NTH_DAY, [below - 1, table.pk])
+            settled_on = {player: read_date(found) if found else None for player, found in cursor.fetchall()}
+        counted = {p for p in undecided if settled_on.get(p) is None or settled_on[p] > day}
+    return {player for player, flag in flags.items() if flag} | counted
 
 
 _PLAYED = (
@@ -192,7 +227,7 @@ def compared(rows: list[StandingRow], earlier: list[Rated]) -> list[ComparedRow]
             ComparedRow(
                 **vars(row),
                 change=None if then is None else row.rating - then.rating,
-                movement=None if then is None else then.rank - row.rank,
+                movement=None if then is None or None in (then.rank, row.rank) else then.rank - row.rank,
             )
         )
     return out

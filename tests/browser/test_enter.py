@@ -5,6 +5,7 @@ import subprocess
 from datetime import date
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import MANAGE, ROOT, _running_site, _site_env, screenshot
 from .test_league_pages import _axe_violations
@@ -150,8 +151,10 @@ def test_the_date_reads_as_its_hint_and_only_the_facts_the_games_tables_read_are
         page.wait_for_selector("text=check, then save")
         assert "winner's score 20" in page.inner_text("main")
         page.click("button[value=edit]")
+        page.wait_for_load_state()  # the form sent back: its script sets which facts show once loaded
         page.select_option("#id_game", label="Hearts")
-        assert rounds.is_visible() and not winner.is_visible()
+        expect(rounds).to_be_visible()
+        expect(winner).to_be_hidden()
         page.click("button[value=preview]")
         assert "Enter the rounds" in page.locator("#id_rounds ~ .error").inner_text()
     finally:

@@ -186,15 +186,15 @@ def test_paging_the_head_to_head_keeps_the_reader_there_and_the_other_tables_pag
     page.goto(league_site + "/")
     page.locator("#leaderboard tbody a.player").first.click()
     page.wait_for_url(re.compile(r"/players/\d+/$"))
-    page.locator("#overall .pager a[rel=next]").click()  # the overall history, one page older
-    page.wait_for_url(re.compile("#overall$"))
+    page.locator("#matchdays .pager a[rel=next]").click()  # their matchdays, one page older
+    page.wait_for_url(re.compile("#matchdays$"))
     page.locator("#head-to-head .pager a[rel=next]").click()
-    page.wait_for_url(re.compile(r"overall-page=2.*head-to-head-page=2#head-to-head$"))
+    page.wait_for_url(re.compile(r"matchdays-page=2.*head-to-head-page=2#head-to-head$"))
     page.wait_for_load_state()
     assert page.evaluate("window.scrollY") > 1000
     box = page.locator("#head-to-head-heading").bounding_box()
     assert -5 <= box["y"] < 900  # the section's top at the window's top
-    assert "Newer" in page.locator("#overall .pager").inner_text()
+    assert "Newer" in page.locator("#matchdays .pager").inner_text()
 
 
 def _fully_inside_the_viewport(page, tip) -> None:
