@@ -201,3 +201,19 @@ def test_a_member_who_plays_everything_has_one_list_and_a_record_per_table(clien
     partner_wins = Result.objects.filter(player=partner, matchday__game=game, placing=1).count()
     card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', partner_html, flags=re.S) if f">{game.name}" in c)
     assert partner_wins >= 1 and f"<dt>Wins</dt><dd>{partner_wins}</dd>" in card
+
+
+def test_a_solitaire_card_has_the_record_of_attempts_won(client, mixed_league):
+    """Solitaire's card follows the matchday cards: attempts won, win %, peak (two decimals, as its
+    ratings), the change over the last 30 days; no podiums, an attempt being won or lost."""
+    member = Player.objects.get(short_name=MIXED_MEMBERS[0])
+    rated = AttemptRating.objects.filter(player=member, table__game__slug="solitaire")
+    assert rated.exists()
+    html = client.get(reverse("league:player", args=[member.pk])).content.decode()
+    card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', html, flags=re.S) if ">Solitaire" in c)
+    wins = rated.filter(won=True).count()
+    assert f"<dt>Wins</dt><dd>{wins}</dd>" in card
+    assert f"<dd>{wins / rated.count():.0%}</dd>" in card
+    peak = max(rated.values_list("player_after", flat=True))
+    assert f">{peak:.2f}</dd>" in card and "Podiums" not in card
+    assert "The changes at the attempts since" in card

@@ -13,6 +13,7 @@ from league.models import Attempt, Deal, DealSession, Player
 
 from ..methods.deals import power_ranking
 from ..models import AttemptRating, DealRating, RatingTable
+from ..selectors.players import Played, Record, record_of
 
 
 def session_changes(session: DealSession) -> list[AttemptRating]:
@@ -150,6 +151,17 @@ def player_history(player: Player, table: RatingTable, until: date | None = None
     for day, rating in rows.values_list("session_date", "player_after"):
         last[day] = rating
     return list(last.items())
+
+
+def player_record(player: Player, table: RatingTable, today: date, until: date | None = None) -> Record | None:
+    """`player`'s record at the deals of the table's game (up to `until`), as the matchday tables'
+    cards show theirs: rated attempts, deals won, win %, peak, the last change and the recent ones
+    (counted back from `today`). One query; None before their first rated attempt."""
+    rows = table.attempt_ratings.filter(player=player).order_by("session_date", "position")
+    rows = rows if until is None else rows.filter(session_date__lte=until)
+    read = rows.values_list("session_date", "position", "player_after", "delta", "won")
+    points = [Played(day, position, after, delta, 1 if won else 2, 0) for day, position, after, delta, won in read]
+    return record_of(points, today, podiums=False)
 
 
 @dataclass

@@ -181,9 +181,9 @@ class Record:
     highest rating after a matchday, the change at the last matchday, and the sum of the changes at
     the matchdays of the last `RECENT_DAYS` days (today included)."""
 
-    matchdays: int
+    matchdays: int  # or rated attempts, at a game played against deals
     wins: int
-    podiums: int
+    podiums: int | None  # None against deals: an attempt is won or lost
     peak: float
     peak_day: date
     last_change: float
@@ -195,8 +195,9 @@ class Record:
         return self.wins / self.matchdays
 
 
-def record_of(points: list[Played], today: date) -> Record | None:
-    """The record in `points` (one table's, from `rating_history`, in play order); None without any."""
+def record_of(points: list[Played], today: date, *, podiums: bool = True) -> Record | None:
+    """The record in `points` (one table's, from `rating_history`, in play order); None without any.
+    Without `podiums`, a placing of 1 is a won attempt at a deal and anything else a lost one."""
     if not points:
         return None
     since = today - timedelta(days=RECENT_DAYS - 1)
@@ -204,7 +205,7 @@ def record_of(points: list[Played], today: date) -> Record | None:
     return Record(
         matchdays=len(points),
         wins=sum(p.placing == 1 for p in points),
-        podiums=sum(p.placing <= 3 for p in points),
+        podiums=sum(p.placing <= 3 for p in points) if podiums else None,
         peak=peak.rating,
         peak_day=peak.day,
         last_change=points[-1].delta,

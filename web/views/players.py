@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
+from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors import as_at as as_at_ratings
 from ratings.selectors import overview, standings
@@ -73,15 +74,16 @@ def directory(request):
     return exports.response() or render(request, "league/players.html", ctx)
 
 
-def _cards(summary: list[dict], history: dict, today) -> list[dict]:
-    """A card per table: rating, rank and the last change, and for matchday tables the record (wins,
-    podiums, win %, the change over the last days, the peak). Games against deals move by fractions
-    of a point: their numbers to two decimals."""
+def _cards(summary: list[dict], history: dict, deal_records: dict, today) -> list[dict]:
+    """A card per table: rating, rank, the last change and the record (wins, podiums, win %, the
+    change over the last days, the peak); a game against deals has its own record (`deal_records`,
+    by table id: attempts won, no podiums) and moves by fractions of a point: two decimals."""
     cards = []
     for row in summary:
         table, standing = row["table"], row["standing"]
         fine = table.against_deals
-        record = None if fine else record_of(history.get(table.pk, []), today)
+        record = deal_records.get(table.pk) if fine else record_of(history.get(table.pk, []), today)
+        changed = format_fine_change if fine else format_change
         cards.append(
             {
                 **row,
@@ -89,13 +91,23 @@ def _cards(summary: list[dict], history: dict, today) -> list[dict]:
                 "last_change": change_html(standing.delta, format_fine_change if fine else format_change),
                 "unit": "attempt" if fine else "matchday",
                 "record": record,
-                "recent_change": record and change_html(record.recent_change),
+                "recent_change": record and change_html(record.recent_change, changed),
+                "peak": record and (format_fine_rating(record.peak) if fine else format_rating(record.peak)),
                 "recent_since": record and long_date(record.recent_since),
                 "peak_day": record and long_date(record.peak_day),
                 "win_percent": record and f"{record.win_share:.0%}",
             }
         )
     return cards
+
+
+def _deal_records(player: Player, summary: list[dict], today, until) -> dict:
+    """Table id -> the player's record at each game against deals they play (one query each)."""
+    return {
+        row["table"].pk: deal_selectors.player_record(player, row["table"], today, until)
+        for row in summary
+        if row["table"].against_deals
+    }
 
 
 def _chart(player: Player, rated: list[RatingTable], history: dict):
@@ -195,7 +207,7 @@ def player(request, pk):
     exports.names = player_names([player, *(r.opponent for r in opponents), *(r.partner for r in partners)], tables)
     ctx = {
         "player": player,
-        "cards": _cards(summary, history, shown_day),
+        "cards": _cards(summary, history, _deal_records(player, summary, shown_day, day), shown_day),
         "recent_days": RECENT_DAYS,
         "chart": _chart(player, rated, history),
         "matchdays": matchdays if rated else None,
