@@ -23,7 +23,7 @@ from web.deals.tables import DealChangeColumn, DealStandingsTable
 from web.formatting import long_date
 from web.paging import paginate
 from web.tables import MovementColumn, StandingsTable
-from web.views.sections import Section
+from web.views.sections import Section, shown_with
 
 AS_AT, FROM, TO = "as_at", "from", "to"
 DATES = (AS_AT, FROM, TO)  # declared with the pages' other parameters (web/page_params.py)
@@ -113,14 +113,20 @@ def active_since(table: RatingTable, day: date) -> date | None:
     return boards.active_since(latest, day, settings.LEAGUE_INACTIVE_DAYS, show_all=False)
 
 
-def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_all: bool) -> dict:
+def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_all: bool, repeats: dict) -> dict:
     """The standings page's sections and notices at the end of `days.day` (compared with
-    `days.since` when given), for `league/standings.html`."""
+    `days.since` when given), for `league/standings.html`; a category table that only repeats a
+    game's (`repeats`: game table id -> category table) is shown once with it, as today."""
     sections, shown, hidden = [], [], False
     today = timezone.localdate()
     for table in tables:
+        if table in repeats.values():
+            continue
         with_year = spans.of(table).needs_year(today)
-        section = standings_section(exports.section(table.slug), table, days, show_all, with_year)
+        also = repeats.get(table.pk)
+        title = f"{table.name} · {also.name}" if also else ""
+        section = standings_section(exports.section(table.slug), table, days, show_all, with_year, title)
+        shown_with(exports, section, also)
         if not section.rows and table.scope == RatingTable.Scope.GAME and not table.against_deals:
             exports.downloads.remove(section.key)
             continue  # not played yet on that day

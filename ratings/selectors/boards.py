@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from league.models import Player
+
 from ..models import RatingTable
-from .standings import Spans, StandingRow, provisional, ranked
+from .standings import Spans, StandingRow, ranked
 
 
 @dataclass
@@ -44,19 +46,35 @@ def split(rows: list[StandingRow]) -> list[StandingRow]:
     return [*settled, *settling]
 
 
+_FIELDS = ("player_id", "rating", "played", "matchday_date", "delta", "state")
+
+
 def board(
     table: RatingTable, provisional_below: int, since: date | None = None, row_class: type = StandingRow
 ) -> Board:
-    """The table's board: every standing read once (with its player), those last played before
-    `since` left out, the rest split into ranked and provisional players."""
+    """The table's board: every standing read once, as plain values, those last played before
+    `since` left out, the rest split into ranked and provisional players. Rows carry their player's
+    id: `with_players` reads the players of the rows a page shows (two thousand players' standings
+    and players made into models cost a page ten times its budget)."""
+    method, params = table.rating_method, table.method_params()
     rows, hidden = [], 0
-    for s in table.standings.ranked().select_related("player"):
-        if since is not None and s.matchday_date < since:
+    for player_id, rating, played, last, delta, state in table.standings.ranked().values_list(*_FIELDS):
+        if since is not None and last < since:
             hidden += 1
             continue
-        flag = provisional(table, s, provisional_below)
-        rows.append(row_class(0, s.player, s.rating, s.played, s.matchday_date, s.delta, flag))
+        flag = method.is_provisional(state, params)  # as `standings.provisional`, the parameters read once
+        flag = played < provisional_below if flag is None else flag
+        rows.append(row_class(0, None, rating, played, last, delta, flag, player_id))
     return Board(split(rows), hidden)
+
+
+def with_players(rows: list[StandingRow]) -> list[StandingRow]:
+    """`rows` (some of a board's) with their players, read in one query."""
+    players = Player.objects.in_bulk({row.player_id for row in rows if row.player is None})
+    for row in rows:
+        if row.player is None:
+            row.player = players[row.player_id]
+    return rows
 
 
 def twins(tables: list[RatingTable], spans: Spans) -> dict[int, RatingTable]:

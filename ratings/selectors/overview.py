@@ -17,7 +17,7 @@ from league.models import FormerName, Matchday, Player, Result
 
 from ..methods import METHODS
 from ..models import RatingEntry, RatingTable, Standing
-from .boards import Board, board
+from .boards import Board, board, with_players
 from .grids import MatchdayPages
 from .standings import StandingRow
 
@@ -41,8 +41,8 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0, since
     """The table's best `size` established players now (those last played before `since` left out),
     each with the places they moved among them at the table's latest matchday, then the provisional
     players rated as high as the last of them, unranked; and how many inactive players were left
-    out. Two queries, none over the history: the table's standings and the rating rows of its latest
-    matchday (whose players are the only ones whose rating changed)."""
+    out. Three queries, none over the history: the table's standings, the rating rows of its latest
+    matchday (whose players are the only ones whose rating changed) and the players shown."""
     whole = board(table, provisional_below, since, row_class=LeaderRow)
     rows = whole.rows
     settled = [row for row in rows if row.rank is not None]
@@ -52,16 +52,16 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0, since
     moved = latest_moves(table)
     # Before the latest matchday, everyone else had the rating they have now; its newcomers had none.
     before = {
-        row.player.pk: moved[row.player.pk][0] if row.player.pk in moved else row.rating
+        row.player_id: moved[row.player_id][0] if row.player_id in moved else row.rating
         for row in settled
-        if not (row.player.pk in moved and moved[row.player.pk][2])
+        if not (row.player_id in moved and moved[row.player_id][2])
     }
     ratings_before = sorted(before.values())
     for row in top:
-        if row.player.pk in before:
-            above = len(ratings_before) - bisect_right(ratings_before, before[row.player.pk])
+        if row.player_id in before:
+            above = len(ratings_before) - bisect_right(ratings_before, before[row.player_id])
             row.movement = (above + 1) - row.rank
-    return Board([*top, *settling], whole.hidden)
+    return Board(with_players([*top, *settling]), whole.hidden)
 
 
 def latest_moves(table: RatingTable) -> dict[int, tuple[float, float, bool]]:

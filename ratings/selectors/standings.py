@@ -114,6 +114,7 @@ class StandingRow:
     last_played: date
     last_change: float
     provisional: bool = False
+    player_id: int | None = None  # a board's row names its player by id until it is shown
 
 
 def ranked(rows: list[StandingRow], first_rank: int = 1) -> list[StandingRow]:

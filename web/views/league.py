@@ -29,7 +29,7 @@ from web.tables import (
     MatchdayResultsTable,
     StandingsTable,
 )
-from web.views.sections import Exports, Section, bad_request, get_or_404, player_names, public_page
+from web.views.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print
@@ -142,7 +142,7 @@ def standings(request):
         ctx = {"error": str(error), "days": as_at.Days(), "first": spans.everything.first, "today": today}
         return render(request, "league/standings.html", ctx, status=400)
     if when.day is not None:  # as it stood at the end of a day
-        ctx = as_at.standings_page(exports, tables, spans, when, show_all)
+        ctx = as_at.standings_page(exports, tables, spans, when, show_all, _repeated(tables, spans))
         exports.names = player_names(ctx.pop("shown"), tables)
         ctx.update(inactive_days=settings.LEAGUE_INACTIVE_DAYS, show_all=show_all, first=spans.everything.first)
         return exports.response() or render(request, "league/standings.html", {**ctx, "today": today})
@@ -179,13 +179,6 @@ def _repeated(tables: list[RatingTable], spans) -> dict[int, RatingTable]:
     return {game.pk: by_pk[pk] for pk, game in boards.twins(tables, spans).items()}
 
 
-def shown_with(exports: Exports, section: Section, also: RatingTable | None) -> Section:
-    """`section`'s table also stands for `also`, a category table that repeats it: named beside it,
-    and the category's anchor lands on it."""
-    section.also, section.alias = also, exports.section(also.slug).key if also else ""
-    return section
-
-
 def board_section(
     exports: Exports,
     section: Section,
@@ -202,7 +195,7 @@ def board_section(
     page = paginate(
         board.rows, None if whole else section.page_number, WHOLE if whole else settings.LEAGUE_STANDINGS_PAGE_SIZE
     )
-    rows = page.object_list
+    rows = boards.with_players(page.object_list)
     build = lambda names: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
     title = title or (f"{table.name} · {also.name}" if also else table.name)
     section.show(build, page, title=title, rating_table=table)

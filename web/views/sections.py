@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import condition
 
+from ratings.models import RatingTable
 from ratings.selectors import standings
 from web.entry import may_enter
 from web.errors import NotFound
@@ -208,3 +209,10 @@ def pager(request, section: Section, page, *, newest_first: bool) -> dict | None
         "previous_text": "Newer" if newest_first else "Previous",
         "next_text": "Older" if newest_first else "Next",
     }
+
+
+def shown_with(exports: Exports, section: Section, also: RatingTable | None) -> Section:
+    """`section`'s table also stands for `also`, a category table that repeats it: named beside it,
+    and the category's anchor lands on it."""
+    section.also, section.alias = also, exports.section(also.slug).key if also else ""
+    return section
