@@ -213,8 +213,9 @@ _ENTRY_MATCHDAY = RatingEntry._meta.get_field("matchday")
 
 def matchday_changes(matchday: Matchday) -> list[RatingEntry]:
     """Every rating change at one matchday, table by table (overall first), best change first."""
-    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table", "player")
-    return sorted(entries, key=lambda e: (*table_order(e.table), -e.delta))
+    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table__season", "player")
+    # A season's table (named for its season) after the club's table of the same name.
+    return sorted(entries, key=lambda e: (*table_order(e.table), e.table.season_id is not None, -e.delta))
 
 
 def table_order(table: RatingTable) -> tuple:
