@@ -8,6 +8,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
+import tests.test_mixed_league as mixed
 from league.models import Category, Game, Matchday, Player, Revision, Season
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
@@ -264,3 +265,13 @@ def test_the_mixed_league_with_a_fresh_start_season_rates_every_table_of_matchda
     assert {"overall", "spades", "codenames", "rummy"} <= played  # team play and score sheets
     assert any(not tables[slug].official for slug in played)  # an unofficial table too
     assert differences() == []
+
+
+def test_every_public_page_still_answers_on_the_mixed_league_with_a_fresh_start_season(client, mixed_league):
+    """A season's tables are kept out of the club's own tables: the tooltips, the standings and the
+    players' pages are unchanged by them."""
+    save_season(
+        Season(name="Summer", slug="summer", first_day=date(2026, 6, 1), last_day=date(2026, 7, 31), start="fresh")
+    )
+    assert RatingEntry.objects.filter(table__season__slug="summer").exists()
+    mixed.test_every_public_page_answers_on_the_mixed_league(client, mixed_league)
