@@ -275,3 +275,39 @@ def test_every_public_page_still_answers_on_the_mixed_league_with_a_fresh_start_
     )
     assert RatingEntry.objects.filter(table__season__slug="summer").exists()
     mixed.test_every_public_page_answers_on_the_mixed_league(client, mixed_league)
+
+
+def test_a_game_made_unofficial_moves_its_matchdays_between_a_seasons_tables(league):
+    season = spring()
+    spades = Game.objects.get(slug="spades")
+    counted = in_season(season) & set(spades.matchdays.values_list("number", flat=True))
+    assert counted
+    spades.official, spades.category = False, Category.objects.get(slug="trading-card-games")
+    save_game(spades)
+    overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
+    category = season.tables.get(parent__scope=RatingTable.Scope.CATEGORY)
+    assert not overall.entries.filter(matchday__number__in=counted).exists()
+    assert set(category.entries.values_list("matchday__number", flat=True)) >= counted
+    assert differences() == []
+
+
+def test_a_game_switched_to_deals_leaves_no_season_table(league):
+    season = spring()
+    patience = Game(name="Patience", slug="patience")
+    save_game(patience)
+    assert season.tables.filter(parent__game=patience).exists()
+    patience.against_deals = True
+    save_game(patience)
+    assert not season.tables.filter(parent__game=patience).exists()
+    assert differences() == []
+
+
+def test_an_import_of_matchdays_within_a_season_rates_its_tables(league):
+    season = spring()
+    rows = list(generate(0, 6, seed=29, first=700, start=date(2025, 2, 20), end=date(2025, 3, 10), names=people(9)))
+    import_results(csv_bytes(COLUMNS, rows))
+    overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
+    imported = {int(row[0]) for row in rows}
+    official = set(Matchday.objects.filter(number__in=imported, game__official=True).values_list("number", flat=True))
+    assert official and official <= set(overall.entries.values_list("matchday__number", flat=True))
+    assert differences() == []
