@@ -40,8 +40,11 @@ class RecomputeError(Exception):
 
 
 def sync_tables() -> None:
-    """Make sure every rating table the games call for exists, and none that they no longer do."""
-    RatingTable.objects.get_or_create(
+    """Make sure every rating table the games and seasons call for exists, and none that they no
+    longer do. Every write that picks tables to recompute calls this first: its lock on the overall
+    table's row (the first table made, so the first a recompute locks too) makes a season written
+    meanwhile either wait for it or be seen by it, never missed."""
+    RatingTable.objects.select_for_update().get_or_create(
         scope=RatingTable.Scope.OVERALL,
         defaults={"name": "Overall", "slug": "overall"},
     )

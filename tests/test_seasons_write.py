@@ -3,10 +3,13 @@ only its matchdays, with every method; saving, switching and deleting a season, 
 into or out of it and changing its parent's method keep every table right and move the revision on."""
 
 import random
+import threading
 from datetime import date, timedelta
 
 import pytest
+from django import db
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 import tests.test_mixed_league as mixed
 from league.models import Category, Game, Matchday, Player, Revision, Season
@@ -310,4 +313,76 @@ def test_an_import_of_matchdays_within_a_season_rates_its_tables(league):
     imported = {int(row[0]) for row in rows}
     official = set(Matchday.objects.filter(number__in=imported, game__official=True).values_list("number", flat=True))
     assert official and official <= set(overall.entries.values_list("matchday__number", flat=True))
+    assert differences() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_overlapping_seasons_saved_at_once_are_not_both_kept(league):
+    """Each save checks for overlaps only once the other's transaction has ended (PostgreSQL: the
+    revision row's lock; SQLite lets one writer in at a time by itself)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections to an in-memory test database are two databases")
+    start, outcomes = threading.Barrier(2), []
+
+    def save(name, days):
+        start.wait()
+        try:
+            save_season(Season(name=name, slug=name.lower(), first_day=days[0], last_day=days[1], start="fresh"))
+            outcomes.append("saved")
+        except ValidationError as error:
+            outcomes.append(error.message_dict["first_day"][0])
+        finally:
+            db.connection.close()
+
+    threads = [
+        threading.Thread(target=save, args=("Spring", SPRING)),
+        threading.Thread(target=save, args=("March", (date(2025, 3, 1), date(2025, 3, 31)))),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes)[1] == "saved" and sorted(outcomes)[0].startswith("This season overlaps ")
+    assert Season.objects.count() == 1 and differences() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_season_and_a_matchday_within_it_saved_at_once_are_both_kept_and_rated(league):
+    """Both wait for each other's rating tables, in one order (no deadlock), and the season's
+    tables end up with the matchday whichever came first."""
+    if connection.vendor != "postgresql":
+        pytest.skip("two connections to an in-memory test database are two databases")
+    start, outcomes = threading.Barrier(2), []
+    players = list(Player.objects.all()[:4])
+    hearts = Game.objects.get(slug="hearts")
+
+    def run(write):
+        start.wait()
+        try:
+            write()
+            outcomes.append("saved")
+        except Exception as error:  # noqa: BLE001 (the test reports whatever went wrong)
+            outcomes.append(repr(error))
+        finally:
+            db.connection.close()
+
+    threads = [
+        threading.Thread(target=run, args=(lambda: spring(),)),
+        threading.Thread(
+            target=run,
+            args=(
+                lambda: save_matchday(
+                    Matchday(number=900, date=date(2025, 2, 14), game=hearts, rounds=2),
+                    [ResultInput(n, player=p) for n, p in enumerate(players, start=1)],
+                ),
+            ),
+        ),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == ["saved", "saved"]
+    overall = RatingTable.every.get(season__slug="spring-2025", parent__scope=RatingTable.Scope.OVERALL)
+    assert overall.entries.filter(matchday__number=900).count() == 4
     assert differences() == []

@@ -174,7 +174,8 @@ def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> Matc
     only; refuses what `save_matchday` would refuse."""
     results = _checked(matchday, results)
     counting = engine.tables_counting([matchday.game])
-    tables = sorted((t for t in counting if t.season is None or t.season.holds(matchday.date)), key=table_order)
+    held = (t for t in counting if t.season is None or t.season.holds(matchday.date))
+    tables = sorted(held, key=lambda t: (*table_order(t), t.season_id is not None))  # a season's after the club's
     counted = [game for game in Game.objects.all() if any(table.counts(game) for table in tables)]
     players = [r.player.pk for r in results]
     changes = engine.rate_alone(

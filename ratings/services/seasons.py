@@ -45,10 +45,10 @@ def delete_season(season: Season) -> None:
 
 def _one_season_write_at_a_time() -> None:
     """Two seasons saved at once would each find no overlap with the other: season writes wait for
-    each other on the revision row, which each of them moves on anyway (a new season has no row of
-    its own to lock). SQLite's immediate transactions already let one writer in at a time."""
-    if not list(Revision.objects.select_for_update().filter(pk=1).values_list("pk", flat=True)):
-        Revision.bump()  # the row's first write, which holds it until the transaction ends
+    each other (and for every other write that picks tables to recompute) on the overall table's
+    row, which `engine.sync_tables` locks. A new season has no row of its own to lock, and the
+    revision row, which every write takes last, would deadlock with the rating tables' locks."""
+    engine.sync_tables()
 
 
 def _rated_differently(old: Season | None, new: Season) -> bool:
