@@ -41,13 +41,8 @@ class RecomputeError(Exception):
 
 def sync_tables() -> None:
     """Make sure every rating table the games and seasons call for exists, and none that they no
-    longer do. Every write that picks tables to recompute calls this first: its lock on the overall
-    table's row (the first table made, so the first a recompute locks too) makes a season written
-    meanwhile either wait for it or be seen by it, never missed."""
-    RatingTable.objects.select_for_update().get_or_create(
-        scope=RatingTable.Scope.OVERALL,
-        defaults={"name": "Overall", "slug": "overall"},
-    )
+    longer do; first, `wait_for_table_writes`."""
+    wait_for_table_writes()
     taken = set(RatingTable.every.values_list("slug", flat=True))  # the seasons' tables' slugs too
     for game in Game.objects.filter(rating_table__isnull=True):
         slug = _free_slug(game.slug, taken)
@@ -76,6 +71,17 @@ def sync_tables() -> None:
         )
         taken.add(slug)
     sync_season_tables(taken)
+
+
+def wait_for_table_writes() -> None:
+    """Lock the overall table's row (made if missing). Every write that picks tables to recompute
+    calls this first (through `sync_tables`), so that a season written meanwhile either waits for it
+    or is seen by it, never missed. The overall table is the first made, so the first a recompute
+    locks too: the locks are always taken in one order."""
+    RatingTable.objects.select_for_update().get_or_create(
+        scope=RatingTable.Scope.OVERALL,
+        defaults={"name": "Overall", "slug": "overall"},
+    )
 
 
 def sync_season_tables(taken: set[str]) -> None:

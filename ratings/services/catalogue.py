@@ -46,7 +46,7 @@ def save_game(game: Game) -> list[RatingTable]:
     problems = moved_game_problems(game)
     if problems:
         raise ValidationError({"official": problems})
-    engine.sync_tables()  # first: its lock orders this write with the others (engine.sync_tables)
+    engine.wait_for_table_writes()
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
     if old is not None and old.against_deals != game.against_deals:

@@ -51,7 +51,7 @@ def save_rating_table(table: RatingTable) -> int | None:
     if problems:
         name = table.rating_method.name
         raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
-    engine.sync_tables()  # first: its lock orders this write with season writes (engine.sync_tables)
+    engine.wait_for_table_writes()
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
     engine.sync_tables()  # the seasons' tables take its method, parameters and name

@@ -19,8 +19,10 @@ def save_season(season: Season, *, old: Season | None = None) -> list[RatingTabl
     """Add or change a season (refused, on its fields, when it overlaps another), keep its tables
     in step and rate them again from the earliest day of its old and new dates. `old` is the season
     as stored before the change, read here when not given. Returns the tables recomputed."""
-    _one_season_write_at_a_time()
-    season.full_clean()  # the overlap check, now that no other season write is under way
+    # Two seasons saved at once would each find no overlap with the other: season writes wait for
+    # each other here (a new season has no row of its own to lock).
+    engine.wait_for_table_writes()
+    season.full_clean()
     if old is None and season.pk is not None:
         old = Season.objects.filter(pk=season.pk).first()
     season.save()
@@ -37,18 +39,10 @@ def save_season(season: Season, *, old: Season | None = None) -> list[RatingTabl
 @transaction.atomic
 def delete_season(season: Season) -> None:
     """Delete a season; a fresh-start season's tables and their rows go with it."""
-    _one_season_write_at_a_time()
+    engine.wait_for_table_writes()
     Season.objects.filter(pk=season.pk).delete()
     engine.sync_tables()
     Revision.bump()
-
-
-def _one_season_write_at_a_time() -> None:
-    """Two seasons saved at once would each find no overlap with the other: season writes wait for
-    each other (and for every other write that picks tables to recompute) on the overall table's
-    row, which `engine.sync_tables` locks. A new season has no row of its own to lock, and the
-    revision row, which every write takes last, would deadlock with the rating tables' locks."""
-    engine.sync_tables()
 
 
 def _rated_differently(old: Season | None, new: Season) -> bool:
