@@ -2,6 +2,7 @@
 only its matchdays, with every method; saving, switching and deleting a season, moving a matchday
 into or out of it and changing its parent's method keep every table right and move the revision on."""
 
+import io
 import random
 import threading
 from datetime import date, timedelta
@@ -9,6 +10,7 @@ from datetime import date, timedelta
 import pytest
 from django import db
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.db import connection
 
 import tests.test_mixed_league as mixed
@@ -386,3 +388,14 @@ def test_a_season_and_a_matchday_within_it_saved_at_once_are_both_kept_and_rated
     overall = RatingTable.every.get(season__slug="spring-2025", parent__scope=RatingTable.Scope.OVERALL)
     assert overall.entries.filter(matchday__number=900).count() == 4
     assert differences() == []
+
+
+def test_the_check_and_the_rebuild_cover_a_seasons_tables(league):
+    season = spring()
+    overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
+    out = io.StringIO()
+    call_command("recompute_ratings", stdout=out)
+    assert f"Recomputed {RatingTable.every.count()} rating tables" in out.getvalue()
+    assert RatingTable.every.count() > RatingTable.objects.count()
+    Standing.objects.filter(table=overall).update(rating=1234)
+    assert any(line.startswith(f"standing {overall.slug} ") for line in differences())
