@@ -13,7 +13,6 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 
-import tests.test_mixed_league as mixed
 from league.models import Category, Game, Matchday, Player, Revision, Season
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
@@ -114,6 +113,7 @@ def test_adding_a_fresh_start_season_rates_its_tables_and_moves_the_revision_on(
     parents = RatingTable.objects.exclude(game__against_deals=True)
     assert sorted(t.parent_id for t in season.tables.all()) == sorted(p.pk for p in parents)
     overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
+    assert RatingTable.objects.get(scope=RatingTable.Scope.OVERALL).season_tables.get() == overall
     first = overall.entries.order_by("matchday_date", "matchday_number").first()
     assert first.matchday_date >= SPRING[0] and first.rating_before == overall.start_rating
     assert not overall.entries.exclude(matchday_date__range=SPRING).exists()
@@ -253,33 +253,6 @@ def test_the_preview_of_a_matchday_shows_a_seasons_tables_only_within_its_days(l
     outside = preview_matchday(Matchday(number=600, date=date(2025, 4, 5), game=hearts, rounds=1), results)
     assert [str(t) for t, _ in inside.changes] == ["Overall", "Spring 2025: Overall", "Hearts", "Spring 2025: Hearts"]
     assert [str(t) for t, _ in outside.changes] == ["Overall", "Hearts"]
-
-
-def test_the_mixed_league_with_a_fresh_start_season_rates_every_table_of_matchdays(mixed_league):
-    """Team play (Spades in pairs, Codenames five against four) and Rummy's score sheets fall in the
-    summer, with the last of the generated official and unofficial games; solitaire is played
-    against deals, so it has no season table."""
-    season = Season(name="Summer", slug="summer", first_day=date(2026, 6, 1), last_day=date(2026, 7, 31))
-    season.start = Season.Start.FRESH
-    save_season(season)
-    tables = {t.parent.slug: t for t in season.tables.select_related("parent__game")}
-    solitaire = RatingTable.objects.get(game__against_deals=True)
-    assert solitaire.slug not in tables
-    assert all(table.official == table.parent.official for table in tables.values())
-    played = {slug for slug, table in tables.items() if table.entries.exists()}
-    assert {"overall", "spades", "codenames", "rummy"} <= played  # team play and score sheets
-    assert any(not tables[slug].official for slug in played)  # an unofficial table too
-    assert differences() == []
-
-
-def test_every_public_page_still_answers_on_the_mixed_league_with_a_fresh_start_season(client, mixed_league):
-    """A season's tables are kept out of the club's own tables: the tooltips, the standings and the
-    players' pages are unchanged by them."""
-    save_season(
-        Season(name="Summer", slug="summer", first_day=date(2026, 6, 1), last_day=date(2026, 7, 31), start="fresh")
-    )
-    assert RatingEntry.objects.filter(table__season__slug="summer").exists()
-    mixed.test_every_public_page_answers_on_the_mixed_league(client, mixed_league)
 
 
 def test_a_game_made_unofficial_moves_its_matchdays_between_a_seasons_tables(league):
