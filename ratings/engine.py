@@ -40,12 +40,10 @@ class RecomputeError(Exception):
 
 
 def sync_tables() -> None:
-    """Make sure every rating table the games call for exists, and none that they no longer do."""
-    RatingTable.objects.get_or_create(
-        scope=RatingTable.Scope.OVERALL,
-        defaults={"name": "Overall", "slug": "overall"},
-    )
-    taken = set(RatingTable.objects.values_list("slug", flat=True))
+    """Make sure every rating table the games and seasons call for exists, and none that they no
+    longer do; first, `wait_for_table_writes`."""
+    wait_for_table_writes()
+    taken = set(RatingTable.every.values_list("slug", flat=True))  # the seasons' tables' slugs too
     for game in Game.objects.filter(rating_table__isnull=True):
         slug = _free_slug(game.slug, taken)
         RatingTable.objects.create(
@@ -75,12 +73,25 @@ def sync_tables() -> None:
     sync_season_tables(taken)
 
 
+def wait_for_table_writes() -> None:
+    """Lock the overall table's row (made if missing). Every write that picks tables to recompute
+    calls this first (through `sync_tables`), so that a season written meanwhile either waits for it
+    or is seen by it, never missed. The overall table is the first made, so the first a recompute
+    locks too: the locks are always taken in one order."""
+    RatingTable.objects.select_for_update().get_or_create(
+        scope=RatingTable.Scope.OVERALL,
+        defaults={"name": "Overall", "slug": "overall"},
+    )
+
+
 def sync_season_tables(taken: set[str]) -> None:
     """A table per fresh-start season for each of the club's tables of matchdays, each with its
     parent's method and parameters (a game played against deals keeps its all-time table only)."""
-    RatingTable.every.filter(season__isnull=False).exclude(season__start=Season.Start.FRESH).delete()
     parents = [t for t in RatingTable.objects.all() if not t.against_deals]
-    copied = ("method", "start_rating", "k_per_round", "whole_numbers", "parameters")
+    seasons = RatingTable.every.filter(season__isnull=False)
+    # A season turned carry-over, or a game switched to deals, leaves no table behind.
+    seasons.exclude(season__start=Season.Start.FRESH, parent__in=[p.pk for p in parents]).delete()
+    copied = ("name", "method", "start_rating", "k_per_round", "whole_numbers", "parameters")
     for season in Season.objects.filter(start=Season.Start.FRESH):
         have = {t.parent_id: t for t in RatingTable.every.filter(season=season)}
         for parent in parents:
@@ -89,9 +100,7 @@ def sync_season_tables(taken: set[str]) -> None:
             if table is None:
                 slug = _free_slug(f"{season.slug}-{parent.slug}", taken)
                 taken.add(slug)
-                RatingTable.every.create(
-                    season=season, parent=parent, scope=parent.scope, name=parent.name, slug=slug, **fields
-                )
+                RatingTable.every.create(season=season, parent=parent, scope=parent.scope, slug=slug, **fields)
             elif any(getattr(table, name) != value for name, value in fields.items()):
                 RatingTable.every.filter(pk=table.pk).update(**fields)
 
@@ -159,7 +168,8 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     tables = [table for table in tables if not table.against_deals]  # ratings.deals.engine rates those
     if not tables:
         return 0
-    list(RatingTable.objects.select_for_update().filter(pk__in=[t.pk for t in tables]).order_by("pk").values("pk"))
+    locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
+    list(locked.order_by("pk").values("pk"))
     runs = [_Run.of(table) for table in tables]
     counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
     games = [game_id for game_id, counted in counting.items() if counted]

@@ -22,7 +22,12 @@ class AllTimeTables(models.Manager.from_queryset(RatingTableQuerySet)):
     through `RatingTable.every` or a season's `tables`."""
 
     def get_queryset(self):
-        return super().get_queryset().filter(season__isnull=True)
+        queryset = super().get_queryset()
+        # Django builds a season's `tables` and a parent's `season_tables` from this class: those list
+        # the seasons' tables they are named for.
+        if getattr(self, "field", None) is not None and self.field.name in ("season", "parent"):
+            return queryset
+        return queryset.filter(season__isnull=True)
 
 
 class RatingTable(models.Model):
@@ -98,7 +103,7 @@ class RatingTable(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.name if self.season_id is None else f"{self.season}: {self.name}"
 
     def get_absolute_url(self) -> str:
         if self.scope == self.Scope.GAME:

@@ -25,7 +25,7 @@ def recomputed_by_deleting(matchdays: Sequence[Matchday]) -> tuple[Matchday | No
         return None, []
     first = min(matchdays, key=lambda m: m.position)
     ids = [m.pk for m in matchdays]
-    tables = RatingTable.objects.filter(entries__matchday__in=ids).distinct().order_by("pk")
+    tables = RatingTable.every.filter(entries__matchday__in=ids).distinct().select_related("season").order_by("pk")
     recomputes = []
     for table in tables:
         # Every matchday a table counts has its rows there: counted off the matchdays' own index.
@@ -35,9 +35,10 @@ def recomputed_by_deleting(matchdays: Sequence[Matchday]) -> tuple[Matchday | No
 
 
 def ratings_now(tables: Iterable[RatingTable]) -> dict[tuple[str, str], float]:
-    """{(table name, player short name): current rating} in `tables`."""
-    rows = Standing.objects.filter(table__in=list(tables)).values_list("table__name", "player__short_name", "rating")
-    return {(table, player): rating for table, player, rating in rows}
+    """{(table name, player short name): current rating} in `tables` (a season's table named with its season)."""
+    names = {table.pk: str(table) for table in tables}
+    rows = Standing.objects.filter(table__in=list(names)).values_list("table_id", "player__short_name", "rating")
+    return {(names[table], player): rating for table, player, rating in rows}
 
 
 def moved(before: dict, after: dict) -> list[tuple[str, str, float | None, float | None]]:

@@ -176,7 +176,9 @@ def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict
     missing = by_table.keys() - tables.keys()
     if missing:
         tables.update((t.pk, t) for t in RatingTable.objects.select_related("game").filter(pk__in=missing))
-    for table in sorted((tables[pk] for pk in by_table), key=table_order):  # sorted once, not per player
+    # A fresh-start season's tables (not among the club's tables) are the season pages' to show.
+    shown = (tables[pk] for pk in by_table if pk in tables)
+    for table in sorted(shown, key=table_order):  # sorted once, not per player
         for player_id, rating in by_table[table.pk]:
             ratings.setdefault(player_id, []).append((table, rating))
     return ratings
@@ -203,6 +205,8 @@ def matchday_entries(
     entries = entries.select_related("player") if tables is not None else entries.select_related("player", "table")
     by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
     for entry in entries:
+        if tables is not None and entry.table_id not in tables:
+            continue  # a fresh-start season's table: the season pages' to show
         _ENTRY_MATCHDAY.set_cached_value(entry, matchday)
         table = entry.table if tables is None else tables[entry.table_id]
         by_table.setdefault(entry.table_id, (table, []))[1].append(entry)
@@ -214,8 +218,9 @@ _ENTRY_MATCHDAY = RatingEntry._meta.get_field("matchday")
 
 def matchday_changes(matchday: Matchday) -> list[RatingEntry]:
     """Every rating change at one matchday, table by table (overall first), best change first."""
-    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table", "player")
-    return sorted(entries, key=lambda e: (*table_order(e.table), -e.delta))
+    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table__season", "player")
+    # A season's table (named for its season) after the club's table of the same name.
+    return sorted(entries, key=lambda e: (*table_order(e.table), e.table.season_id is not None, -e.delta))
 
 
 def table_order(table: RatingTable) -> tuple:

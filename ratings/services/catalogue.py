@@ -46,6 +46,7 @@ def save_game(game: Game) -> list[RatingTable]:
     problems = moved_game_problems(game)
     if problems:
         raise ValidationError({"official": problems})
+    engine.wait_for_table_writes()
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
     if old is not None and old.against_deals != game.against_deals:

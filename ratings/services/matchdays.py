@@ -49,6 +49,8 @@ def unratable(game: Game, seats: Sequence[methods.Seat]) -> list[str]:
         return [f"{game} is played against deals: enter its attempts as a session, not a matchday."]
     problems = []
     for table in engine.tables_counting([game]):
+        if table.season_id is not None:
+            continue  # a season's table has its parent's method, checked once there
         try:
             table.rating_method.check(seats)
         except methods.MethodError as error:
@@ -171,7 +173,9 @@ def preview_matchday(matchday: Matchday, results: Sequence[ResultInput]) -> Matc
     """The changes a new matchday would bring, from the ratings at its place in play order. Reads
     only; refuses what `save_matchday` would refuse."""
     results = _checked(matchday, results)
-    tables = sorted(engine.tables_counting([matchday.game]), key=table_order)
+    counting = engine.tables_counting([matchday.game])
+    held = (t for t in counting if t.season is None or t.season.holds(matchday.date))
+    tables = sorted(held, key=lambda t: (*table_order(t), t.season_id is not None))  # a season's after the club's
     counted = [game for game in Game.objects.all() if any(table.counts(game) for table in tables)]
     players = [r.player.pk for r in results]
     changes = engine.rate_alone(

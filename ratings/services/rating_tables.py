@@ -43,17 +43,25 @@ def unratable_matchdays(results, method: methods.Method) -> list[str]:
 @transaction.atomic
 def save_rating_table(table: RatingTable) -> int | None:
     """Save a table's texts, method and parameters; a new method or new parameters recompute the
-    whole table. Returns the rows written, or None when nothing needed recomputing."""
+    whole table, and its fresh-start seasons' tables, which take the same. Returns the rows
+    written, or None when nothing needed recomputing."""
+    if table.season_id is not None:
+        raise ValidationError(f"{table.name} of {table.season} follows the club's {table.name} table: change that one.")
     problems = method_problems(table, table.rating_method)
     if problems:
         name = table.rating_method.name
         raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
+    engine.wait_for_table_writes()
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
+    engine.sync_tables()  # the seasons' tables take its method, parameters and name
     if old is not None and (old.method, _rating_params(old)) == (table.method, _rating_params(table)):
         Revision.bump()
         return None
-    rows = deal_engine.recompute(table) if table.against_deals else engine.recompute([table])
+    if table.against_deals:
+        rows = deal_engine.recompute(table)
+    else:
+        rows = engine.recompute([table, *RatingTable.every.filter(parent=table).select_related("season", "parent")])
     Revision.bump()
     return rows
 

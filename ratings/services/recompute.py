@@ -86,7 +86,8 @@ def recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Rat
     can move a matchday to another game, or make a game unofficial), so that tables it left are
     corrected too."""
     engine.sync_tables()
-    tables = engine.tables_counting(games)
+    # A season that ended before `position` has nothing from there on to rate again.
+    tables = [t for t in engine.tables_counting(games) if t.season is None or t.season.last_day >= position[0]]
     engine.recompute(tables, since=position)
     Revision.bump()
     return tables

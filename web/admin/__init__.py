@@ -4,9 +4,9 @@ pages' revision on in one transaction."""
 
 from django.contrib import admin
 
-from web.admin import catalogue, matchdays, rating_tables, site
+from web.admin import catalogue, matchdays, rating_tables, seasons, site
 from web.deals import admin as deals
 
 site.configure(admin.site)
 
-__all__ = ["catalogue", "deals", "matchdays", "rating_tables", "site"]
+__all__ = ["catalogue", "deals", "matchdays", "rating_tables", "seasons", "site"]

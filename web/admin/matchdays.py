@@ -176,7 +176,7 @@ def rating_changes_html(entries) -> str:
         return "-"
     rows = (
         (
-            entry.table.name,
+            str(entry.table),  # a season's table says its season
             entry.player.short_name,
             format_rating(entry.rating_before),
             format_rating(entry.rating_after),
@@ -268,7 +268,7 @@ class MatchdayAdmin(admin.ModelAdmin):
         (formset,) = formsets
         formset.save(commit=False)  # what changed, for the admin's history; the service writes
         changes = save_matchday(form.instance, result_inputs(formset))
-        by_table = groupby(changes, key=lambda e: e.table.name)
+        by_table = groupby(changes, key=lambda e: str(e.table))
         summary = "; ".join(
             f"{table}: "
             + ", ".join(
@@ -317,7 +317,7 @@ def deletion_note(matchdays) -> str:
     if not recomputes:
         return "No rating table counts this matchday, so no ratings change."
     tables = ", ".join(
-        f"{r.table.name} ({r.later_matchdays} later matchday{'' if r.later_matchdays == 1 else 's'} rated again)"
+        f"{r.table} ({r.later_matchdays} later matchday{'' if r.later_matchdays == 1 else 's'} rated again)"
         for r in recomputes
     )
     return f"Deleting recomputes {tables} from matchday {first.number}, {long_date(first.date)}, on."

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib import admin
 
 APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
-MODEL_ORDER = {"Matchday": 0, "Player": 1, "Game": 2, "DealSession": 3, "Category": 4, "Page": 5}
+MODEL_ORDER = {"Matchday": 0, "Player": 1, "Game": 2, "DealSession": 3, "Category": 4, "Season": 5, "Page": 6}
 
 
 def configure(site: admin.AdminSite) -> None:

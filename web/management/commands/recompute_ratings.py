@@ -26,5 +26,5 @@ class Command(BaseCommand):
             return
         with told("Nothing was recomputed"):
             rows = rebuild_all()
-            tables = RatingTable.objects.count()
+            tables = RatingTable.every.count()  # the seasons' tables too
         self.stdout.write(f"Recomputed {tables} rating tables ({rows} rows).")
