@@ -116,6 +116,8 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
     by_id = {table.pk: table for table in tables}
     rows = []
     for standing in Standing.objects.raw(_STANDINGS, [player.pk]):
+        if standing.table_id not in by_id:
+            continue  # a fresh-start season's table: the season's page shows it
         table = standing.table = by_id[standing.table_id]
         rows.append(
             {

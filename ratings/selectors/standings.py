@@ -151,8 +151,12 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     return ranked(rows, first_rank)
 
 
-# Only the model's table and column names are written in; the players are parameters.
-_CURRENT_RATINGS = f"SELECT player_id, table_id, rating FROM {Standing._meta.db_table} WHERE player_id IN ({{}})"  # noqa: S608
+# Only the models' table and column names are written in; the players are parameters. The club's
+# tables only: a fresh-start season's (with a season) is read on the season's page.
+_CURRENT_RATINGS = (
+    f"SELECT s.player_id, s.table_id, s.rating FROM {Standing._meta.db_table} s"  # noqa: S608
+    f" JOIN {RatingTable._meta.db_table} t ON t.id = s.table_id WHERE t.season_id IS NULL AND s.player_id IN ({{}})"
+)
 
 
 def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:
@@ -202,6 +206,10 @@ def matchday_entries(
     entries = entries.select_related("player") if tables is not None else entries.select_related("player", "table")
     by_table: dict[int, tuple[RatingTable, list[RatingEntry]]] = {}
     for entry in entries:
+        if tables is not None and entry.table_id not in tables:
+            continue  # a fresh-start season's table: its page shows the season
+        if tables is None and entry.table.season_id is not None:
+            continue
         _ENTRY_MATCHDAY.set_cached_value(entry, matchday)
         table = entry.table if tables is None else tables[entry.table_id]
         by_table.setdefault(entry.table_id, (table, []))[1].append(entry)
@@ -213,7 +221,9 @@ _ENTRY_MATCHDAY = RatingEntry._meta.get_field("matchday")
 
 def matchday_changes(matchday: Matchday) -> list[RatingEntry]:
     """Every rating change at one matchday, table by table (overall first), best change first."""
-    entries = RatingEntry.objects.filter(matchday=matchday).select_related("table", "player")
+    entries = RatingEntry.objects.filter(matchday=matchday, table__season__isnull=True).select_related(
+        "table", "player"
+    )
     return sorted(entries, key=lambda e: (*table_order(e.table), -e.delta))
 
 

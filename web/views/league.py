@@ -37,11 +37,12 @@ LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None) -> Section:
-    """One table's rating grid: the page asked for (the newest first, up to `until`), everyone who
-    played in it."""
-    count = span.matchdays if until is None else None  # as at a day: counted up to it
-    page = paginate(grids.grid_matchdays(table, span, until), section.page_number, per_page, count=count)
+def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None, since=None) -> Section:
+    """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
+    everyone who played in it."""
+    whole = until is None and since is None and table.season_id is None
+    count = span.matchdays if whole else None  # as at a day, or a season's: counted within its days
+    page = paginate(grids.grid_matchdays(table, span, until, since), section.page_number, per_page, count=count)
     grid = grids.rating_grid(table, page)
     show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
     return section.show(
