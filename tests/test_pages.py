@@ -101,7 +101,7 @@ def test_player_names_with_html_are_shown_as_text(client, club):
 
 @pytest.mark.parametrize(
     ("url", "queries"),
-    [("/", 21), ("/standings/", 8), ("/games/hearts/", 14), ("/players/", 11), ("/odds/", 5)],
+    [("/", 22), ("/standings/", 8), ("/games/hearts/", 14), ("/players/", 11), ("/odds/", 5)],
 )
 def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):

@@ -12,7 +12,7 @@ from league.models import Player
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.models import RatingTable
 from ratings.selectors import as_at as as_at_ratings
-from ratings.selectors import overview, standings
+from ratings.selectors import overview, seasons, standings
 from ratings.selectors.players import entry_pages, player_standings, rating_history
 from ratings.selectors.sides import add_partners, in_sides, partnerships
 from web import as_at, charts
@@ -112,7 +112,7 @@ def player(request, pk):
         day = as_at.read_days(request.GET, today).day
     except ValueError as error:
         return bad_request(request, str(error))
-    exports = Exports(request, reserved=("history", "history-heading"))
+    exports = Exports(request, reserved=("history", "history-heading", "honours", "honours-heading"))
     head_to_head, partners_section = exports.section("head-to-head"), exports.section("partners")
     tables = list(RatingTable.objects.select_related("game"))
     if day is None:
@@ -158,6 +158,7 @@ def player(request, pk):
         "head_to_head": head_to_head if day is None else None,
         "days": as_at.Days(day),
         "partners": partners_section if partners else None,
+        "honours": seasons.player_honours(player, today) if day is None else [],  # finished seasons'
     }
     return exports.response() or render(request, "league/player.html", ctx)
 
