@@ -129,7 +129,8 @@ def leaderboard(overall: RatingTable | None, spans, show_all: bool) -> tuple[boa
     today = timezone.localdate()
     table, season = overall, seasons.running(today)
     if season is not None and season.fresh:
-        own = season.tables.filter(parent=overall).select_related("season", "parent").first()
+        # Through `every`: a season's related `tables` go through the default manager, which leaves them out.
+        own = RatingTable.every.filter(season=season, parent=overall).select_related("season", "parent").first()
         table, since = own or overall, None  # not yet rated (no matchday in it): the all-time table
     elif season is not None:
         since = season.first_day  # who has played since the season began: its players, all-time ratings
