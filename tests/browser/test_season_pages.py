@@ -15,10 +15,12 @@ from django.utils import timezone
 from league.models import Season
 from ratings.services.recompute import rebuild_all
 today = timezone.localdate()
-Season.objects.create(name="Winter 2025–26", slug="winter", first_day=date(2025, 12, 1), last_day=date(2026, 2, 28), start="fresh")
-Season.objects.create(name="Spring 2026", slug="spring", first_day=date(2026, 3, 1), last_day=date(2026, 5, 31))
-Season.objects.create(name="Now", slug="now", first_day=date(2026, 6, 1), last_day=max(today, date(2026, 6, 1)) + timedelta(days=30), start="fresh")
-Season.objects.create(name="Later", slug="later", first_day=date(2099, 1, 1), last_day=date(2099, 12, 31))
+make = Season.objects.create
+make(name="Winter 2025–26", slug="winter", first_day=date(2025, 12, 1), last_day=date(2026, 2, 28), start="fresh")
+make(name="Spring 2026", slug="spring", first_day=date(2026, 3, 1), last_day=date(2026, 5, 31))
+runs_to = max(today, date(2026, 6, 1)) + timedelta(days=30)
+make(name="Now", slug="now", first_day=date(2026, 6, 1), last_day=runs_to, start="fresh")
+make(name="Later", slug="later", first_day=date(2099, 1, 1), last_day=date(2099, 12, 31))
 rebuild_all()
 """
 
