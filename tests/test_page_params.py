@@ -13,7 +13,7 @@ from django.http import HttpResponse, QueryDict
 from django.urls import URLResolver, get_resolver
 
 from league import services as league_services
-from league.models import Deal, Game, Matchday, Page, Player
+from league.models import Deal, Game, Matchday, Page, Player, Season
 from ratings.models import RatingTable
 from tools.generate_deals import generate_attempts, generate_seeds
 from web import page_params
@@ -180,6 +180,7 @@ def mixed(club):
     import_seeds(_csv(SEED_COLUMNS, generate_seeds(3)))
     import_attempts(_csv([*ATTEMPT_COLUMNS, "rated"], generate_attempts(8, 280, 3)))
     league_services.save_page(Page(slug="laws", title="Laws", body="Be kind."))
+    Season.objects.create(name="November", slug="november", first_day=date(2025, 11, 1), last_day=date(2025, 11, 30))
 
 
 def cases() -> dict[str, list[tuple[str, dict]]]:
@@ -205,6 +206,9 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
         "league:matchday": [(f"/matchdays/{number}/", {"number": number})],
         "league:night": [(f"/nights/{day}/", {"day": day})],
         "league:page": [("/pages/laws/", {"slug": "laws"})],
+        "league:seasons": [("/seasons/", {})],
+        "league:season": [("/seasons/november/", {"slug": "november"})],
+        "league:honours": [("/honours/", {})],
         "ratings:methods": [("/methods/", {})],
         "ratings:odds": [("/odds/", {})],
     }

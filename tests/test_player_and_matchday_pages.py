@@ -220,7 +220,9 @@ def test_a_bad_export_request_says_what_is_wrong(client, club):
     assert response.status_code == 400 and b"table must be one of" in response.content
 
 
-@pytest.mark.parametrize(("url", "queries"), [("player", 13), ("matchday", 9)])  # the player's: with their partners
+@pytest.mark.parametrize(
+    ("url", "queries"), [("player", 14), ("matchday", 9)]
+)  # the player's: with their partners and honours
 def test_player_and_matchday_pages_take_a_fixed_number_of_queries(
     client, club, make_matchday, django_assert_num_queries, url, queries
 ):

@@ -250,7 +250,7 @@ MORE_SIDES = """matchday,date,game,rounds,player,placing,rated_placing,side,weig
 """
 
 
-@pytest.mark.parametrize(("url", "queries"), [("player", 15), ("matchday", 9)])
+@pytest.mark.parametrize(("url", "queries"), [("player", 16), ("matchday", 9)])
 def test_team_pages_take_a_fixed_number_of_queries(client, teams, django_assert_num_queries, url, queries):
     """The player's page reads their partners, and the partners at each of its rows; the matchday's
     page works its sides out of the results and rating rows it reads anyway."""

@@ -9,6 +9,7 @@ from django.urls import include, path
 from web.deals import views as deals
 from web.nights import views as nights
 from web.odds import views as odds
+from web.seasons import views as seasons
 from web.views import enter, league, methods, players
 
 league_patterns = [
@@ -21,6 +22,9 @@ league_patterns = [
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
     path("nights/<str:day>/", nights.night, name="night"),
     path("pages/<slug:slug>/", league.page, name="page"),
+    path("seasons/", seasons.season_list, name="seasons"),
+    path("seasons/<slug:slug>/", seasons.season, name="season"),
+    path("honours/", seasons.honours, name="honours"),
     # The secretary's form: never cached (it is for staff, who are never served from the cache anyway).
     path("enter/", enter.enter, name="enter"),
 ]

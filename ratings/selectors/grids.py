@@ -55,9 +55,18 @@ class MatchdayPages:
         game_id: int | None = None,
         games: Sequence[int] = (),
         until: date | None = None,
+        since: date | None = None,
     ):
         where, self.params = [], []
-        self.until = until  # the last day shown (a page as at a day), through the (game, date, number) index
+        if table is not None and table.parent_id is not None:  # a season's table: its parent's, within its days
+            season = table.season
+            since, until = (
+                max(since or season.first_day, season.first_day),
+                min(until or season.last_day, season.last_day),
+            )
+            table = table.parent
+        # The first and last days shown (a season, a page as at a day), through the (game, date, number) index.
+        self.since, self.until = since, until
         multiple = table is not None and table.scope != RatingTable.Scope.GAME
         self.games = list(games) if multiple and games else None
         if game_id is not None:
@@ -72,10 +81,13 @@ class MatchdayPages:
         elif table is not None:  # an unofficial category
             where.append("g.official = %s AND g.category_id = %s")
             self.params += [False, table.category_id]
-        if until is not None:
-            where.append("m.date <= %s")
-            self.params.append(until)
+        where.extend(condition for condition, _ in self._bounds())
+        self.params.extend(value for _, value in self._bounds())
         self.where = f" WHERE {' AND '.join(where)}" if where else ""
+
+    def _bounds(self) -> list[tuple[str, date]]:
+        bounds = [("m.date >= %s", self.since)] if self.since is not None else []
+        return bounds + ([("m.date <= %s", self.until)] if self.until is not None else [])
 
     def newest(self) -> tuple[str, list]:
         """A subquery for the id of the newest of these matchdays, and its parameters."""
@@ -101,11 +113,12 @@ class MatchdayPages:
             sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
             params = [*self.params, limit, start]
         else:  # each game's first `stop` matchdays, merged
-            of_game = "m.game_id = %s" if self.until is None else "m.game_id = %s AND m.date <= %s"
+            of_game = " AND ".join(["m.game_id = %s", *(condition for condition, _ in self._bounds())])
             each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE {of_game} ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
             games = " UNION ALL ".join(f"{each} game_{n}" for n in range(len(self.games)))
             sql = f"SELECT * FROM ({games}) games ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
-            each_params = [[game, self.until, stop] if self.until else [game, stop] for game in self.games]
+            days = [value for _, value in self._bounds()]
+            each_params = [[game, *days, stop] for game in self.games]
             params = [*(value for values in each_params for value in values), limit, start]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -206,10 +219,12 @@ class Grid:
     rows: list[GridRow]
 
 
-def grid_matchdays(table: RatingTable, span: Span, until: date | None = None) -> MatchdayPages:
-    """The table's matchdays newest first (up to `until`), as a grid pages them (with their games);
-    `span` is the table's, from `spans`, which names the games played in it."""
-    return MatchdayPages(table, games=span.games, until=until)
+def grid_matchdays(
+    table: RatingTable, span: Span, until: date | None = None, since: date | None = None
+) -> MatchdayPages:
+    """The table's matchdays newest first (from `since`, up to `until`), as a grid pages them (with
+    their games); `span` is the table's, from `spans`, which names the games played in it."""
+    return MatchdayPages(table, games=span.games, until=until, since=since)
 
 
 # Through the unique (matchday, table, player) index. Only the model's table and column names are

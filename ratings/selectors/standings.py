@@ -152,8 +152,12 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     return ranked(rows, first_rank)
 
 
-# Only the model's table and column names are written in; the players are parameters.
-_CURRENT_RATINGS = f"SELECT player_id, table_id, rating FROM {Standing._meta.db_table} WHERE player_id IN ({{}})"  # noqa: S608
+# Only the models' table and column names are written in; the players are parameters. The club's
+# tables only: a fresh-start season's (with a season) is read on the season's page.
+_CURRENT_RATINGS = (
+    f"SELECT s.player_id, s.table_id, s.rating FROM {Standing._meta.db_table} s"  # noqa: S608
+    f" JOIN {RatingTable._meta.db_table} t ON t.id = s.table_id WHERE t.season_id IS NULL AND s.player_id IN ({{}})"
+)
 
 
 def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:

@@ -9,10 +9,10 @@ from django.db.models import F
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Game, Matchday, Page, Result
+from league.models import Game, Matchday, Page, Result, Season
 from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
-from ratings.selectors import boards, grids, overview
+from ratings.selectors import boards, grids, overview, seasons
 from ratings.selectors.sides import in_sides, with_sides
 from ratings.selectors.standings import Span, matchday_entries
 from ratings.selectors.standings import spans as spans_of
@@ -37,11 +37,12 @@ LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None) -> Section:
-    """One table's rating grid: the page asked for (the newest first, up to `until`), everyone who
-    played in it."""
-    count = span.matchdays if until is None else None  # as at a day: counted up to it
-    page = paginate(grids.grid_matchdays(table, span, until), section.page_number, per_page, count=count)
+def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None, since=None) -> Section:
+    """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
+    everyone who played in it."""
+    whole = until is None and since is None and table.season_id is None
+    count = span.matchdays if whole else None  # as at a day, or a season's: counted within its days
+    page = paginate(grids.grid_matchdays(table, span, until, since), section.page_number, per_page, count=count)
     grid = grids.rating_grid(table, page)
     show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
     return section.show(
@@ -91,8 +92,7 @@ def home(request):
     results_section(results, None, spans.everything, per_page)
     overall = next((t for t in tables if t.scope == RatingTable.Scope.OVERALL), None)
     show_all = request.GET.get("all") == "1"
-    since = boards.active_since(spans.everything.last, timezone.localdate(), settings.LEAGUE_INACTIVE_DAYS, show_all)
-    top = overview.leaderboard(overall, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since) if overall else None
+    top, season = leaderboard(overall, spans, show_all)
     leaders = top.rows if top else []
     leaders_section.show(
         lambda names: LeaderboardTable(leaders, names),
@@ -105,7 +105,8 @@ def home(request):
     with_year = spans.everything.needs_year(timezone.localdate())
     ctx = {
         "leaders": leaders_section if overall else None,
-        "leaders_hidden": bool(top and top.hidden),  # inactive players left out: a link shows everyone
+        "leaders_hidden": bool(top and top.hidden and not season),  # inactive players left out: a link shows everyone
+        "season": season,
         "show_all": show_all,
         "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
         "latest": [
@@ -117,6 +118,25 @@ def home(request):
         "sections": sections[1:],
     }
     return exports.response() or render(request, "league/home.html", ctx)
+
+
+def leaderboard(overall: RatingTable | None, spans, show_all: bool) -> tuple[boards.Board | None, Season | None]:
+    """The home page's leaders, and the season they are of: while a season runs, its leaders (a fresh
+    start's own overall table; a carry-over season's players in the all-time table); otherwise the
+    all-time table's active players. One query more than the leaderboard, two for a fresh start."""
+    if overall is None:
+        return None, None
+    today = timezone.localdate()
+    table, season = overall, seasons.running(today)
+    if season is not None and season.fresh:
+        # Through `every`: a season's related `tables` go through the default manager, which leaves them out.
+        own = RatingTable.every.filter(season=season, parent=overall).select_related("season", "parent").first()
+        table, since = own or overall, None  # not yet rated (no matchday in it): the all-time table
+    elif season is not None:
+        since = season.first_day  # who has played since the season began: its players, all-time ratings
+    else:
+        since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
+    return overview.leaderboard(table, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since), season
 
 
 def whole_url(request) -> str:

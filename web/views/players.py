@@ -13,7 +13,7 @@ from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors import as_at as as_at_ratings
-from ratings.selectors import overview, standings
+from ratings.selectors import overview, seasons, standings
 from ratings.selectors.players import (
     RECENT_DAYS,
     matchday_rows,
@@ -183,7 +183,7 @@ def player(request, pk):
         day = as_at.read_days(request.GET, today).day
     except ValueError as error:
         return bad_request(request, str(error))
-    exports = Exports(request, reserved=("history", "history-heading"))
+    exports = Exports(request, reserved=("history", "history-heading", "honours", "honours-heading"))
     tables = list(RatingTable.objects.select_related("game"))
     games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     if day is None:
@@ -215,5 +215,6 @@ def player(request, pk):
         "head_to_head": head_to_head,
         "partners": partners_section,
         "days": as_at.Days(day),
+        "honours": seasons.player_honours(player, today) if day is None else [],  # finished seasons'
     }
     return exports.response() or render(request, "league/player.html", ctx)
