@@ -101,7 +101,7 @@ def test_player_names_with_html_are_shown_as_text(client, club):
 
 @pytest.mark.parametrize(
     ("url", "queries"),
-    [("/", 22), ("/standings/", 10), ("/games/hearts/", 15), ("/players/", 11), ("/odds/", 5)],
+    [("/", 23), ("/standings/", 10), ("/games/hearts/", 15), ("/players/", 11), ("/odds/", 5)],
 )
 def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):
