@@ -15,7 +15,6 @@ from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError
 from django.forms.models import BaseInlineFormSet
 from django.urls import path
 from django.utils.html import format_html, format_html_join
@@ -29,6 +28,7 @@ from ratings.selectors import deletion
 from ratings.selectors.standings import matchday_changes
 from ratings.services.matchdays import ResultInput, delete_matchdays, results_problems, save_matchday
 from web.admin import upload
+from web.admin.clashes import CheckedAgainOnClash
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS, GivenField
 from web.formatting import format_change, format_rating, long_date
@@ -203,7 +203,7 @@ class MatchdayChangeList(ChangeList):
 
 
 @admin.register(Matchday)
-class MatchdayAdmin(admin.ModelAdmin):
+class MatchdayAdmin(CheckedAgainOnClash, admin.ModelAdmin):
     list_display = ["number", "date", "game", "rounds", "players"]
     list_filter = ["game"]
     date_hierarchy = "date"
@@ -248,18 +248,6 @@ class MatchdayAdmin(admin.ModelAdmin):
             initial.setdefault("number", last.number + 1)
             initial.setdefault("game", last.game_id)
         return initial
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        """Two secretaries saving one matchday number at once (on two servers) both pass the form's
-        checks, and the second's save finds the first's matchday (the service's check or the unique
-        index); its transaction rolled back, the form is checked once more, now seeing that matchday,
-        and answers with the form's own error instead of a 500."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except (IntegrityError, ValidationError):
-            if request.method != "POST":
-                raise
-            return super().changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request, obj, form, change):
         """Nothing yet: the matchday is saved with its results in `save_related`."""

@@ -5,32 +5,19 @@ carries the all-time ratings over or starts everyone afresh. A save or delete go
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
-from django.db import IntegrityError
 
 from league.models import Season
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.seasons import delete_season, save_season
+from web.admin.clashes import CheckedAgainOnClash
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(CheckedAgainOnClash, admin.ModelAdmin):
     list_display = ["name", "first_day", "last_day", "start"]
     fields = ["name", "slug", "first_day", "last_day", "start"]
     prepopulated_fields = {"slug": ["name"]}
     ordering = ["-first_day"]
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        """Two secretaries saving overlapping seasons at once both pass the form's checks; the second
-        save, once the first is in, is refused by the service's check (or a name by the unique index).
-        Its transaction rolled back, the form is checked once more, now seeing the other season, and
-        answers with the form's own error on the field instead of a 500."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except (IntegrityError, ValidationError):
-            if request.method != "POST":
-                raise
-            return super().changeform_view(request, object_id, form_url, extra_context)
 
     def save_model(self, request, obj, form, change):
         tables = save_season(obj)
