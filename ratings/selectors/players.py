@@ -148,8 +148,8 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
 
 
 _HISTORY = f"""
-SELECT table_id, matchday_date, matchday_number, rating_after, delta, placing, matchday_id
-FROM {RatingEntry._meta.db_table} WHERE player_id = %s AND table_id IN ({{marks}}){{up_to}}
+SELECT e.table_id, e.matchday_date, e.matchday_number, e.rating_after, e.delta, e.placing, e.matchday_id
+FROM {RatingEntry._meta.db_table} e WHERE player_id = %s AND table_id IN ({{marks}}){{up_to}}
 ORDER BY table_id, matchday_date, matchday_number
 """  # noqa: S608
 
