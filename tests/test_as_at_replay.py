@@ -74,18 +74,16 @@ def random_days(rng: random.Random, first: date, last: date, count: int) -> list
     return sorted(days, reverse=True)
 
 
-@pytest.fixture
-def league(db):
+def four_month_league(seed: int) -> None:
     """Nine members, four months of Hearts, Spades and (unofficial) Pokemon, three to six at a
-    table, and two-player Duel nights (Sedma rates only those)."""
+    table, and two-player Duel nights (Sedma rates only those), generated from `seed`."""
     category = Category(slug="trading-card-games", name="Trading card games")
     save_category(category)
     save_game(Game(name="Pokemon", slug="pokemon", category=category, official=False))
-    names = people(9)
-    rows = list(generate(0, 48, seed=27, start=date(2025, 1, 1), end=date(2025, 4, 30), names=names))
+    rows = list(generate(0, 48, seed=seed, start=date(2025, 1, 1), end=date(2025, 4, 30), names=people(9)))
     import_results(csv_bytes(COLUMNS, rows))
     duel = Game.objects.create(name="Duel", slug="duel")
-    rng = random.Random(27)
+    rng = random.Random(seed)
     players = list(Player.objects.all())
     for n in range(12):
         pair = rng.sample(players, 2)
@@ -94,6 +92,11 @@ def league(db):
             Matchday(number=100 + n, date=day, game=duel, rounds=3),
             [ResultInput(placing, player=p) for placing, p in enumerate(pair, start=1)],
         )
+
+
+@pytest.fixture
+def league(db):
+    four_month_league(27)
 
 
 @pytest.mark.parametrize("method", MATCHDAY_METHODS)

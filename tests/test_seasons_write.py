@@ -3,9 +3,8 @@ only its matchdays, with every method; saving, switching and deleting a season, 
 into or out of it and changing its parent's method keep every table right and move the revision on."""
 
 import io
-import random
 import threading
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 from django import db
@@ -16,12 +15,13 @@ from django.db import connection
 from league.models import Category, Game, Matchday, Player, Revision, Season
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
-from ratings.services.catalogue import save_category, save_game
+from ratings.services.catalogue import save_game
 from ratings.services.matchdays import ResultInput, delete_matchdays, preview_matchday, save_matchday
 from ratings.services.rating_tables import save_rating_table
 from ratings.services.recompute import differences
 from ratings.services.seasons import delete_season, save_season
 from tests.conftest import csv_bytes
+from tests.test_as_at_replay import four_month_league
 from tests.test_method_tables import use
 from tools.generate import generate, people
 from web.importing import COLUMNS, import_results
@@ -32,21 +32,7 @@ SPRING = (date(2025, 2, 1), date(2025, 3, 15))
 
 @pytest.fixture
 def league(db):
-    """Nine members, four months of Hearts, Spades and (unofficial) Pokemon, three to six at a
-    table, and two-player Duel nights (Sedma rates only those)."""
-    category = Category(slug="trading-card-games", name="Trading card games")
-    save_category(category)
-    save_game(Game(name="Pokemon", slug="pokemon", category=category, official=False))
-    rows = list(generate(0, 48, seed=28, start=date(2025, 1, 1), end=date(2025, 4, 30), names=people(9)))
-    import_results(csv_bytes(COLUMNS, rows))
-    duel = Game.objects.create(name="Duel", slug="duel")
-    rng = random.Random(28)
-    players = list(Player.objects.all())
-    for n in range(12):
-        save_matchday(
-            Matchday(number=100 + n, date=date(2025, 1, 3) + timedelta(days=9 * n), game=duel, rounds=3),
-            [ResultInput(placing, player=p) for placing, p in enumerate(rng.sample(players, 2), start=1)],
-        )
+    four_month_league(28)  # tests/test_as_at_replay.py's league, from a seed of its own
 
 
 def spring(start=Season.Start.FRESH, days=SPRING) -> Season:
