@@ -23,6 +23,7 @@ ENTRY_COLUMNS = (
     "score",
     "k",
     "delta",
+    "played",
     "state",
 )
 STANDING_COLUMNS = (

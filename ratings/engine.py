@@ -341,6 +341,7 @@ def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -
                     change.score,
                     change.k,
                     change.delta,
+                    played,
                     state,
                 )
 

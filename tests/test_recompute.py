@@ -3,7 +3,7 @@
 from datetime import date
 
 from league.models import Category, Game, Matchday
-from ratings.models import RatingEntry, RatingTable
+from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from ratings.services.recompute import rebuild_all
@@ -103,3 +103,35 @@ def test_a_game_moved_to_another_game_leaves_the_old_games_table(club, make_matc
 def test_every_game_gets_a_table_and_only_unofficial_categories_do(club):
     scopes = sorted(RatingTable.objects.values_list("scope", "slug"))
     assert scopes == [("game", "hearts"), ("overall", "overall")]
+
+
+def played_counts():
+    """Each stored row's `played` against its place in its player's history of its table, and each
+    standing's against the player's number of rows."""
+    stored, counted, standings = {}, {}, {}
+    seen: dict[tuple, int] = {}
+    for e in RatingEntry.objects.order_by("table_id", "player_id", "matchday_date", "matchday_number"):
+        key = (e.table_id, e.player_id)
+        seen[key] = seen.get(key, 0) + 1
+        stored[e.pk], counted[e.pk] = e.played, seen[key]
+    for s in Standing.objects.all():
+        standings[(s.table_id, s.player_id)] = s.played
+    return stored, counted, standings, seen
+
+
+def test_each_row_keeps_its_players_running_count_through_every_kind_of_write(club, make_matchday):
+    """The as-at standings read who was provisional, and how many matchdays each had played, from
+    this count: it must follow inserts in the middle, moves, deletions and new games."""
+    make_matchday(7, "2025-11-07", {"I": 1, "R": 2, "Z": 3}, rounds=3)  # between matchdays 2 and 3
+    sixth = Matchday.objects.get(number=6)
+    sixth.date = date(2025, 11, 5)  # before matchday 2
+    save_matchday(sixth, list(results_of(sixth).values()))
+    delete_matchdays([Matchday.objects.get(number=3)])
+    spades = Game.objects.create(name="Spades", slug="spades")
+    save_game(spades)
+    make_matchday(8, "2025-11-30", {"I": 1, "Z": 2}, game=spades)
+    stored, counted, standings, seen = played_counts()
+    assert stored == counted and max(counted.values()) > 3
+    assert standings == seen
+    rebuild_all()
+    assert played_counts()[0].values() and sorted(played_counts()[0].values()) == sorted(counted.values())

@@ -75,7 +75,7 @@ def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
                 played = last[player][2] + 1 if player in last else 1
                 last[player] = [after, None, played, day, number, after - rating]
                 values = (table_id, matchday, player, r[8], r[9], day, number, rating, after, mean, expected, score, k)
-                rows.append(_entry_row(values, after - rating))
+                rows.append(_entry_row(values, after - rating, played))
         standings.extend((table_id, player, *state) for player, state in last.items())
     return rows, standings
 
@@ -84,9 +84,9 @@ _COMPUTED = ("table_id", "matchday_id", "player_id", "placing", "rated_placing",
 _COMPUTED += ("rating_before", "rating_after", "opponents_mean", "expected", "score", "k")
 
 
-def _entry_row(values: tuple, delta: float) -> tuple:
+def _entry_row(values: tuple, delta: float, played: int) -> tuple:
     """A rating row's columns in the engine's order (ENTRY_COLUMNS), from the values named in _COMPUTED."""
-    named = dict(zip(_COMPUTED, values, strict=True), delta=delta, state=None)
+    named = dict(zip(_COMPUTED, values, strict=True), delta=delta, played=played, state=None)
     return tuple(named[c] for c in ENTRY_COLUMNS)
 
 

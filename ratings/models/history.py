@@ -1,7 +1,7 @@
 """The rating history: a row per player per matchday per table, and each player's standing."""
 
 from django.db import models
-from django.db.models import Count, F, Q, Window
+from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Matchday, Player
@@ -32,19 +32,17 @@ class RatingEntryQuerySet(models.QuerySet):
         return self.filter(from_position(date, number))
 
     def latest_per_player(self):
-        """Each player's last entry per table, annotated with `played`, their number of entries.
+        """Each player's last entry per table (whose `played` counts their entries up to it).
 
-        One query with window functions. The engine uses it to resume before an edited matchday;
+        One query with a window function. The engine uses it to resume before an edited matchday;
         pages read the current standing from `Standing` instead.
         """
-        per_player = [F("table_id"), F("player_id")]
         return self.annotate(
             newest_first=Window(
                 RowNumber(),
-                partition_by=per_player,
+                partition_by=[F("table_id"), F("player_id")],
                 order_by=[F("matchday_date").desc(), F("matchday_number").desc()],
             ),
-            played=Window(Count("pk"), partition_by=per_player),
         ).filter(newest_first=1)
 
 
@@ -77,6 +75,9 @@ class RatingEntry(models.Model):
     score = models.FloatField()
     k = models.FloatField(null=True, blank=True, help_text="Empty for methods without K (openskill).")
     delta = models.FloatField()
+    # The running count, so that a day's standings tell who was still provisional, and how many
+    # matchdays each had played, from the rows they already read (ratings/selectors/as_at.py).
+    played = models.PositiveIntegerField(help_text="Matchdays the player had played in this table, this one included.")
     state = models.JSONField(
         null=True,
         blank=True,

@@ -33,8 +33,8 @@ class Rated:
     matchday_date: date  # their last matchday (or session) on or before the day
     matchday_number: int
     delta: float  # the change at that matchday
+    played: int | None  # matchdays up to the day (a deal game's rows: counted by `count_played`)
     rank: int | None = 0  # None: provisional, listed after the ranked players
-    played: int | None = None  # counted only for the rows a page shows (`count_played`)
 
 
 # Only the models' table and column names are written in; the day and the table are parameters.
@@ -43,7 +43,7 @@ class Rated:
 # seek per player; PostgreSQL would hash the whole history for the IN, so it gets a LATERAL join
 # (a backward index scan per player) instead.
 _LAST_ROWS = """
-SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
+SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta, {played}
 FROM {rows} e JOIN {players} p ON p.id = e.player_id
 WHERE e.id IN (
   SELECT (SELECT x.id FROM {rows} x
@@ -54,7 +54,7 @@ WHERE e.id IN (
 ORDER BY e.{rating} DESC, p.short_name
 """
 _LAST_ROWS_LATERAL = """
-SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta
+SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta, {played}
 FROM {standings} s JOIN {players} p ON p.id = s.player_id
 CROSS JOIN LATERAL (
   SELECT * FROM {rows} x
@@ -74,6 +74,7 @@ _MATCHDAY_COLUMNS = {
     "day": "matchday_date",
     "number": "e.matchday_number",
     "order": "matchday_number",
+    "played": "e.played",
 }
 # A game played against deals keeps a row per rated attempt; its standings carry no state or number,
 # and a player's last day is that of their last attempt, rated or not (ratings/deals/engine.py).
@@ -87,6 +88,7 @@ _ATTEMPT_COLUMNS = {
     "day": "session_date",
     "number": "0",
     "order": "position",
+    "played": "NULL",
 }
 MATCHDAY_LAST_ROWS, ATTEMPT_LAST_ROWS = (_LAST_ROWS.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS))
 LATERAL = {_LAST_ROWS.format(**c): _LAST_ROWS_LATERAL.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS)}
@@ -107,8 +109,8 @@ def ratings_at(table: RatingTable, day: date) -> list[Rated]:
         cursor.execute(last_rows_sql(table), params)
         found = cursor.fetchall()
     return [
-        Rated(player, rating, _STATE.from_db_value(state, None, connection), read_date(last), number, delta)
-        for player, rating, state, last, number, delta in found
+        Rated(player, rating, _STATE.from_db_value(state, None, connection), read_date(last), number, delta, played)
+        for player, rating, state, last, number, delta, played in found
     ]
 
 
@@ -129,7 +131,7 @@ def ranked_at(
     rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
     settling = []
     if provisional_below is not None and not table.against_deals:
-        provisional = provisional_players(table, day, rows, provisional_below)
+        provisional = provisional_players(table, rows, provisional_below)
         settling = [row for row in rows if row.player_id in provisional]
         rows = [row for row in rows if row.player_id not in provisional]
     for i, row in enumerate(rows):
@@ -139,29 +141,12 @@ def ranked_at(
     return Ranking([*rows, *settling], len(everyone) - len(rows) - len(settling))
 
 
-# Each player's n-th row in the table (OFFSET n - 1): one step down the history index per player.
-_NTH_DAY = f"""
-SELECT s.player_id, (SELECT x.matchday_date FROM {RatingEntry._meta.db_table} x
-  WHERE x.table_id = s.table_id AND x.player_id = s.player_id
-  ORDER BY x.matchday_date, x.matchday_number LIMIT 1 OFFSET %s)
-FROM {Standing._meta.db_table} s WHERE s.table_id = %s
-"""  # noqa: S608
-
-
-def provisional_players(table: RatingTable, day: date, rows: list[Rated], below: int) -> set[int]:
-    """The players of `rows` provisional at the end of `day`: by the method's own say from their
-    state then, or else with fewer than `below` matchdays by then (the day of each one's `below`-th
-    matchday, in one query)."""
+def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> set[int]:
+    """The players of `rows` (a day's last rows) provisional at the end of that day: by the method's
+    own say from their state then, or else with fewer than `below` matchdays by then."""
     method, params = table.rating_method, table.method_params()
     flags = {row.player_id: method.is_provisional(row.state, params) for row in rows}
-    undecided = [player for player, flag in flags.items() if flag is None]
-    counted = set()
-    if undecided and below > 0:
-        with connection.cursor() as cursor:
-            cursor.execute(_NTH_DAY, [below - 1, table.pk])
-            settled_on = {player: read_date(found) if found else None for player, found in cursor.fetchall()}
-        counted = {p for p in undecided if settled_on.get(p) is None or settled_on[p] > day}
-    return {player for player, flag in flags.items() if flag} | counted
+    return {row.player_id for row in rows if flags[row.player_id] or (flags[row.player_id] is None and row.played < below)}
 
 
 _PLAYED = (
@@ -171,16 +156,11 @@ _PLAYED = (
 
 
 def count_played(table: RatingTable, day: date, rows: list[Rated]) -> None:
-    """Set `played` (matchdays, or rated attempts, up to `day`) on `rows`, the few a page shows: one
-    query counting their part of the history index."""
-    if not rows:
+    """Set `played` (rated attempts up to `day`) on `rows` of a deal game, the few a page shows: one
+    query counting their part of the history index. A matchday's row carries its own count."""
+    if not rows or not table.against_deals:
         return
-    source, day_column = (
-        (AttemptRating._meta.db_table, "session_date")
-        if table.against_deals
-        else (RatingEntry._meta.db_table, "matchday_date")
-    )
-    sql = _PLAYED.format(rows=source, day=day_column, ids=", ".join(["%s"] * len(rows)))
+    sql = _PLAYED.format(rows=AttemptRating._meta.db_table, day="session_date", ids=", ".join(["%s"] * len(rows)))
     with connection.cursor() as cursor:
         cursor.execute(sql, [table.pk, day, *(row.player_id for row in rows)])
         counts = dict(cursor.fetchall())
