@@ -1,0 +1,86 @@
+"""A worker compiles the site's templates and URL tables when it starts (web/warmup.py), so the
+first page it renders after a write costs what any other render does."""
+
+import logging
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.template import engines
+from django.urls import NoReverseMatch, URLResolver, clear_url_caches, get_resolver, reverse
+
+from web import warmup
+
+
+@pytest.fixture
+def fresh_caches():
+    engine = engines["django"].engine
+    for loader in engine.template_loaders:
+        loader.reset()
+    clear_url_caches()
+    yield engine
+    for loader in engine.template_loaders:
+        loader.reset()
+    clear_url_caches()
+
+
+def project_templates() -> set[str]:
+    root = Path(settings.TEMPLATES[0]["DIRS"][0])
+    return {path.relative_to(root).as_posix() for path in root.rglob("*.html")}
+
+
+def test_every_template_of_the_project_is_compiled_at_start(fresh_caches):
+    (loader,) = fresh_caches.template_loaders  # Django's cached loader, in development too
+    assert not loader.get_template_cache
+    warmup.warm_up()
+    compiled = {name for name, found in loader.get_template_cache.items() if not isinstance(found, type)}
+    assert "league/home.html" in compiled and "base.html" in compiled
+    assert project_templates() <= compiled
+
+
+def test_every_url_name_is_reversed_at_start_admin_included(fresh_caches, monkeypatch):
+    names = warmup.url_names(get_resolver())
+    assert {"admin:index", "league:home", "league:standings", "ratings:calculator"} <= set(names)
+    clear_url_caches()
+    warmup.warm_up()
+    built = []
+    populate = URLResolver._populate
+    monkeypatch.setattr(URLResolver, "_populate", lambda self: built.append(self) or populate(self))
+    for name in names:  # what the pages' links ask for: nothing is left to build
+        try:
+            reverse(name)
+        except NoReverseMatch:
+            pass  # takes arguments
+    assert built == []
+
+
+def test_a_broken_template_is_logged_and_the_worker_still_starts(fresh_caches, tmp_path, settings, caplog):
+    (tmp_path / "broken.html").write_text("{% if %}")
+    (tmp_path / "fine.html").write_text("fine")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
+    with caplog.at_level(logging.ERROR, logger="web.warmup"):
+        warmup.warm_up()
+    assert "broken.html" in caplog.text
+
+
+def test_the_home_page_is_rendered_once_by_the_worker_itself_and_stored_nowhere(club, client):
+    from django.contrib.sessions.models import Session
+    from django.core.wsgi import get_wsgi_application
+
+    from web import page_cache
+
+    page_cache.clear()
+    assert warmup.render_home(get_wsgi_application()) == 200
+    assert not Session.objects.exists()
+    first = client.get("/")  # a visitor's first view is rendered (nothing was stored) and stored
+    assert first.status_code == 200 and getattr(first, "page_cache", None) != "hit"
+    assert getattr(client.get("/"), "page_cache", None) == "hit"
+
+
+def test_a_worker_whose_warm_up_fails_still_starts(caplog):
+    def broken(environ, start_response):
+        raise RuntimeError("no database yet")
+
+    with caplog.at_level(logging.INFO, logger="web.warmup"):
+        assert warmup.render_home(broken) is None
+    assert "warm-up request failed" in caplog.text
