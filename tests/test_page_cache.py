@@ -61,6 +61,17 @@ def test_a_public_page_is_stored_and_then_served_from_the_cache(backend, client,
     assert again.get("ETag") == first.get("ETag") and again["Content-Type"] == first["Content-Type"]
 
 
+def test_a_cached_page_is_answered_with_the_security_headers_it_was_rendered_with(backend, client, club):
+    """The policy header is stored with the page (the CSP middleware comes after the page cache), so
+    a hit replays it rather than building it again."""
+    first, hit = served(client, "/standings/")
+    again, hit = served(client, "/standings/")
+    assert hit
+    for header in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
+        assert again[header] == first[header], header
+    assert "script-src 'self'" in again["Content-Security-Policy"]
+
+
 def test_a_players_page_is_cached_too(backend, client, club):
     r = Player.objects.get(short_name="R")
     assert not served(client, f"/players/{r.pk}/")[1]
