@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.template import engines
 from django.urls import NoReverseMatch, URLResolver, clear_url_caches, get_resolver, reverse
 
@@ -70,7 +72,14 @@ def test_the_home_page_is_rendered_once_by_the_worker_itself_and_stored_nowhere(
     from web import page_cache
 
     page_cache.clear()
-    assert warmup.render_home(get_wsgi_application()) == 200
+    # As Django's test client does: the request's signals would close the test's connection.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        assert warmup.render_home(get_wsgi_application()) == 200
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
     assert not Session.objects.exists()
     first = client.get("/")  # a visitor's first view is rendered (nothing was stored) and stored
     assert first.status_code == 200 and getattr(first, "page_cache", None) != "hit"
