@@ -145,8 +145,12 @@ def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> se
     """The players of `rows` (a day's last rows) provisional at the end of that day: by the method's
     own say from their state then, or else with fewer than `below` matchdays by then."""
     method, params = table.rating_method, table.method_params()
-    flags = {row.player_id: method.is_provisional(row.state, params) for row in rows}
-    return {row.player_id for row in rows if flags[row.player_id] or (flags[row.player_id] is None and row.played < below)}
+    provisional = set()
+    for row in rows:
+        flag = method.is_provisional(row.state, params)
+        if flag or (flag is None and row.played < below):
+            provisional.add(row.player_id)
+    return provisional
 
 
 _PLAYED = (
