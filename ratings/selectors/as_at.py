@@ -20,7 +20,7 @@ from league.models import Attempt, DealSession, FormerName, Matchday, Player
 
 from ..models import AttemptRating, RatingEntry, RatingTable, Standing
 from .overview import DirectoryRow
-from .standings import StandingRow, provisional, read_date, table_order
+from .standings import StandingRow, provisional, read_date, settling, table_order
 
 
 @dataclass
@@ -145,12 +145,7 @@ def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> se
     """The players of `rows` (a day's last rows) provisional at the end of that day: by the method's
     own say from their state then, or else with fewer than `below` matchdays by then."""
     method, params = table.rating_method, table.method_params()
-    provisional = set()
-    for row in rows:
-        flag = method.is_provisional(row.state, params)
-        if flag or (flag is None and row.played < below):
-            provisional.add(row.player_id)
-    return provisional
+    return {row.player_id for row in rows if settling(method, params, row.state, row.played, below)}
 
 
 _PLAYED = (

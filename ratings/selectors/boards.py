@@ -15,7 +15,7 @@ from datetime import date, timedelta
 from league.models import Player
 
 from ..models import RatingTable
-from .standings import Spans, StandingRow, ranked
+from .standings import Spans, StandingRow, ranked, settling
 
 
 @dataclass
@@ -62,8 +62,7 @@ def board(
         if since is not None and last < since:
             hidden += 1
             continue
-        flag = method.is_provisional(state, params)  # as `standings.provisional`, the parameters read once
-        flag = played < provisional_below if flag is None else flag
+        flag = settling(method, params, state, played, provisional_below)
         rows.append(row_class(0, None, rating, played, last, delta, flag, player_id))
     return Board(split(rows), hidden)
 

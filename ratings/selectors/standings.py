@@ -126,8 +126,14 @@ def ranked(rows: list[StandingRow], first_rank: int = 1) -> list[StandingRow]:
 
 
 def provisional(table: RatingTable, standing: Standing, provisional_below: int) -> bool:
-    flag = table.rating_method.is_provisional(standing.state, table.method_params())
-    return standing.played < provisional_below if flag is None else flag
+    return settling(table.rating_method, table.method_params(), standing.state, standing.played, provisional_below)
+
+
+def settling(method, params: dict, state: dict | None, played: int, provisional_below: int) -> bool:
+    """Whether a player is provisional: by the method's own say from their state, or else with fewer
+    than `provisional_below` matchdays. Boards pass the table's method and parameters read once."""
+    flag = method.is_provisional(state, params)
+    return played < provisional_below if flag is None else flag
 
 
 def ranked_standings(table: RatingTable, active_since: date | None = None) -> QuerySet:
