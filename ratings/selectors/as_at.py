@@ -126,7 +126,7 @@ def ranked_at(
     """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
     matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
     a rank (1, 2, 2, 4). With `provisional_below`, the players provisional that day come after the
-    ranked ones, unranked, as today's boards list them (`boards.split`). One or two queries."""
+    ranked ones, unranked, as today's boards list them (`boards.split`). One query."""
     everyone = ratings_at(table, day)
     rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
     settling = []
@@ -169,7 +169,7 @@ def count_played(table: RatingTable, day: date, rows: list[Rated]) -> None:
 
 def standing_rows_at(table: RatingTable, day: date, rows: list[Rated], provisional_below: int = 0) -> list[StandingRow]:
     """`rows` (a page of `ranked_at`) as the standings show them, each player's matchdays and
-    provisional mark those of `day`. Two queries: the counts and the players."""
+    provisional mark those of `day`. One query for the players (and one counting a deal game's attempts)."""
     count_played(table, day, rows)
     players = Player.objects.in_bulk([row.player_id for row in rows])
     return [
@@ -224,7 +224,7 @@ def first_day() -> date | None:
 def player_standings_at(player: Player, tables: list[RatingTable], day: date, provisional_below: int = 0) -> list[dict]:
     """The player's rating, rank, field size and provisional mark at the end of `day` in every table
     they had played in by then, overall first: the shape of `players.player_standings`, whose
-    `standing` is here a `Rated`. Two queries per table (the ranking and the player's count)."""
+    `standing` is here a `Rated`. One query per table (two for a deal game's, counting attempts)."""
     rows = []
     for table in tables:
         ranking = ranked_at(table, day).rows
