@@ -12,7 +12,7 @@ from league.models import Category, DealSession, Game, Matchday, Player
 from ratings.deals.services import delete_sessions
 from ratings.methods import METHODS
 from ratings.models import RatingTable
-from ratings.selectors.as_at import count_played, ranked_at
+from ratings.selectors.as_at import count_played, ranked_at, ratings_at
 from ratings.selectors.standings import provisional
 from ratings.services.catalogue import save_category, save_game
 from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
@@ -169,3 +169,62 @@ def test_every_as_at_page_of_the_mixed_league_answers(mixed_league, client):
                 assert "is played against deals; its page shows today only" in response.content.decode()
             else:
                 assert response.status_code == 200, (game.slug, day)
+
+
+def shown_when_hiding(table: RatingTable, day: date, since: date, below: int) -> tuple[list, bool]:
+    """What a past day's standings show with inactive players hidden, worked out here from every
+    player's standing that day (`ratings_at`, a seek per player, held to a replay above): those who
+    played since `since`, ranked (ties share a rank), the provisional ones after them unranked;
+    and whether anyone was left out."""
+    everyone = ratings_at(table, day)
+    active = [r for r in everyone if r.matchday_date >= since]
+    settling = [r for r in active if provisional(table, r, below)]
+    ranked = [r for r in active if not provisional(table, r, below)]
+    shown = [
+        (r.player_id, r.rating, 1 + sum(o.rating > r.rating for o in ranked), r.played, r.matchday_date, r.delta)
+        for r in ranked
+    ]
+    shown += [(r.player_id, r.rating, None, r.played, r.matchday_date, r.delta) for r in settling]
+    return shown, len(active) < len(everyone)
+
+
+def hiding_cases(rng: random.Random, count: int) -> list[tuple[date, date]]:
+    """(day, first day of activity) pairs over the league's span, windows of 1 to 60 days."""
+    first, last = (Matchday.objects.order_by(order).values_list("date", flat=True)[0] for order in ("date", "-date"))
+    return [(day, day - timedelta(days=rng.randint(1, 60))) for day in random_days(rng, first, last, count)]
+
+
+def assert_hiding_matches(cases: list[tuple[date, date]], tables) -> set[bool]:
+    hidden_seen = set()
+    for table in tables:
+        for day, since in cases:
+            ranking = ranked_at(table, day, since, PROVISIONAL)
+            got = [(r.player_id, r.rating, r.rank, r.played, r.matchday_date, r.delta) for r in ranking.rows]
+            expected, hidden = shown_when_hiding(table, day, since, PROVISIONAL)
+            assert (got, ranking.hidden) == (expected, hidden), f"{table.slug} as at {day}, active since {since}"
+            hidden_seen.add(hidden)
+    return hidden_seen
+
+
+@pytest.mark.parametrize("method", MATCHDAY_METHODS)
+def test_a_past_days_standings_hiding_inactive_players_read_the_days_of_activity_alone(league, method):
+    """The standings as at a day, inactive players hidden, read each player's last row among the
+    window's rows (not a seek per player): the same players, ratings, ranks, matchdays and
+    provisional marks as every player's standing that day, under every method (those judging
+    provisional from the state read it too), and `hidden` only when someone was left out."""
+    tables = []
+    for table in RatingTable.objects.all():
+        if table.against_deals:
+            continue
+        try:
+            tables.append(use(table.slug, method))
+        except ValidationError:
+            continue
+    hidden_seen = assert_hiding_matches(hiding_cases(random.Random(method), 10), tables)
+    assert hidden_seen == {True, False}  # both answers met, or the test could not fail on one
+
+
+def test_the_mixed_leagues_past_standings_hiding_inactive_players_match_every_players_standing(mixed_league):
+    tables = [table for table in RatingTable.objects.all() if not table.against_deals]
+    assert {table.scope for table in tables} == set(RatingTable.Scope)
+    assert_hiding_matches(hiding_cases(random.Random(5), 8), tables)

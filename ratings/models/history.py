@@ -46,6 +46,10 @@ class RatingEntryQuerySet(models.QuerySet):
         ).filter(newest_first=1)
 
 
+_ORDER = ("matchday_date", "matchday_number")  # play order within a table
+_RANKED = ("rating_after", "played", "delta")  # what a past day's ranking reads of a row
+
+
 class RatingEntry(models.Model):
     """One player's rating change at one matchday in one table. Derived data: rebuilt at will.
 
@@ -96,10 +100,12 @@ class RatingEntry(models.Model):
         ]
         indexes = [
             # A player's history in a table, their latest row before a position, the grids' carry.
-            models.Index(
-                fields=["table", "player", "matchday_date", "matchday_number"],
-                name="ratings_entry_player_order",
-            ),
+            models.Index(fields=["table", "player", *_ORDER, *_RANKED], name="ratings_entry_player_order"),
+            # A past day's standings, inactive players hidden: the rows of the days of activity in
+            # play order (ratings/selectors/as_at.py). Both hold what a ranking reads, so that neither
+            # reads the rows, and so that SQLite, which has no statistics of them, never takes this
+            # one for a player's history: the other has the player too.
+            models.Index(fields=["table", *_ORDER, "player", *_RANKED], name="ratings_entry_play_order"),
         ]
 
     def __str__(self) -> str:

@@ -3,9 +3,11 @@ between two days.
 
 A player's standing at a day is their last rating row on or before it: the engine carries nothing
 else from one matchday to the next (ratings/engine.py resumes from those rows too), so it equals a
-rating of only the matchdays up to that day. Each read is one query per table: for every player
-of the table, one step down the (table, player, date, number) index to their last row, never a
-scan of the history. Seasons read their tables through these too.
+rating of only the matchdays up to that day. Each read is one query per table, never a scan of the
+history: everyone's standing is one step per player down the (table, player, date, number) index
+to their last row; the standings with inactive players hidden read instead the rows of the days of
+activity from the (table, date, number) index, which holds what a ranking needs. Seasons read their
+tables through these too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from league.models import Attempt, DealSession, FormerName, Matchday, Player
 
 from ..models import AttemptRating, RatingEntry, RatingTable, Standing
 from .overview import DirectoryRow
-from .standings import StandingRow, provisional, read_date, settling, table_order
+from .standings import StandingRow, judges_from_state, provisional, read_date, settling, table_order
 
 
 @dataclass
@@ -31,7 +33,6 @@ class Rated:
     rating: float
     state: dict | None
     matchday_date: date  # their last matchday (or session) on or before the day
-    matchday_number: int
     delta: float  # the change at that matchday
     played: int | None  # matchdays up to the day (a deal game's rows: counted by `count_played`)
     rank: int | None = 0  # None: provisional, listed after the ranked players
@@ -43,7 +44,7 @@ class Rated:
 # seek per player; PostgreSQL would hash the whole history for the IN, so it gets a LATERAL join
 # (a backward index scan per player) instead.
 _LAST_ROWS = """
-SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta, {played}
+SELECT e.player_id, e.{rating}, {state}, {last}, e.delta, {played}
 FROM {rows} e JOIN {players} p ON p.id = e.player_id
 WHERE e.id IN (
   SELECT (SELECT x.id FROM {rows} x
@@ -54,7 +55,7 @@ WHERE e.id IN (
 ORDER BY e.{rating} DESC, p.short_name
 """
 _LAST_ROWS_LATERAL = """
-SELECT e.player_id, e.{rating}, {state}, {last}, {number}, e.delta, {played}
+SELECT e.player_id, e.{rating}, {state}, {last}, e.delta, {played}
 FROM {standings} s JOIN {players} p ON p.id = s.player_id
 CROSS JOIN LATERAL (
   SELECT * FROM {rows} x
@@ -72,7 +73,6 @@ _MATCHDAY_COLUMNS = {
     "state": "e.state",
     "last": "e.matchday_date",
     "day": "matchday_date",
-    "number": "e.matchday_number",
     "order": "matchday_number",
     "played": "e.played",
 }
@@ -86,7 +86,6 @@ _ATTEMPT_COLUMNS = {
     "last": f"(SELECT MAX(d.date) FROM {Attempt._meta.db_table} a JOIN {DealSession._meta.db_table} d"  # noqa: S608
     " ON d.id = a.session_id WHERE a.player_id = e.player_id AND d.game_id = %s AND d.date <= %s)",
     "day": "session_date",
-    "number": "0",
     "order": "position",
     "played": "NULL",
 }
@@ -108,16 +107,22 @@ def ratings_at(table: RatingTable, day: date) -> list[Rated]:
     with connection.cursor() as cursor:
         cursor.execute(last_rows_sql(table), params)
         found = cursor.fetchall()
+    return rated(found)
+
+
+def rated(found: list[tuple]) -> list[Rated]:
+    """`Rated` of rows read as (player, rating, state, last day, change, matchdays)."""
+    read_state = _STATE.from_db_value
     return [
-        Rated(player, rating, _STATE.from_db_value(state, None, connection), read_date(last), number, delta, played)
-        for player, rating, state, last, number, delta, played in found
+        Rated(player, rating, state if state is None else read_state(state, None, connection), read_date(on), delta, n)
+        for player, rating, state, on, delta, n in found
     ]
 
 
 @dataclass
 class Ranking:
     rows: list[Rated]  # best first, ranked
-    hidden: int = 0  # players left out as inactive
+    hidden: bool = False  # whether players were left out as inactive
 
 
 def ranked_at(
@@ -126,9 +131,14 @@ def ranked_at(
     """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
     matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
     a rank (1, 2, 2, 4). With `provisional_below`, the players provisional that day come after the
-    ranked ones, unranked, as today's boards list them (`boards.split`). One query."""
-    everyone = ratings_at(table, day)
-    rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
+    ranked ones, unranked, as today's boards list them (`boards.split`). One query (two for a
+    matchday table's active players)."""
+    if active_since is not None and not table.against_deals:
+        rows, hidden = active_ratings_at(table, active_since, day), anyone_inactive(table, active_since, day)
+    else:
+        everyone = ratings_at(table, day)
+        rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
+        hidden = len(rows) < len(everyone)
     settling = []
     if provisional_below is not None and not table.against_deals:
         provisional = provisional_players(table, rows, provisional_below)
@@ -138,7 +148,63 @@ def ranked_at(
         row.rank = rows[i - 1].rank if i and rows[i - 1].rating == row.rating else i + 1
     for row in settling:
         row.rank = None
-    return Ranking([*rows, *settling], len(everyone) - len(rows) - len(settling))
+    return Ranking([*rows, *settling], hidden)
+
+
+# Each player's last row in the days of activity, the one with the highest running count, read
+# from the (table, date, number) index alone: it holds all a ranking reads but the state (read from
+# the rows where the method judges provisional from it). Reading the window costs less than a seek
+# per player (docs/performance.md). SQLite takes a bare column from the row of its MAX();
+# PostgreSQL says the same with DISTINCT ON. Best first, ties by short name, as `_LAST_ROWS`.
+PLAY_ORDER = "ratings_entry_play_order"  # RatingEntry's index of a table's rows in play order
+_WINDOW_ROWS = """
+SELECT w.player_id, w.rating_after, w.state, w.matchday_date, w.delta, w.played
+FROM ({last}) w JOIN {players} p ON p.id = w.player_id
+ORDER BY w.rating_after DESC, p.short_name
+"""
+_LAST_IN_WINDOW = {
+    # Told which index: for its GROUP BY, SQLite would rather walk the player's index through the whole table.
+    "sqlite": "SELECT e.player_id, e.rating_after, {state} AS state, e.matchday_date, e.delta, MAX(e.played) AS played"
+    " FROM {rows} e INDEXED BY {index} WHERE e.table_id = %s AND e.matchday_date >= %s AND e.matchday_date <= %s"
+    " GROUP BY e.player_id",
+    "postgresql": "SELECT DISTINCT ON (e.player_id) e.player_id, e.rating_after, {state} AS state, e.matchday_date,"
+    " e.delta, e.played FROM {rows} e WHERE e.table_id = %s AND e.matchday_date >= %s AND e.matchday_date <= %s"
+    " ORDER BY e.player_id, e.played DESC",
+}
+WINDOW_ROWS = {
+    (vendor, judged): _WINDOW_ROWS.format(
+        last=last.format(rows=RatingEntry._meta.db_table, state="e.state" if judged else "NULL", index=PLAY_ORDER),
+        players=Player._meta.db_table,
+    )
+    for vendor, last in _LAST_IN_WINDOW.items()
+    for judged in (False, True)
+}
+# Whether anyone is hidden: a player of the table with a row before the window and none in it.
+_ROWS, _STANDINGS = RatingEntry._meta.db_table, Standing._meta.db_table
+ANYONE_INACTIVE = f"""
+SELECT EXISTS (SELECT 1 FROM {_STANDINGS} s WHERE s.table_id = %s
+  AND s.player_id NOT IN (
+    SELECT w.player_id FROM {_ROWS} w WHERE w.table_id = %s AND w.matchday_date >= %s AND w.matchday_date <= %s)
+  AND EXISTS (
+    SELECT 1 FROM {_ROWS} x WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.matchday_date < %s))
+"""  # noqa: S608
+
+
+def active_ratings_at(table: RatingTable, since: date, day: date) -> list[Rated]:
+    """The players of a matchday table who played between `since` and `day`, at the end of `day`,
+    best first (equal ratings by short name), unranked. One query."""
+    vendor = "postgresql" if connection.vendor == "postgresql" else "sqlite"
+    sql = WINDOW_ROWS[vendor, judges_from_state(table.rating_method)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table.pk, since, day])
+        return rated(cursor.fetchall())
+
+
+def anyone_inactive(table: RatingTable, since: date, day: date) -> bool:
+    """Whether a player of the matchday table had played by `day` but not since `since`. One query."""
+    with connection.cursor() as cursor:
+        cursor.execute(ANYONE_INACTIVE, [table.pk, table.pk, since, day, since])
+        return bool(cursor.fetchone()[0])
 
 
 def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> set[int]:

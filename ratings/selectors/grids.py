@@ -185,7 +185,7 @@ def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
     # Only the models' table names, column names and numbers are written in; values are parameters.
     firsts = ", ".join(
         f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"  # noqa: S608
-        f" ORDER BY e.matchday_date, e.matchday_number, e.id LIMIT 1) AS first_{n}_{name}"
+        f" ORDER BY e.matchday_date, e.matchday_number LIMIT 1) AS first_{n}_{name}"  # numbers are unique
         for n in range(tables)
         for name in _FIRST
     )

@@ -19,7 +19,7 @@ from league.models import Game, Matchday, Player, Result
 from league.results import values as result_values
 
 from ..comparison import MatchdayRecord, Played
-from ..methods import Facts
+from ..methods import Facts, Method
 from ..models import RatingEntry, RatingTable, Standing, from_position
 
 
@@ -134,6 +134,12 @@ def settling(method, params: dict, state: dict | None, played: int, provisional_
     than `provisional_below` matchdays. Boards pass the table's method and parameters read once."""
     flag = method.is_provisional(state, params)
     return played < provisional_below if flag is None else flag
+
+
+def judges_from_state(method: Method) -> bool:
+    """Whether the method has its own say on who is provisional, from the state (`settling`):
+    where it has none, a past day's standings need not read any state."""
+    return type(method).is_provisional is not Method.is_provisional
 
 
 def ranked_standings(table: RatingTable, active_since: date | None = None) -> QuerySet:
