@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Player
 from ratings.engine import HISTORY_INDEX
-from ratings.models import RatingTable
-from ratings.selectors.as_at import MATCHDAY_LAST_ROWS
+from ratings.models import RatingEntry, RatingTable
+from ratings.selectors.as_at import MATCHDAY_LAST_ROWS, PLAY_ORDER, WINDOW_ROWS
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 from web.page_params import PageParams
 
@@ -258,6 +258,28 @@ def test_the_as_at_read_steps_down_the_history_index(club):
         details = [row[-1] for row in cursor.fetchall()]
     assert any(HISTORY_INDEX in d and d.startswith("SEARCH x") for d in details), details
     assert not any(d.startswith(("SCAN e", "SCAN x")) for d in details), details
+
+
+def test_the_standings_hiding_inactive_players_read_the_window_alone(club):
+    """With inactive players hidden, the read is one range of the (table, date, number) index,
+    never a rating row: SQLite, which would walk the players' index for the GROUP BY, is told which;
+    and a player's own history still goes to the players' index (both hold the same columns)."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's plan")
+    table = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {WINDOW_ROWS['sqlite', False]}", [table.pk, *DAYS[:2]])
+        details = [row[-1] for row in cursor.fetchall()]
+        cursor.execute(
+            f"EXPLAIN QUERY PLAN SELECT rating_after FROM {RatingEntry._meta.db_table}"  # noqa: S608
+            " WHERE table_id = %s AND player_id = %s ORDER BY matchday_date DESC, matchday_number DESC LIMIT 1",
+            [table.pk, 1],
+        )
+        history = [row[-1] for row in cursor.fetchall()]
+    window = f"COVERING INDEX {PLAY_ORDER} (table_id=? AND matchday_date>? AND matchday_date<?)"
+    assert any(window in d for d in details), details
+    assert not any(d.startswith("SCAN e") or HISTORY_INDEX in d for d in details), details
+    assert any(f"COVERING INDEX {HISTORY_INDEX} (table_id=? AND player_id=?)" in d for d in history), history
 
 
 def test_the_as_at_standings_cost_the_same_queries_however_long_the_history(client, club, make_matchday):

@@ -98,7 +98,7 @@ def standings_section(
         return kind(rows, names, with_year=with_year, **extra)
 
     section.show(build, page, title=title or table.name, rating_table=table)
-    section.rows, section.hidden_count = rows, ranking.hidden
+    section.rows, section.left_out = rows, ranking.hidden
     return section
 
 
@@ -130,9 +130,9 @@ def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_a
         if not section.rows and table.scope == RatingTable.Scope.GAME and not table.against_deals:
             exports.downloads.remove(section.key)
             continue  # not played yet on that day
-        if section.hidden_count and table.against_deals:
+        if section.left_out and table.against_deals:
             section.notice, section.hidden = "Players inactive in this game on that day are hidden.", True
-        hidden = hidden or bool(section.hidden_count and not table.against_deals)
+        hidden = hidden or (section.left_out and not table.against_deals)
         shown.extend(row.player for row in section.rows)
         sections.append(section)
     return {"sections": sections, "hidden": hidden, "shown": shown, "days": days, "keep": keep(days)}
