@@ -186,7 +186,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
     try:
-        with _history_index_built_after():
+        with _indexes_built_after():
             written = _write_entries(runs, _rate(stream, facts, counting))
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
@@ -197,22 +197,24 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
 
 
 @contextmanager
-def _history_index_built_after() -> Iterator[None]:
+def _indexes_built_after() -> Iterator[None]:
     """When every rating row is written from nothing (a full rebuild, a league's first import), the
-    index of players' histories is built once after the rows (SQLite sorts them once) rather than
-    entry by entry: rows come in play order, so each one lands at a random place in that index, and
-    at 100,000 matchdays that index no longer fits SQLite's page cache. Only on SQLite, whose schema
-    changes are part of the transaction and whose readers keep their snapshot meanwhile; on
-    PostgreSQL, dropping an index would lock every reader of rating rows out until the commit."""
+    rows' indexes are built once after the rows (SQLite sorts them once) rather than entry by entry:
+    rows come in play order, so each one lands at a random place in the index of players' histories,
+    and at 100,000 matchdays that index no longer fits SQLite's page cache (the play-order index
+    gains less: docs/performance.md). Only on SQLite, whose schema changes are part of the
+    transaction and whose readers keep their snapshot meanwhile; on PostgreSQL, dropping an index
+    would lock every reader of rating rows out until the commit."""
     if connection.vendor != "sqlite" or RatingEntry.objects.exists():
         yield
         return
-    index = next(i for i in RatingEntry._meta.indexes if i.name == HISTORY_INDEX)
     editor = connection.schema_editor(collect_sql=True)  # for its SQL only: never entered
     with connection.cursor() as cursor:
-        cursor.execute(f"DROP INDEX IF EXISTS {connection.ops.quote_name(index.name)}")
+        for index in RatingEntry._meta.indexes:
+            cursor.execute(f"DROP INDEX IF EXISTS {connection.ops.quote_name(index.name)}")
         yield
-        cursor.execute(str(index.create_sql(RatingEntry, editor)))
+        for index in RatingEntry._meta.indexes:
+            cursor.execute(str(index.create_sql(RatingEntry, editor)))
 
 
 def _clear_all(runs: list[_Run]) -> None:

@@ -1,6 +1,6 @@
 """When every rating row is written from nothing (a full rebuild, a league's first import), SQLite
-builds the index of players' histories after the rows; a write that keeps rows never drops it, and
-a rebuild that fails leaves it as it was."""
+builds the rows' indexes (players' histories, play order) after the rows; a write that keeps rows
+never drops them, and a rebuild that fails leaves them as they were."""
 
 import pytest
 from django.db import connection
@@ -15,11 +15,18 @@ from web.importing import import_results
 pytestmark = pytest.mark.skipif(connection.vendor != "sqlite", reason="the index is rebuilt on SQLite only")
 
 
-def history_index_sql() -> str | None:
+INDEXES = [index.name for index in RatingEntry._meta.indexes]
+
+
+def indexes_sql() -> list[str | None]:
+    """Each index's SQL as SQLite keeps it (None where it is missing)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = %s", [engine.HISTORY_INDEX])
-        row = cursor.fetchone()
-    return row and row[0]
+        found = []
+        for name in INDEXES:
+            cursor.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = %s", [name])
+            row = cursor.fetchone()
+            found.append(row and row[0])
+    return found
 
 
 class Statements:
@@ -31,19 +38,24 @@ class Statements:
         return execute(sql, params, many, context)
 
     def dropped(self) -> bool:
-        return any(s.startswith("DROP INDEX") and engine.HISTORY_INDEX in s for s in self.sql)
+        """Whether every index of the rows was dropped (and none otherwise)."""
+        drops = [name for name in INDEXES for s in self.sql if s.startswith("DROP INDEX") and f'"{name}"' in s]
+        assert drops in ([], INDEXES), drops
+        return bool(drops)
 
 
 def test_a_full_rebuild_builds_the_history_index_after_its_rows(club):
-    before, rows = history_index_sql(), RatingEntry.objects.count()
+    before, rows = indexes_sql(), RatingEntry.objects.count()
+    assert None not in before
     statements = Statements()
     with connection.execute_wrapper(statements):
         rebuild_all()
     assert statements.dropped()
-    creates = [s for s in statements.sql if s.startswith("CREATE INDEX") and engine.HISTORY_INDEX in s]
     last_insert = max(i for i, s in enumerate(statements.sql) if s.startswith("INSERT INTO") and "ratingentry" in s)
-    assert creates and statements.sql.index(creates[0]) > last_insert
-    assert history_index_sql() == before  # the same index, built again
+    for name in INDEXES:
+        creates = [i for i, s in enumerate(statements.sql) if s.startswith("CREATE INDEX") and f'"{name}"' in s]
+        assert creates and creates[0] > last_insert, name
+    assert indexes_sql() == before  # the same indexes, built again
     assert RatingEntry.objects.count() == rows
     assert differences() == []
     # ... and the pages' reads use it again.
@@ -57,7 +69,7 @@ def test_a_full_rebuild_builds_the_history_index_after_its_rows(club):
 
 
 def test_a_rebuild_that_fails_leaves_the_index_and_the_rows(club, monkeypatch):
-    before, rows = history_index_sql(), sorted(RatingEntry.objects.values_list("pk", "rating_after"))
+    before, rows = indexes_sql(), sorted(RatingEntry.objects.values_list("pk", "rating_after"))
 
     def failing(runs, rated):
         next(iter(rated))
@@ -66,7 +78,7 @@ def test_a_rebuild_that_fails_leaves_the_index_and_the_rows(club, monkeypatch):
     monkeypatch.setattr(engine, "_write_entries", failing)
     with pytest.raises(engine.RecomputeError):
         rebuild_all()
-    assert history_index_sql() == before
+    assert indexes_sql() == before
     assert sorted(RatingEntry.objects.values_list("pk", "rating_after")) == rows
 
 
@@ -82,12 +94,12 @@ def test_edits_and_one_tables_rebuild_keep_the_index(club, make_matchday):
 
 
 def test_a_leagues_first_import_builds_the_index_after_its_rows(db):
-    before = history_index_sql()
+    before = indexes_sql()
     statements = Statements()
     with connection.execute_wrapper(statements):
         import_results(CLUB_CSV.read_bytes())
     assert statements.dropped()
-    assert history_index_sql() == before
+    assert indexes_sql() == before
     assert differences() == []
     statements = Statements()
     with connection.execute_wrapper(statements):
