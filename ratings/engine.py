@@ -31,7 +31,6 @@ from . import methods
 from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
 from .models import RatingEntry, RatingTable, Standing, from_position
 
-HISTORY_INDEX = "ratings_entry_player_order"
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
 

@@ -10,9 +10,8 @@ from django.http import QueryDict
 from django.test.utils import CaptureQueriesContext
 
 from league.models import Player
-from ratings.engine import HISTORY_INDEX
-from ratings.models import RatingEntry, RatingTable
-from ratings.selectors.as_at import MATCHDAY_LAST_ROWS, PLAY_ORDER, WINDOW_ROWS
+from ratings.models import HISTORY_INDEX, PLAY_ORDER_INDEX, RatingEntry, RatingTable
+from ratings.selectors.as_at import MATCHDAY_LAST_ROWS, WINDOW_ROWS
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 from web.page_params import PageParams
 
@@ -276,7 +275,7 @@ def test_the_standings_hiding_inactive_players_read_the_window_alone(club):
             [table.pk, 1],
         )
         history = [row[-1] for row in cursor.fetchall()]
-    window = f"COVERING INDEX {PLAY_ORDER} (table_id=? AND matchday_date>? AND matchday_date<?)"
+    window = f"COVERING INDEX {PLAY_ORDER_INDEX} (table_id=? AND matchday_date>? AND matchday_date<?)"
     assert any(window in d for d in details), details
     assert not any(d.startswith("SCAN e") or HISTORY_INDEX in d for d in details), details
     assert any(f"COVERING INDEX {HISTORY_INDEX} (table_id=? AND player_id=?)" in d for d in history), history

@@ -1,10 +1,21 @@
 """The ratings app's data, a module per concept; Django and the migrations find every model here."""
 
 from .deals import AttemptRating, AttemptRatingQuerySet, DealRating, LevelRating
-from .history import RatingEntry, RatingEntryQuerySet, Standing, StandingQuerySet, before, from_position
+from .history import (
+    HISTORY_INDEX,
+    PLAY_ORDER_INDEX,
+    RatingEntry,
+    RatingEntryQuerySet,
+    Standing,
+    StandingQuerySet,
+    before,
+    from_position,
+)
 from .tables import AllTimeTables, RatingTable, RatingTableQuerySet
 
 __all__ = [
+    "HISTORY_INDEX",
+    "PLAY_ORDER_INDEX",
     "AllTimeTables",
     "AttemptRating",
     "AttemptRatingQuerySet",

@@ -48,6 +48,8 @@ class RatingEntryQuerySet(models.QuerySet):
 
 _ORDER = ("matchday_date", "matchday_number")  # play order within a table
 _RANKED = ("rating_after", "played", "delta")  # what a past day's ranking reads of a row
+HISTORY_INDEX = "ratings_entry_player_order"  # a player's rows in a table, in play order
+PLAY_ORDER_INDEX = "ratings_entry_play_order"  # a table's rows in play order
 
 
 class RatingEntry(models.Model):
@@ -100,12 +102,12 @@ class RatingEntry(models.Model):
         ]
         indexes = [
             # A player's history in a table, their latest row before a position, the grids' carry.
-            models.Index(fields=["table", "player", *_ORDER, *_RANKED], name="ratings_entry_player_order"),
+            models.Index(fields=["table", "player", *_ORDER, *_RANKED], name=HISTORY_INDEX),
             # A past day's standings, inactive players hidden: the rows of the days of activity in
             # play order (ratings/selectors/as_at.py). Both hold what a ranking reads, so that neither
             # reads the rows, and so that SQLite, which has no statistics of them, never takes this
             # one for a player's history: the other has the player too.
-            models.Index(fields=["table", *_ORDER, "player", *_RANKED], name="ratings_entry_play_order"),
+            models.Index(fields=["table", *_ORDER, "player", *_RANKED], name=PLAY_ORDER_INDEX),
         ]
 
     def __str__(self) -> str:

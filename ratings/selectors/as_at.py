@@ -20,7 +20,7 @@ from django.db.models import Q
 
 from league.models import Attempt, DealSession, FormerName, Matchday, Player
 
-from ..models import AttemptRating, RatingEntry, RatingTable, Standing
+from ..models import PLAY_ORDER_INDEX, AttemptRating, RatingEntry, RatingTable, Standing
 from .overview import DirectoryRow
 from .standings import StandingRow, judges_from_state, provisional, read_date, settling, table_order
 
@@ -156,7 +156,7 @@ def ranked_at(
 # the rows where the method judges provisional from it). Reading the window costs less than a seek
 # per player (docs/performance.md). SQLite takes a bare column from the row of its MAX();
 # PostgreSQL says the same with DISTINCT ON. Best first, ties by short name, as `_LAST_ROWS`.
-PLAY_ORDER = "ratings_entry_play_order"  # RatingEntry's index of a table's rows in play order
+_ROWS, _STANDINGS = RatingEntry._meta.db_table, Standing._meta.db_table
 _WINDOW_ROWS = """
 SELECT w.player_id, w.rating_after, w.state, w.matchday_date, w.delta, w.played
 FROM ({last}) w JOIN {players} p ON p.id = w.player_id
@@ -173,14 +173,13 @@ _LAST_IN_WINDOW = {
 }
 WINDOW_ROWS = {
     (vendor, judged): _WINDOW_ROWS.format(
-        last=last.format(rows=RatingEntry._meta.db_table, state="e.state" if judged else "NULL", index=PLAY_ORDER),
+        last=last.format(rows=_ROWS, state="e.state" if judged else "NULL", index=PLAY_ORDER_INDEX),
         players=Player._meta.db_table,
     )
     for vendor, last in _LAST_IN_WINDOW.items()
     for judged in (False, True)
 }
 # Whether anyone is hidden: a player of the table with a row before the window and none in it.
-_ROWS, _STANDINGS = RatingEntry._meta.db_table, Standing._meta.db_table
 ANYONE_INACTIVE = f"""
 SELECT EXISTS (SELECT 1 FROM {_STANDINGS} s WHERE s.table_id = %s
   AND s.player_id NOT IN (
