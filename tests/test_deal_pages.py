@@ -251,3 +251,14 @@ def test_solitaire_pages_follow_the_sites_conventions(client, league):
     page = client.get(reverse("league:player", args=[player.player.pk])).content.decode()
     card = next(c for c in re.findall(r'<li class="card">(.*?)</li>', page, flags=re.S) if "Solitaire" in c)
     assert f"{player.rating:.2f}" in card and re.search(r'class="(up|down|level)">[+\u2212±]\d+\.\d\d<', card)
+
+
+def test_no_cell_of_the_solitaire_pages_looks_up_what_its_record_lacks(client, league, monkeypatch):
+    from tests.test_tables import failed_lookups
+
+    failed = failed_lookups(monkeypatch)
+    deal = Attempt.objects.select_related("deal").first().deal
+    player = Attempt.objects.first().player
+    for url in (reverse("league:game", args=["solitaire"]), deal.get_absolute_url(), f"/players/{player.pk}/"):
+        assert client.get(url).status_code == 200
+    assert failed == []

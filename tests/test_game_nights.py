@@ -118,23 +118,18 @@ def test_a_nights_queries_do_not_grow_with_its_matchdays(client, night):
     assert count("/nights/2025-11-03/") == count(NIGHT)  # one matchday, and three
 
 
-def test_the_nights_tables_are_written_as_django_tables2_writes_them(night):
-    from django.test import RequestFactory
-
+def test_the_nights_tables_link_their_players_and_colour_the_changes(night):
     from league.models import Player
     from ratings.models import RatingTable
     from ratings.selectors import nights, standings
-    from tests.test_render import tree
+    from tests.test_tables import html
     from web.names import PlayerNames
     from web.nights.tables import MoversTable, WinnersTable
-    from web.render import table_html
 
     found = nights.night(date(2025, 11, 20), list(RatingTable.objects.in_page_order()))
-    ratings = standings.current_ratings(Player.objects.values_list("pk", flat=True))
-    request = RequestFactory().get(NIGHT)
-    builds = (
-        lambda: WinnersTable(found.winners, PlayerNames(ratings)),  # names afresh: each counts its tooltips
-        lambda: MoversTable(found.movers[0].rows, PlayerNames(ratings)),
-    )
-    for build in builds:
-        assert tree(table_html(build())) == tree(build().as_html(request))
+    names = PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))
+    winners = html(WinnersTable(found.winners, names))
+    movers = html(MoversTable(found.movers[0].rows, names))
+    assert winners.count('<a class="player" href="/players/') >= len(found.winners)
+    assert movers.count('<a class="player" href="/players/') == len(found.movers[0].rows)
+    assert '<td class="num"><span class="up">+' in movers

@@ -5,10 +5,11 @@ deal games'): each declares its header, its cells' attributes, `render` (the cel
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from web.formatting import format_change, format_rating, plain_number, table_date
-from web.paths import number_path
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
@@ -169,7 +170,7 @@ class DateColumn(tables.Column):
 
 
 def matchday_link(number: int):
-    return SafeString(f'<a href="{number_path("league:matchday", number)}">{int(number)}</a>')
+    return format_html('<a href="{}">{}</a>', reverse("league:matchday", args=[number]), number)
 
 
 class MatchdayColumn(tables.Column):

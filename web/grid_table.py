@@ -1,47 +1,30 @@
 """The matchday grids: a row per matchday and a column per player shown, each cell the player's
 rating after that matchday (or their placing, in a results grid). Declared once, as a django-tables2
-table: downloads build it (`grid_table`), pages write it from the declaration (`grid_html`).
+table (`grid_table`), which the page renders and the downloads read.
 """
 
 from __future__ import annotations
 
-import html
-
 import django_tables2 as tables
+from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from ratings.selectors.grids import Grid
 from web.columns import DateColumn, MatchdayColumn
 from web.formatting import explain_change, format_rating, plain_number
 from web.names import PlayerNames
-from web.render import Shown, declared_html
 from web.tables import SiteTable
-
-
-def grid_cell(record, player_id: int, ratings: bool) -> str:
-    """One player's cell of a grid row, as escaped HTML. The busiest cell of the site (a game's page
-    has thousands): written without format_html or mark_safe's lazy-string check, as everything in
-    it is made of numbers and fixed words (a placing is "4(3)")."""
-    value = record.cells.get(player_id)
-    if value is None:
-        return "-"
-    text = format_rating(value) if ratings else value
-    note = record.notes.get(player_id)
-    if note:  # the player played this matchday: say how the change came about
-        line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
-        return f'<span class="played" title="{line}">{text}</span>'  # numbers only
-    if ratings:
-        return f'<span class="carried">{text}</span>'  # a number
-    return html.escape(text)
 
 
 class PlayerColumn(tables.Column):
     """One player's cell in a matchday grid; `-` where the row has nothing for them. A rating earned
-    at that matchday is marked as played and explains itself on hover; one carried over is not."""
+    at that matchday is marked as played and explains itself on hover; one carried over is not.
+    It reads the row's cells by player (`GridRow.cells`), the busiest cells of the site."""
 
     def __init__(self, player, names: PlayerNames, ratings: bool):
         super().__init__(
             verbose_name=names.html(player),
+            accessor="cells",
             empty_values=(),
             orderable=False,
             attrs={"th": {"class": "player-col"}, "td": {"class": "num"}},
@@ -49,15 +32,24 @@ class PlayerColumn(tables.Column):
         self.player_id = player.pk
         self.ratings = ratings
 
-    def render(self, record):
-        return SafeString(self.cell_html(record, None))
+    def render(self, value, record):
+        shown = value.get(self.player_id)
+        if shown is None:
+            return "-"
+        text = format_rating(shown) if self.ratings else shown
+        note = record.notes.get(self.player_id)
+        # Numbers and fixed words only in the first two (a placing is "4(3)"); a results cell may
+        # name partners, so it is escaped.
+        if note:  # the player played this matchday: say how the change came about
+            line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
+            return SafeString(f'<span class="played" title="{line}">{text}</span>')
+        if self.ratings:
+            return SafeString(f'<span class="carried">{text}</span>')
+        return escape(text)
 
-    def cell_html(self, record, table) -> str:
-        return grid_cell(record, self.player_id, self.ratings)
-
-    def value(self, record):
-        value = record.cells.get(self.player_id)
-        return plain_number(value) if self.ratings else value
+    def value(self, value):
+        shown = value.get(self.player_id)
+        return plain_number(shown) if self.ratings else shown
 
 
 class MatchdayGridTable(SiteTable):
@@ -82,18 +74,11 @@ def _players(grid: Grid, names: PlayerNames, ratings: bool) -> list[tuple[str, P
 
 
 def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> MatchdayGridTable:
-    """The grid as a django-tables2 table, for its downloads."""
+    """The grid as a django-tables2 table: the page renders it, its downloads read it."""
     players = _players(grid, names, ratings)
     return MatchdayGridTable(
         grid.rows, names, with_year=with_year, extra_columns=players, exclude=_columns_left_out(show_game)
     )
-
-
-def grid_html(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool, with_year: bool) -> SafeString:
-    """`table_html(grid_table(...))`, written without building the table (a game's page has thousands
-    of cells in grids of a column per player)."""
-    players, shown = _players(grid, names, ratings), Shown(names, with_year)
-    return declared_html(MatchdayGridTable, grid.rows, shown, exclude=_columns_left_out(show_game), extra=players)
 
 
 def _columns_left_out(show_game: bool) -> tuple[str, ...]:

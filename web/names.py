@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from html import escape  # Django's escape is this, behind a lazy-string check per call
 
+from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from web.formatting import format_rating
-from web.paths import number_paths
 
 
 class PlayerNames:
@@ -27,7 +27,6 @@ class PlayerNames:
         self.ratings = ratings
         self.count = 0
         self.parts: dict[int, tuple[str, str, str]] = {}
-        self.path = number_paths("league:player")
 
     def _parts(self, pk: int, player) -> tuple[str, str, str]:
         """The player's link, short name and tooltip, escaped once per page (a grid's header names
@@ -38,7 +37,7 @@ class PlayerNames:
             f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
         ] or ["No rated matchdays yet"]
         parts = self.parts[pk] = (
-            _escaped(self.path(pk)),
+            _escaped(reverse("league:player", args=[pk])),
             _escaped(player.short_name),
             _escaped("\n".join([player.name, *lines])),
         )

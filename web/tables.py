@@ -3,18 +3,22 @@ download (the matchday grids are in `web.grid_table`, the deal games' in `web.de
 
 A column (`web.columns`) declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
 `value` (the plain value a download holds: numbers as numbers, names as text, dates as ISO 8601).
-Pages write these tables with `web.render`, reading the same declaration; downloads go through
+Pages render these tables with django-tables2 through `league/_table.html`; downloads go through
 django-tables2's `as_values`. What a cell shows besides its record (the page's names, whether dates
-carry their year) it reads from its `table` argument, so the busiest tables can be written without
-being built (`page_html`). Cells come from data already loaded: no query or template per cell.
+carry their year) it reads from its `table` argument. Cells come from data already loaded: no query
+or template per cell.
 """
 
 from __future__ import annotations
+
+import functools
 
 import django_tables2 as tables
 from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django_tables2.rows import BoundRow, BoundRows
+from django_tables2.utils import signature
 
 from ratings.methods import Method
 from web.columns import (
@@ -36,27 +40,80 @@ from web.columns import (
 )
 from web.formatting import explain_change, format_rating, plain_number
 from web.names import PlayerNames
-from web.render import Shown, declared_html
+
+
+class SiteRow(BoundRow):
+    """django-tables2's row, less two costs per cell that grow with the table: finding the cell's
+    column by name among all of them (a grid has a column per player, so a grid's row cost the
+    square of its width), and inspecting the column's render method's signature again for every
+    cell, which cost more than the rest of a cell. Cells are still resolved, defaulted and rendered
+    by django-tables2's `_get_and_render_with`, with the arguments `call_with_appropriate` gives."""
+
+    def items(self):
+        for column in self._table.shown_columns:
+            column.current_value = self._get_and_render_with(column, self._call_render, column.default)
+            column.current_record = self._record
+            yield column, column.current_value
+
+    def _call_render(self, bound_column, value=None):
+        kwargs = self._optional_cell_arguments(bound_column, value)
+        args, keywords = _render_signature(bound_column.render)
+        if keywords:
+            content = bound_column.render(**kwargs)
+        elif all(name in kwargs for name in args):
+            content = bound_column.render(**{name: kwargs[name] for name in args})
+        else:
+            content = None
+        return bound_column.link(content, **kwargs) if bound_column.link else content
+
+
+def _render_signature(render) -> tuple[tuple[str, ...], str | None]:
+    """`django_tables2.utils.signature(render)`, worked out once per render method rather than per cell."""
+    function = getattr(render, "__func__", None)  # a method, bound to its column or table
+    if function is None:
+        return signature(render)
+    args, keywords = _function_signature(function)
+    return args[1:], keywords  # without self
+
+
+_function_signature = functools.lru_cache(maxsize=512)(signature)
+
+
+class SiteRows(BoundRows):
+    """The rows of a site table, as `SiteRow`s."""
+
+    def __iter__(self):
+        yield from self.generator_pinned_row(self.pinned_data.get("top"))
+        for record in self.data:
+            yield SiteRow(record, table=self.table)
+        yield from self.generator_pinned_row(self.pinned_data.get("bottom"))
 
 
 class SiteTable(tables.Table):
     """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
-    carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`)."""
+    carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`). Rendered
+    by `as_html(request)` through `league/_table.html` (the DJANGO_TABLES2_TEMPLATE setting)."""
 
     def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):
         super().__init__(data, **kwargs)
         self.names = names
         self.with_year = with_year
+        self.rows = SiteRows(data=self.data, table=self, pinned_data=self.pinned_data)
 
     class Meta:
         orderable = False
 
-    @classmethod
-    def page_html(cls, records, names: PlayerNames | None = None, *, with_year=False, exclude=()) -> SafeString:
-        """`table_html(cls(records, names, with_year=with_year, exclude=exclude))`, written without
-        building the table (`web.render.declared_html`): for tables whose cells are declared in their
-        columns."""
-        return declared_html(cls, records, Shown(names, with_year), exclude=exclude)
+    @functools.cached_property
+    def shown_columns(self) -> list:
+        """The columns shown, each with its cells' attributes as HTML (`td_attrs`), which
+        django-tables2's template would work out again for every cell. No column of the site
+        computes its cells' attributes from the cell, so once per column is the same."""
+        columns = list(self.columns)
+        for column in columns:
+            if any(callable(value) for value in column.column.attrs.get("td", {}).values()):
+                raise TypeError(f"{column.name}: its cells' attributes would be worked out per cell")
+            column.td_attrs = column.attrs["td"].as_html()
+        return columns
 
 
 class StandingPlayerColumn(PlayerNameColumn):
@@ -190,12 +247,6 @@ class ExplainedColumns(SiteTable):
     class Meta:
         orderable = False
 
-    @classmethod
-    def changes_html(cls, entries, method: Method, names=None, *, with_year=False, sides=False) -> SafeString:
-        """`table_html(cls(entries, names, method=method, with_year=with_year, sides=sides))`, written
-        without building the table (the busiest player's page has thousands of these cells)."""
-        return cls.page_html(entries, names, with_year=with_year, exclude=left_out(method, sides))
-
 
 def left_out(method: Method, sides: bool) -> list[str]:
     """The columns a table of changes leaves out: the pieces its method lacks, and the sides' columns
@@ -236,13 +287,6 @@ class PlayerMatchdaysTable(SiteTable):
         attrs = {"class": "player-matchdays"}
         empty_text = "No matchdays yet."
 
-    @classmethod
-    def list_html(cls, rows, rating_tables, *, with_year=False, sides=False, points=False) -> SafeString:
-        """`table_html(cls(rows, with_year=with_year, extra_columns=matchday_columns(...)))`, written
-        without building the table."""
-        extra = matchday_columns(rating_tables, sides, points=points)
-        return declared_html(cls, rows, Shown(None, with_year), extra=extra)
-
 
 def matchday_columns(
     rating_tables, sides: bool, downloads: bool = False, points: bool = False
@@ -268,32 +312,31 @@ class TableChangeColumn(tables.Column):
 
     def __init__(self, table):
         th = {"class": "num", "title": f"Change in {table.name}, the rating after beneath"}
-        super().__init__(table.name, empty_values=(), attrs={**NUM, "th": th}, exclude_from_export=True)
+        super().__init__(
+            table.name, accessor="changes", empty_values=(), attrs={**NUM, "th": th}, exclude_from_export=True
+        )
         self.table_id = table.pk
 
-    def cell_html(self, record, table=None) -> str:
-        entry = record.changes.get(self.table_id)
+    def render(self, value):
+        entry = value.get(self.table_id)
         if entry is None:
             return ""
         rated = entry.rated_placing if entry.rated_placing is not None else entry.placing
         line = explain_change(entry.delta, rated, entry.players, entry.expected, entry.k, entry.placing)
         after = format_rating(entry.rating_after)
         # Numbers and fixed words only: nothing to escape.
-        return f'<span title="{line}">{change_html(entry.delta)}<span class="after">{after}</span></span>'
-
-    def render(self, record):
-        return mark_safe(self.cell_html(record))  # noqa: S308 - numbers and fixed words
+        return SafeString(f'<span title="{line}">{change_html(entry.delta)}<span class="after">{after}</span></span>')
 
 
 class TableValueColumn(tables.Column):
     """One number of the player's row in one table, for the downloads (hidden on the page)."""
 
     def __init__(self, table, field: str, header: str):
-        super().__init__(header, empty_values=(), visible=False)
+        super().__init__(header, accessor="changes", empty_values=(), visible=False)
         self.table_id, self.field = table.pk, field
 
-    def value(self, record):
-        entry = record.changes.get(self.table_id)
+    def value(self, value):
+        entry = value.get(self.table_id)
         return None if entry is None else plain_number(getattr(entry, self.field))
 
 

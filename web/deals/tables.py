@@ -1,6 +1,6 @@
 """django-tables2 tables of games played against deals: standings, the variant × level grid of average
-deal ratings, power rankings and attempts. Rendered by web.render like the site's other tables
-(tests/test_render_deals.py holds the two renderings equal); cells come from data already loaded.
+deal ratings, power rankings and attempts, rendered by django-tables2 like the site's other tables
+(`web.tables.SiteTable`); cells come from data already loaded.
 
 Ratings move by fractions of a point here (K = 8), so ratings and changes are shown to two decimals, as
 the seed does (`web.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
@@ -90,18 +90,19 @@ class LevelCell(tables.Column):
     """One level's average deal rating in a variant's row; hovering it tells what it stands on."""
 
     def __init__(self, level: int):
-        super().__init__(verbose_name=str(level), empty_values=(), orderable=False, attrs=NUM)
+        # The row's levels (a variant's row is the variant and its levels).
+        super().__init__(verbose_name=str(level), accessor="1", empty_values=(), orderable=False, attrs=NUM)
         self.level = level
 
-    def render(self, record):
-        row = record[1].get(self.level)
+    def render(self, value):
+        row = value.get(self.level)
         if row is None:
             return ""
         tip = f"{row.deals} deal{'s' if row.deals != 1 else ''}, {row.attempts} rated attempts"
         return format_html('<span class="played" title="{}">{}</span>', tip, format_fine_rating(row.average))
 
-    def value(self, record):
-        row = record[1].get(self.level)
+    def value(self, value):
+        row = value.get(self.level)
         return None if row is None else row.average
 
 
@@ -111,7 +112,7 @@ def level_grid_table(grid: LevelGrid) -> LevelGridTable:
     return LevelGridTable(grid.rows, extra_columns=columns)
 
 
-class LevelGridTable(tables.Table):
+class LevelGridTable(SiteTable):
     variant = tables.Column("Variant", accessor="0", attrs={"td": {"class": "sticky"}, "th": {"class": "sticky"}})
 
     class Meta:
@@ -127,7 +128,7 @@ class WinRateColumn(TwoDecimalsColumn):
         return f"{value:.2%}"
 
 
-class PowerRankingsTable(tables.Table):
+class PowerRankingsTable(SiteTable):
     rank = tables.Column("#", attrs=NUM)
     variant = tables.Column("Variant")
     level = tables.Column("Level", attrs=NUM)
@@ -150,8 +151,10 @@ class AttemptTable(SiteTable):
     position = tables.Column("#", attrs=NUM)
     player = PlayerNameColumn()
     deal = tables.Column("Deal")
-    result = tables.Column("Result", empty_values=())
-    explanation = tables.Column("What happened", empty_values=())
+    # What the two cells are made from: an accessor that resolves (a failed one makes django-tables2
+    # write out the record for its error message, deals and players included, a query each).
+    result = tables.Column("Result", accessor="won", empty_values=())
+    explanation = tables.Column("What happened", accessor="rated", empty_values=())
     player_before = TwoDecimalsColumn("Before", accessor="rated__player_before")
     delta = SignedColumn("Change", accessor="rated__delta")
     player_after = TwoDecimalsColumn("After", accessor="rated__player_after")

@@ -44,7 +44,8 @@ def night(request, day: str):
     ctx = {
         "night": found,
         "cards": [
-            {"day": c, "html": lambda c=c: LatestResultsTable.page_html(c.results, exports.names)} for c in found.cards
+            {"day": c, "html": lambda c=c: LatestResultsTable(c.results, exports.names).as_html(request)}
+            for c in found.cards
         ],
         "winners": winners,
         "movers": movers,

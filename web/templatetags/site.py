@@ -3,7 +3,6 @@ import nh3
 from django import template
 from django.utils.safestring import mark_safe
 
-from web import paths
 from web.columns import change_html
 from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, formula_html
 
@@ -43,15 +42,3 @@ def markdown(text):
     """Admin-written Markdown, with any HTML it produces cleaned of scripts and attributes."""
     cleaned = nh3.clean(markdown_lib.markdown(text or "", extensions=["tables"]))
     return mark_safe(cleaned)  # noqa: S308 - nh3 has removed scripts and unsafe attributes
-
-
-@register.simple_tag
-def path(name):
-    """`{% url name %}` for a page taking no arguments, reversed once (see `web.paths`)."""
-    return paths.fixed_path(name)
-
-
-@register.simple_tag
-def number_path(name, number):
-    """`{% url name number %}` for a page taking a whole number (a matchday's, a player's)."""
-    return paths.number_path(name, number)

@@ -18,7 +18,7 @@ from ratings.selectors.standings import Span, matchday_entries
 from ratings.selectors.standings import spans as spans_of
 from web import as_at
 from web.deals import views as deals
-from web.grid_table import grid_html, grid_table
+from web.grid_table import grid_table
 from web.page_params import PageParams, cached_page
 from web.paging import WHOLE, paginate
 from web.points import PlayerPointsTable, RecordScoresTable
@@ -48,7 +48,6 @@ def rating_section(section: Section, table: RatingTable, span: Span, per_page: i
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
         page,
-        html=lambda names: grid_html(grid, names, show_game=show_game, ratings=True, with_year=with_year),
         title=f"{table.name} rating",
         newest_first=True,
         rating_table=table,
@@ -66,7 +65,6 @@ def results_section(section: Section, game: Game | None, span: Span, per_page: i
     return section.show(
         lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
         page,
-        html=lambda names: grid_html(grid, names, show_game=show_game, ratings=False, with_year=with_year),
         title="Results",
         newest_first=True,
         players=grid.players,
@@ -94,11 +92,7 @@ def home(request):
     show_all = request.GET.get("all") == "1"
     top, season = leaderboard(overall, spans, show_all)
     leaders = top.rows if top else []
-    leaders_section.show(
-        lambda names: LeaderboardTable(leaders, names),
-        title="Leaders",
-        html=lambda names: LeaderboardTable.page_html(leaders, names),
-    )
+    leaders_section.show(lambda names: LeaderboardTable(leaders, names), title="Leaders")
     latest = overview.latest_matchdays(tables, LATEST_AT_LEAST, LATEST_AT_MOST)
     shown = [*(r.player for r in leaders), *(r.player for m in latest for r in m.results)]
     exports.names = player_names([*shown, *(p for s in [*sections, results] for p in s.players)], tables)
@@ -110,7 +104,8 @@ def home(request):
         "show_all": show_all,
         "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
         "latest": [
-            {"day": m, "html": lambda m=m: LatestResultsTable.page_html(m.results, exports.names)} for m in latest
+            {"day": m, "html": lambda m=m: LatestResultsTable(m.results, exports.names).as_html(request)}
+            for m in latest
         ],
         "latest_with_year": with_year,
         "overall": sections[:1],
@@ -296,11 +291,7 @@ def matchday(request, number):
     points = any(r.score is not None for r in results)  # from a score sheet: shown beside the placings
     left = any(r.left_early for r in results)
     placings.show(
-        lambda names: MatchdayResultsTable(results, names, sides=sides, points=points, left=left),
-        title="Results",
-        html=lambda names: MatchdayResultsTable.page_html(
-            results, names, exclude=MatchdayResultsTable.left_out(sides, points, left)
-        ),
+        lambda names: MatchdayResultsTable(results, names, sides=sides, points=points, left=left), title="Results"
     )
     tables = {table.pk: table for table in RatingTable.objects.select_related("game")}  # for the tooltips too
     sections = []
@@ -310,7 +301,6 @@ def matchday(request, number):
             lambda names, e=entries, m=table.rating_method: EntryTable(e, names, method=m, sides=sides),
             title=f"{table.name} rating",
             rating_table=table,
-            html=lambda names, e=entries, m=table.rating_method: EntryTable.changes_html(e, m, names, sides=sides),
         )
         section.in_sides = sides
         sections.append(section)

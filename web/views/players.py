@@ -146,10 +146,7 @@ def _matchdays_section(section, player: Player, rated: list[RatingTable], histor
         columns = matchday_columns(rated, sides, downloads=True, points=points)
         return PlayerMatchdaysTable(rows, with_year=with_year, extra_columns=columns)
 
-    def write(names):
-        return PlayerMatchdaysTable.list_html(rows, rated, with_year=with_year, sides=sides, points=points)
-
-    section.show(build, page, title="Every matchday", newest_first=True, html=write)
+    section.show(build, page, title="Every matchday", newest_first=True)
     section.methods = [{"table": table, "in_sides": table.pk in sided} for table in rated]
     section.in_sides = sides
     return section
@@ -158,12 +155,7 @@ def _matchdays_section(section, player: Player, rated: list[RatingTable], histor
 def _head_to_head_section(section, player: Player, games: dict):
     counts = paginate(head_to_head_counts(player, games), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
     opponents = head_to_head_records(counts.object_list)
-    section.show(
-        lambda names: HeadToHeadTable(opponents, names),
-        counts,
-        title="Head to head",
-        html=lambda names: HeadToHeadTable.page_html(opponents, names),
-    )
+    section.show(lambda names: HeadToHeadTable(opponents, names), counts, title="Head to head")
     return section, opponents
 
 

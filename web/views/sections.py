@@ -21,7 +21,6 @@ from web.errors import NotFound
 from web.formatting import csv_cell
 from web.names import PlainNames, PlayerNames
 from web.page_cache import CODE_VERSION, request_revision
-from web.render import table_html
 
 EXPORT_FORMATS = ("csv", "json")
 BASE_IDS = ("content",)  # the ids base.html gives its own elements
@@ -71,7 +70,6 @@ class Section:
         self.heading_id = f"{key}-heading"
         self.param = f"{key}-page"
         self.build: Callable | None = None
-        self.write: Callable | None = None
         self.pager = None
         self.title = ""
         self.rating_table = None
@@ -92,22 +90,17 @@ class Section:
         newest_first: bool = False,
         rating_table=None,
         players=(),
-        html: Callable | None = None,
     ) -> Section:
         """Show `build(names)`, a table (of `page` when paged), under `title` (which names its pager);
-        the section is about `rating_table`, and its table names `players` (a grid's columns).
-        `html(names)`, when given, writes the same table's HTML without building it (downloads
-        still build it)."""
+        the section is about `rating_table`, and its table names `players` (a grid's columns). The
+        page renders the table with the page's names, a download reads it with plain ones."""
         self.build, self.title, self.rating_table, self.players = build, title, rating_table, list(players)
-        self.write = html
         self.exports.downloads.append(self.key)
         self.pager = pager(self.request, self, page, newest_first=newest_first)
         return self
 
     def html(self):
-        if self.write is not None:
-            return self.write(self.exports.names)
-        return table_html(self.build(self.exports.names))
+        return self.build(self.exports.names).as_html(self.request)
 
     def _download(self, export_format: str) -> str:
         if not self.request.GET:  # a page as first shown: nothing to keep (a copy of the query is a deep copy)
