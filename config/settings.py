@@ -116,6 +116,11 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only the tables' template (DJANGO_TABLES2_TEMPLATE), in web/jinja2/: see docs/performance.md.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+    },
 ]
 
 DATABASES = {
@@ -249,7 +254,7 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-DJANGO_TABLES2_TEMPLATE = "league/_table.html"
+DJANGO_TABLES2_TEMPLATE = "tables/table.html"  # web/jinja2/tables/table.html
 
 # The site's name in the header and the page titles.
 LEAGUE_NAME = os.environ.get("LEAGUE_NAME", "Card Games")

@@ -1,4 +1,4 @@
-"""The site's tables as django-tables2 renders them through `league/_table.html`: their markup, their
+"""The site's tables as django-tables2 renders them through `tables/table.html`: their markup, their
 escaping, their cells' attributes, and the two per-cell costs `web.tables.SiteRow` takes off
 django-tables2 without changing a cell."""
 
@@ -87,7 +87,7 @@ def _cases():
 
 
 def test_every_table_of_the_site_is_a_site_table():
-    """Its rows and its cells' attributes are what `league/_table.html` reads (`SiteRow`,
+    """Its rows and its cells' attributes are what `tables/table.html` reads (`SiteRow`,
     `SiteTable.shown_columns`)."""
     modules = (tables, grid_table, points, partners, deal_tables, season_tables, night_tables)
     found = {

@@ -51,7 +51,7 @@ def _code_version() -> str:
                 digest.update(f"{path.relative_to(base)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     for name in sorted(n for n in dir(settings) if n.isupper() and n != "SECRET_KEY"):
         digest.update(f"{name}={_plain(getattr(settings, name))}".encode())
-    for package in ("django", "django-tables2"):
+    for package in ("django", "django-tables2", "Jinja2"):
         digest.update(f"{package}={metadata.version(package)}".encode())
     return digest.hexdigest()[:16]
 

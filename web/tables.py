@@ -3,7 +3,7 @@ download (the matchday grids are in `web.grid_table`, the deal games' in `web.de
 
 A column (`web.columns`) declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
 `value` (the plain value a download holds: numbers as numbers, names as text, dates as ISO 8601).
-Pages render these tables with django-tables2 through `league/_table.html`; downloads go through
+Pages render these tables with django-tables2 through `tables/table.html`; downloads go through
 django-tables2's `as_values`. What a cell shows besides its record (the page's names, whether dates
 carry their year) it reads from its `table` argument. Cells come from data already loaded: no query
 or template per cell.
@@ -92,7 +92,7 @@ class SiteRows(BoundRows):
 class SiteTable(tables.Table):
     """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
     carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`). Rendered
-    by `as_html(request)` through `league/_table.html` (the DJANGO_TABLES2_TEMPLATE setting)."""
+    by `as_html(request)` through the tables' template (DJANGO_TABLES2_TEMPLATE)."""
 
     def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):
         super().__init__(data, **kwargs)
@@ -103,16 +103,22 @@ class SiteTable(tables.Table):
     class Meta:
         orderable = False
 
+    def as_html(self, request) -> SafeString:
+        # The template (Jinja2) escaped every header and cell not marked safe; Django's Jinja2
+        # backend returns its text as a plain string, which a page's template would escape again.
+        return mark_safe(super().as_html(request))  # noqa: S308
+
     @functools.cached_property
     def shown_columns(self) -> list:
-        """The columns shown, each with its cells' attributes as HTML (`td_attrs`), which
-        django-tables2's template would work out again for every cell. No column of the site
-        computes its cells' attributes from the cell, so once per column is the same."""
+        """The columns shown, each with its header's and cells' attributes as HTML (`th_attrs`,
+        `td_attrs`), which django-tables2's template works out again for every cell. No column of
+        the site computes its cells' attributes from the cell, so once per column is the same."""
         columns = list(self.columns)
         for column in columns:
             if any(callable(value) for value in column.column.attrs.get("td", {}).values()):
                 raise TypeError(f"{column.name}: its cells' attributes would be worked out per cell")
-            column.td_attrs = column.attrs["td"].as_html()
+            attrs = column.attrs  # worked out afresh at each access
+            column.th_attrs, column.td_attrs = attrs["th"].as_html(), attrs["td"].as_html()
         return columns
 
 
