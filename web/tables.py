@@ -57,26 +57,32 @@ class SiteRow(BoundRow):
 
     def _call_render(self, bound_column, value=None):
         kwargs = self._optional_cell_arguments(bound_column, value)
-        args, keywords = _render_signature(bound_column.render)
+        args, keywords, given = _render_signature(bound_column.render, kwargs)
         if keywords:
             content = bound_column.render(**kwargs)
-        elif all(name in kwargs for name in args):
+        elif given:
             content = bound_column.render(**{name: kwargs[name] for name in args})
-        else:
+        else:  # it wants an argument no cell has
             content = None
         return bound_column.link(content, **kwargs) if bound_column.link else content
 
 
-def _render_signature(render) -> tuple[tuple[str, ...], str | None]:
-    """`django_tables2.utils.signature(render)`, worked out once per render method rather than per cell."""
+def _render_signature(render, kwargs: dict) -> tuple[tuple[str, ...], str | None, bool]:
+    """`django_tables2.utils.signature(render)`, and whether `kwargs` has every argument it names,
+    worked out once per render method rather than per cell (a cell's arguments are always the same
+    six)."""
     function = getattr(render, "__func__", None)  # a method, bound to its column or table
     if function is None:
-        return signature(render)
-    args, keywords = _function_signature(function)
-    return args[1:], keywords  # without self
+        args, keywords = signature(render)
+        return args, keywords, all(name in kwargs for name in args)
+    return _method_signature(function, tuple(kwargs))
 
 
-_function_signature = functools.lru_cache(maxsize=512)(signature)
+@functools.lru_cache(maxsize=512)
+def _method_signature(function, names: tuple[str, ...]) -> tuple[tuple[str, ...], str | None, bool]:
+    args, keywords = signature(function)
+    args = args[1:]  # without self
+    return args, keywords, all(name in names for name in args)
 
 
 class SiteRows(BoundRows):
