@@ -64,6 +64,9 @@ def test_a_session_is_saved_with_its_attempts_in_order_and_rated(admin_client, s
     assert AttemptRating.objects.count() == 2
     change = admin_client.get(reverse("admin:league_dealsession_change", args=[session.pk])).content.decode()
     assert "deal 11982 (8x4 level 5)" in change and 'value="8x4"' in change
+    # The rated attempts, in the order played, with both ratings before and after.
+    assert "<tr><td>1</td><td>GL</td><td>deal 11982 (8x4 level 5)</td><td>won</td><td>1500 → 1504" in change
+    assert "<td>2</td><td>K</td><td>deal 11982 (8x4 level 5)</td><td>lost</td><td>1500 → " in change
 
 
 def test_editing_a_session_recomputes_it(admin_client, solitaire):

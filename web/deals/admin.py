@@ -14,7 +14,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
-from django.utils.html import format_html, format_html_join
+from django.template.loader import render_to_string
 
 from league.models import Attempt, DealSession, Game
 from league.validation import DEALS, LEVELS, VARIANT_LENGTH, variant_problem
@@ -93,25 +93,26 @@ class AttemptInline(admin.TabularInline):
 
 
 def changes_html(rows) -> str:
+    """The session's rated attempts in the order played, each with both ratings before and after."""
     if not rows:
         return "-"
-    cells = (
-        (
-            row.position,
-            row.player.short_name,
-            str(row.deal),
-            "won" if row.won else "lost",
-            f"{format_rating(round(row.player_before, 2))} → {format_rating(round(row.player_after, 2))}",
-            format_change(round(row.delta, 2)),
-            f"{format_rating(round(row.deal_before, 2))} → {format_rating(round(row.deal_after, 2))}",
-        )
+
+    def moved(before, after) -> str:
+        return f"{format_rating(round(before, 2))} → {format_rating(round(after, 2))}"
+
+    shown = [
+        {
+            "position": row.position,
+            "player": row.player.short_name,
+            "deal": str(row.deal),
+            "result": "won" if row.won else "lost",
+            "player_ratings": moved(row.player_before, row.player_after),
+            "change": format_change(round(row.delta, 2)),
+            "deal_ratings": moved(row.deal_before, row.deal_after),
+        }
         for row in rows
-    )
-    return format_html(
-        "<table><thead><tr><th>#</th><th>Player</th><th>Deal</th><th>Result</th><th>Player</th><th>Change</th>"
-        "<th>Deal</th></tr></thead><tbody>{}</tbody></table>",
-        format_html_join("", "<tr>" + "<td>{}</td>" * 7 + "</tr>", cells),
-    )
+    ]
+    return render_to_string("admin/league/dealsession/_rating_changes.html", {"rows": shown})
 
 
 @admin.register(DealSession)
