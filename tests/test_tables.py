@@ -211,3 +211,13 @@ def test_a_rating_is_written_as_its_whole_number_or_to_a_tenth(value):
     from web.formatting import format_rating
 
     assert format_rating(value) == (str(int(value)) if float(value).is_integer() else f"{value:.1f}")
+
+
+def test_a_column_whose_cells_attributes_vary_by_cell_is_refused():
+    """The template writes each column's cells' attributes once per table (`shown_columns`)."""
+
+    class Varying(tables.SiteTable):
+        rating = django_tables2.Column(attrs={"td": {"class": lambda record: "new" if record else "old"}})
+
+    with pytest.raises(TypeError, match="rating"):
+        html(Varying([{"rating": 1}]))

@@ -121,7 +121,8 @@ class SiteTable(tables.Table):
         the site computes its cells' attributes from the cell, so once per column is the same."""
         columns = list(self.columns)
         for column in columns:
-            if any(callable(value) for value in column.column.attrs.get("td", {}).values()):
+            declared = column.column.attrs
+            if any(callable(value) for value in declared.get("td", declared.get("cell", {})).values()):
                 raise TypeError(f"{column.name}: its cells' attributes would be worked out per cell")
             attrs = column.attrs  # worked out afresh at each access
             column.th_attrs, column.td_attrs = attrs["th"].as_html(), attrs["td"].as_html()
