@@ -24,6 +24,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from league.checked import date_problem
 from league.validation import (
     NAME_LENGTH,
     RANGES,
@@ -104,8 +105,9 @@ def _text(values: dict, *columns: str) -> None:
 def _attempt(line: int, values: dict, today: date) -> tuple[date, str, ImportedAttempt]:
     _text(values, "date", "game", "variant", "level", "deal", "player", "won")
     day = iso_date(values["date"])
-    if day > today:  # as the results import refuses a matchday's: a year typed wrong, most likely
-        raise ValueError(f"date {day} is in the future; a session is entered once it has been played")
+    problem = date_problem(day, today, "session")  # in the words every way in refuses a matchday's
+    if problem:
+        raise ValueError(problem.removesuffix("."))
     attempt = ImportedAttempt(
         line,
         values["player"],
