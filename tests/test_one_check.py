@@ -13,13 +13,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from league.models import Game, Matchday, Player, Result
+from league.models import Attempt, Game, Matchday, Player, Result
 from league.placings import LOWEST_WINS
 from league.validation import FLAG_WORDS
 from ratings.models import RatingTable
 from ratings.services.catalogue import save_game
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import add_url, form_data
+from tests.test_deal_admin import ADD as SESSION_ADD
+from tests.test_deal_admin import session_form
 from web.importing import ImportFailed, import_results
 
 DAY = "2025-11-20"
@@ -341,3 +343,62 @@ def test_every_way_in_refuses_a_word_that_is_not_yes_or_no_in_the_same_words(adm
     assert response.json()["error"] == f"round: {said}"  # a method's yes-or-no parameter
     nothing_saved()
     assert not Player.objects.filter(short_name__in=["maybe"]).exists()
+
+
+# Checked once: each way in runs the league's rules once per matchday (issue 36: one Save from /enter/
+# ran the placings from the points four times and the rules twice).
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How often the check places the results by their points and checks the league's rules."""
+    import league.checked
+
+    calls = {"placed_by_points": 0, "matchday_problems": 0}
+    for name in calls:
+        original = getattr(league.checked, name)
+
+        def counting(*args, name=name, original=original):
+            calls[name] += 1
+            return original(*args)
+
+        monkeypatch.setattr(league.checked, name, counting)
+    return calls
+
+
+def test_a_save_from_the_entry_page_checks_its_matchday_once(admin_client, club, counted):
+    from tests.test_enter import preview_fields
+
+    data = {"date": DAY, "game": str(Game.objects.get(name="Hearts").pk), "rounds": "3", "line-1": "GL"}
+    data |= {"line-2": "K = I", "line-3": "J left early"}
+    preview = admin_client.post(reverse("league:enter"), {**data, "action": "preview"})
+    assert counted == {"placed_by_points": 1, "matchday_problems": 1}
+    response = admin_client.post(reverse("league:enter"), {**data, **preview_fields(preview), "action": "save"})
+    assert response.status_code == 302
+    assert counted == {"placed_by_points": 2, "matchday_problems": 2}  # the preview's, then the save's
+
+
+def test_a_save_in_the_admin_and_an_import_check_each_matchday_once(admin_client, club, counted):
+    response = admin_client.post(add_url(), form_data(7, DAY, 3, [("GL", 1, None), ("K", 2, None)]))
+    assert response.status_code == 302
+    assert counted == {"placed_by_points": 1, "matchday_problems": 1}
+    rows = "".join(f"{n},{DAY},Hearts,3,{p},{i},,0,,,\n" for n in (8, 9, 10) for i, p in enumerate(["GL", "K"], 1))
+    import_results((HEADER + rows).encode())
+    assert counted == {"placed_by_points": 4, "matchday_problems": 4}
+
+
+def test_the_deals_admin_reads_won_and_rated_as_the_attempts_import_does(admin_client, db):
+    """Django's box took any value but "false" and "0" for yes: a posted `no` was a win."""
+    solitaire = Game(name="Solitaire", slug="solitaire", against_deals=True)
+    save_game(solitaire)
+    Player.objects.bulk_create(
+        [Player(name=name, short_name=name, short_name_key=name.lower()) for name in ("GL", "K")]
+    )
+    rows = [("GL", "8x4", 5, 1, False, True), ("K", "8x4", 5, 1, False, True)]
+    data = session_form(solitaire, "2025-11-03", rows)
+    data |= {"attempts-0-won": "no", "attempts-1-won": "W", "attempts-1-rated": "no"}
+    assert admin_client.post(SESSION_ADD, data).status_code == 302
+    assert [(a.won, a.rated) for a in Attempt.objects.order_by("position")] == [(False, True), (True, False)]
+    data |= {"attempts-0-won": "maybe", "date": "2025-11-04"}
+    page = as_read(admin_client.post(SESSION_ADD, data).content.decode())
+    assert f"Won must be W or L, or {FLAG_WORDS}, not 'maybe'." in page

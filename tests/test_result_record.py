@@ -133,3 +133,19 @@ def test_the_import_service_refuses_a_count_out_of_range_for_any_caller(db):
         import_matchdays([ImportedMatchday(1, date(2025, 11, 3), "Hearts", 1, results)])
     assert raised.value.messages == ["Line 2: Bad moves must be at most 100, not 101."]
     assert not Matchday.objects.exists()
+
+
+def test_the_admins_upload_help_names_every_column_as_the_import_reads_it(admin_client, db):
+    """The help is written from the record's declaration, so a field added to Play is in it."""
+    import html
+
+    from django.urls import reverse
+
+    page = html.unescape(admin_client.get(reverse("admin:league_matchday_import")).content.decode())
+    for column in (*COLUMNS, *OPTIONAL_COLUMNS):
+        assert f"{column} (" in page, column
+    for name, declared in FIELDS.items():
+        span = declared.metadata.get("span")
+        if span is not None:
+            assert f"{name} ({span.lowest:,} to {span.highest:,}; empty: {declared.metadata['blank']})" in page
+    assert "left_early (yes or no; empty: no)" in page and "side (a label of up to 20 characters" in page

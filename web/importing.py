@@ -33,12 +33,15 @@ from league.results import FIELDS, FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, TEXTS,
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
+    NAME_SHOWN,
     PLACINGS,
     PLAYERS,
     ROUNDS,
+    YES_AND_NO,
     iso_date,
     name_key,
     name_problem,
+    quoted,
     whole_number,
 )
 from ratings.services.imports import ImportedMatchday, ImportSummary, file_problems, import_matchdays
@@ -97,7 +100,8 @@ def columns_help() -> str:
     record = [f"{name} ({_takes(name)}; empty: {FIELDS[name].metadata['blank']})" for name in PLACING_FIELDS]
     optional = [f"{name} ({_takes(name)}; empty: {FIELDS[name].metadata['blank']})" for name in OPTIONAL_COLUMNS]
     return (
-        f"Columns, one line per player per matchday: {', '.join(facts + record)}; and optionally {', '.join(optional)}."
+        f"Columns, one line per player per matchday: {', '.join(facts + record)}; and optionally "
+        f"{', '.join(optional)}. Yes and no: {YES_AND_NO}."
     )
 
 
@@ -170,9 +174,9 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
-            parts.append("unknown " + ", ".join(repr(c[:40]) for c in unknown[:10]))
+            parts.append("unknown " + ", ".join(quoted(c, NAME_SHOWN) for c in unknown[:10]))
         if twice:
-            parts.append("given twice " + ", ".join(repr(c) for c in twice))
+            parts.append("given twice " + ", ".join(quoted(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
     return header
 

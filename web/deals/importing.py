@@ -34,6 +34,7 @@ from league.validation import (
     name_key,
     parse_rated,
     parse_won,
+    quoted,
     seed_problem,
     variant_problem,
     whole_number,
@@ -69,7 +70,7 @@ def _rows(data: bytes, required: list[str], optional: list[str]):
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = [
-            f"{label} {', '.join(repr(c) if quote else c for c in columns)}"
+            f"{label} {', '.join(quoted(c) if quote else c for c in columns)}"
             for label, columns, quote in (
                 ("missing", missing, False),
                 ("unknown", unknown, True),
