@@ -587,3 +587,18 @@ def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
     assert (summary.matchdays, summary.results) == (22_300, rows)
     assert Result.objects.count() == rows
     assert RatingEntry.objects.filter(table__slug="overall").count() > 0.8 * rows
+
+
+def test_a_game_played_against_deals_is_refused_also_beside_a_line_that_cannot_be_read(db):
+    from ratings.services.catalogue import save_game
+
+    save_game(Game(name="Solitaire", slug="solitaire", against_deals=True))
+    lines = ("1,2025-11-03,Solitaire,2,A,1,", "1,2025-11-03,Solitaire,2,B,2,", "2,2025-11-04,Hearts,x,A,1,")
+    assert failure(csv(*lines)) == [
+        "Line 4: rounds must be a whole number, not 'x'.",
+        "Matchday 1: Solitaire is played against deals; import its attempts with import_attempts instead.",
+    ]
+    assert failure(csv(*lines[:2])) == [
+        "Matchday 1: Solitaire is played against deals; import its attempts with import_attempts instead."
+    ]
+    assert counts() == nothing_at_all() | {"Game": 1}

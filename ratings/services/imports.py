@@ -95,15 +95,15 @@ def _listed(found: _CheckedFile) -> list[str]:
 
 def _checked(imported: Sequence[ImportedMatchday], existing: dict[int, Matchday]) -> _CheckedFile:
     """Each matchday through the one check, each player under the name they go by now."""
-    games = _games_by_key(imported)
     rows = [row for matchday in imported for row in matchday.results]
     first: dict[str, str] = {}
     for row in rows:
         first.setdefault(name_key(row.player), row.line)
     try:
+        games = _games_by_key(imported)
         players = players_by_name((row.player for row in rows), where=lambda key: first.get(key, ""))
     except ValidationError as error:
-        return _CheckedFile([], {}, games, error.messages)
+        return _CheckedFile([], {}, {}, error.messages)
     found = _CheckedFile([], players, games, [])
     tables, named, today = GameTables(), {}, timezone.localdate()
     shorts = {row.player: players[name_key(row.player)].short_name for row in rows}  # each name once
