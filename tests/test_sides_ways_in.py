@@ -281,3 +281,31 @@ def test_the_admin_shows_a_stored_team_matchday_and_saves_it_back_unchanged(admi
     response = admin_client.post(change_url(matchday), data)
     assert response.status_code == 302, response.content.decode()
     assert stored() == before
+
+
+def test_an_edit_in_the_admin_keeps_the_order_the_results_were_entered_in(admin_client, spades):
+    """A matchday's results are rated in the order they were entered, which moves a team's TrueSkill
+    rating in its last bit: saved back from the admin (whose rows go by placing), nothing moves."""
+    from tests.conftest import change_url
+
+    entered = [ROWS[3], ROWS[2], ROWS[1], ROWS[0]]  # J, I, K, GL
+    import_results(
+        (
+            CSV.splitlines()[0]
+            + "\n"
+            + "".join(f"7,2025-11-20,Spades,3,{p},{placing},,{side},{weight}\n" for p, placing, side, weight in entered)
+        ).encode()
+    )
+    matchday = Matchday.objects.get(number=7)
+    before = stored()
+    shown = sorted(matchday.results.select_related("player"), key=lambda r: (r.placing, r.player.short_name))
+    data = form_data(
+        7, "2025-11-20", 3, [(r.player.short_name, r.placing, None) for r in shown], game=spades, matchday=matchday
+    )
+    for i, result in enumerate(shown):
+        data.update({f"results-{i}-side": result.side, f"results-{i}-weight": str(result.weight)})
+    data.update({f"results-{len(shown)}-side": "", f"results-{len(shown)}-weight": ""})
+    assert admin_client.post(change_url(matchday), data).status_code == 302
+    assert stored() == before
+    order = list(Result.objects.filter(matchday=matchday).order_by("pk").values_list("player__short_name", flat=True))
+    assert order == ["J", "I", "K", "GL"]

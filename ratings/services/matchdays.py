@@ -4,6 +4,7 @@ previewed and deleted, each with the recompute it causes. What is stored has pas
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +32,9 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     """Store checked matchdays, one or a file's many: new players (unsaved ones of `players`, each
     result's player by the name key of its name), each matchday's row, its results replacing any
     stored ones; then recompute every table they count in, or counted in before (an edit may move a
-    matchday to another date or game), from the earliest position touched, and move the revision on."""
+    matchday to another date or game), from the earliest position touched, and move the revision on.
+    A matchday's results are rated in the order they were entered: in an edited one, a player who
+    stays keeps their place, and one added comes after (the admin lists its rows by placing)."""
     matchdays = [c.matchday for c in checked]
     edited = [m.pk for m in matchdays if m.pk is not None]
     before = list(Matchday.objects.filter(pk__in=edited).select_related("game")) if edited else []
@@ -43,7 +46,9 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
         matchday.winner_score = one.winner_score
     Matchday.objects.bulk_update([m for m in matchdays if m.pk is not None], MATCHDAY_COLUMNS)
     Matchday.objects.bulk_create([m for m in matchdays if m.pk is None])
-    Result.objects.filter(matchday__in=before).delete()
+    stored = Result.objects.filter(matchday__in=before)
+    entered = {(m, p): pk for m, p, pk in stored.values_list("matchday_id", "player_id", "pk")} if before else {}
+    stored.delete()
     # Plain rows: a league's history arrives in one file, where a model instance per result costs
     # more than the database does; one matchday is written the same way.
     rows = [
@@ -51,6 +56,8 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
         for one in checked
         for result in one.results
     ]
+    if entered:
+        rows.sort(key=lambda row: (row[0], entered.get(row[:2], math.inf)))  # stable: the new as typed
     insert_rows(Result, RESULT_COLUMNS, rows)
     if connection.vendor == "postgresql" and len(rows) > ANALYZED_FROM:
         # The planner has no statistics for rows added in this transaction; without them it may
