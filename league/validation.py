@@ -84,8 +84,31 @@ _LARGEST_FLOAT = 1.7976931348623157e308
 ANY_WHOLE = Span(-(10**LONGEST_NUMBER_READ) + 1, 10**LONGEST_NUMBER_READ - 1)
 
 
-def _quoted(value: object) -> str:
-    return repr(str(value) if len(str(value)) <= 20 else str(value)[:20] + "…")
+NAME_SHOWN = 40  # characters of a refused name quoted back (a refused value: 20)
+
+
+def quoted(value: object, longest: int = 20) -> str:
+    """A refused value as every message quotes it back: its text in quotes, cut after `longest`
+    characters (a query string or a file's cell can be long), invisible characters as escapes."""
+    text = str(value)
+    return repr(text if len(text) <= longest else text[:longest] + "…")
+
+
+class Problem(str):
+    """One thing wrong with what came in: its words as shown ("Line 5: ..."), which it is, with the
+    words alone (`text`), where it was typed (`line`: "Line 5"; empty for a matchday as a whole, and
+    in the admin) and the field of the result record at fault (`field`: "placing", "side"...; "player"
+    for a name, empty for the players as a whole), so that each way in places it as it places its
+    errors: a file's line, an entry page's line or field, the calculator's parameter."""
+
+    text: str
+    line: str
+    field: str
+
+    def __new__(cls, text: str, line: str = "", field: str = "") -> Problem:
+        problem = super().__new__(cls, f"{line}: {text}" if line else text)
+        problem.text, problem.line, problem.field = text, line, field
+        return problem
 
 
 def whole_number(value: str | int, what: str, span: Span = ANY_WHOLE) -> int:
@@ -96,7 +119,7 @@ def whole_number(value: str | int, what: str, span: Span = ANY_WHOLE) -> int:
     elif isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
         text = value
     else:
-        raise ValueError(f"{what} must be a whole number, not {_quoted(value)}")
+        raise ValueError(f"{what} must be a whole number, not {quoted(value)}")
     digits = len(text.lstrip("-").lstrip("0"))
     if digits > LONGEST_NUMBER_READ:
         if span == ANY_WHOLE:
@@ -117,9 +140,9 @@ def finite_number(value: str | float, what: str) -> float:
     elif isinstance(value, str) and _NUMBER.fullmatch(value):
         result = float(value)
     else:
-        raise ValueError(f"{what} must be a number, not {_quoted(value)}")
+        raise ValueError(f"{what} must be a number, not {quoted(value)}")
     if not math.isfinite(result):
-        raise ValueError(f"{what} must be a finite number, not {_quoted(value)}")
+        raise ValueError(f"{what} must be a finite number, not {quoted(value)}")
     return result
 
 
@@ -148,7 +171,7 @@ def iso_date(text: str, what: str = "date") -> datetime.date:
             return datetime.date.fromisoformat(text)
     except ValueError:
         pass
-    raise ValueError(f"{what} {_quoted(text)} is not a date like 2025-11-03")
+    raise ValueError(f"{what} {quoted(text)} is not a date like 2025-11-03")
 
 
 # Names. Two names are the same player (or game) when their keys are equal: compared after Unicode
@@ -192,22 +215,19 @@ def name_problem(name: str, what: str, longest: int) -> str | None:
     for position, ch in enumerate(name, start=1):
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             return (
-                f"{what} {_shown(name)} holds an invisible or control character, {_character(ch)}, at "
+                f"{what} {quoted(name, NAME_SHOWN)} holds an invisible or control character, {_character(ch)}, at "
                 f"position {position}; type the name again without it"
             )
     if len(name) > longest:
-        return f"{what} {_shown(name)} is longer than {longest} characters"
+        return f"{what} {quoted(name, NAME_SHOWN)} is longer than {longest} characters"
     key = name_key(name)
     if not key:
         return f"{what} is empty once spaces and invisible characters are left out"
     if len(key) > longest * KEY_LENGTH_FACTOR:
-        return f"{what} {_shown(name)} is too long once written out in plain letters ({len(key)} characters)"
+        return (
+            f"{what} {quoted(name, NAME_SHOWN)} is too long once written out in plain letters ({len(key)} characters)"
+        )
     return None
-
-
-def _shown(name: str) -> str:
-    """A name as a message shows it: quoted, with invisible characters written as escapes."""
-    return repr(name if len(name) <= 40 else name[:40] + "…")
 
 
 def fitting_slug(base: str, number: int, longest: int) -> str:
@@ -219,27 +239,50 @@ def fitting_slug(base: str, number: int, longest: int) -> str:
 
 # Attempts at deals (games played against deals): the same rules for the admin and the CSV imports.
 
-WON = {"1": True, "0": False, "w": True, "l": False, "yes": True, "no": False}
-RATED = {"1": True, "0": False, "yes": True, "no": False}
+# Yes and no, one vocabulary for every way in: a file's `left_early`, `won` and `rated` columns, the
+# admin's boxes, the calculator's per-player flags and its methods' yes/no parameters (docs/formats.md).
+YES = ("1", "yes", "y", "true", "x", "on")
+NO = ("0", "no", "n", "false", "off")
+YES_AND_NO = f"{', '.join(YES[:-1])} or {YES[-1]} for yes; {', '.join(NO[:-1])} or {NO[-1]} for no; any case"
+FLAG_WORDS = f"yes or no ({YES_AND_NO})"
+# An attempt at a deal is also won or lost in the solitaire notation, W or L (attempt files, the
+# attempts calculator): a word of `won` alone, not of yes and no.
+WON_LETTERS = {"w": True, "l": False}
 VARIANT_LENGTH = 20
 
 
-def parse_won(text: str) -> bool:
-    """Whether the player won: 1/0, W/L or yes/no (any case); ValueError naming the choices."""
+def yes_or_no(value: str | bool, what: str, blank: bool | None = None) -> bool:
+    """A yes or no as people write it (YES, NO, in any case; a bool from JSON or a form as it is);
+    empty is `blank`, or refused when None. ValueError starting with `what` names the words taken."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().casefold()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    if not text and blank is not None:
+        return blank
+    empty = "" if blank is None else f", or empty for {'yes' if blank else 'no'}"
+    raise ValueError(f"{what} must be {FLAG_WORDS}{empty}, not {quoted(value)}".strip())
+
+
+def parse_won(text: str | bool) -> bool:
+    """Whether the player won: W or L, or yes or no (any case); ValueError naming the choices."""
+    if isinstance(text, bool):
+        return text
+    letter = WON_LETTERS.get(text.strip().casefold())
+    if letter is not None:
+        return letter
     try:
-        return WON[text.strip().casefold()]
-    except KeyError:
-        raise ValueError(f"won must be 1/0, W/L or yes/no, not {text!r}") from None
+        return yes_or_no(text, "won")
+    except ValueError:
+        raise ValueError(f"won must be W or L, or {FLAG_WORDS}, not {quoted(text)}") from None
 
 
 def parse_rated(text: str) -> bool:
-    """Whether the attempt is rated: 1/0 or yes/no; blank means rated."""
-    if not text.strip():
-        return True
-    try:
-        return RATED[text.strip().casefold()]
-    except KeyError:
-        raise ValueError(f"rated must be 1 or 0 (blank is 1), not {text!r}") from None
+    """Whether the attempt is rated: yes or no; empty is yes."""
+    return yes_or_no(text, "rated", blank=True)
 
 
 def variant_problem(variant: str) -> str | None:
@@ -248,9 +291,9 @@ def variant_problem(variant: str) -> str | None:
     if not variant.strip():
         return "variant is empty"
     if "/" in variant or variant != variant.strip():
-        return f"variant {_shown(variant)} may not contain a slash or begin or end with a space"
+        return f"variant {quoted(variant, NAME_SHOWN)} may not contain a slash or begin or end with a space"
     if variant in (".", ".."):  # browsers resolve the page's address to the folder above
-        return f"variant {_shown(variant)} cannot name a page; give it a letter or a digit"
+        return f"variant {quoted(variant, NAME_SHOWN)} cannot name a page; give it a letter or a digit"
     return name_problem(variant, "variant", VARIANT_LENGTH)
 
 

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS, read_given
-from league.validation import NAME_LENGTH, PLAYERS, RANGES, Span, checked_name, name_key
+from league.checked import MatchdayFacts, Refused, check_results
+from league.results import FIELDS, FLAGS, FRACTIONS, LABELS, RATED_AS_GIVEN, TEXTS, Play, TypedResult, read_given
+from league.validation import NAME_LENGTH, PLAYERS, RANGES, Span, checked_name, name_key, quoted
 
 from . import methods
 from .methods import Facts, Method, MethodError, Outcome, Param, ParamError, Seat
@@ -51,7 +52,7 @@ def _given(name: str) -> Param:
     """The per-player input of a field of the result record that methods read as given."""
     label, method = LABELS[name], FIELDS[name].metadata["method"]
     if name in FLAGS:
-        return Param(name, label, 0, f"1 for a player who {label.lower()} ({method}).", int, 0, 1)
+        return Param(name, label, False, f"Yes for a player who {label.lower()} ({method}).", bool)
     return _whole(name, label, 0, f"{method}.", FIELDS[name].metadata["span"])
 
 
@@ -73,6 +74,27 @@ GAME_KEYS = {
     *PLAYER_INPUTS,
     *LISTS,
 }
+
+
+# The parameter that gives each field of the result record: where the one check's problem is shown.
+PARAMETERS = {"placing": "placings", "left_early": "left_early", **{name: plural for plural, name in LISTS.items()}}
+
+
+def league_problem(placings: list[int], per_player: dict[str, list], facts: Facts, names: list[str] | None = None):
+    """The first problem of the players as a matchday's results, found by the league's one check
+    (league.checked): placings that rank the players or their sides, partners sharing a placing, two
+    sides or more, each with a player who played; or None. Players without names are "player 1",
+    "player 2"... The placings are the ones rated, as given."""
+    names = names or [f"player {i}" for i in range(1, len(placings) + 1)]
+    typed = [
+        TypedResult(Play(placing, **{name: values[i] for name, values in per_player.items()}), names[i])
+        for i, placing in enumerate(placings)
+    ]
+    try:
+        check_results(MatchdayFacts(rounds=facts.rounds, winner_score=facts.winner_score), typed)
+    except Refused as refused:
+        return refused.problems[0]
+    return None
 
 
 @dataclass
@@ -182,12 +204,15 @@ def game_from_query(query: Mapping[str, str]) -> Game:
             if param is None:
                 raise ParamError(name, f"{method.slug} takes no {name}")
             inputs[name] = _values(param, query[name], len(ratings))
+    facts = facts_from(query)
+    if problem := league_problem(placings, per_player, facts):
+        raise ParamError(PARAMETERS.get(problem.field, "ratings"), problem.text)
     seats = []
     for i, (rating, placing) in enumerate(zip(ratings, placings, strict=True)):
         given = {name: values[i] for name, values in inputs.items()}
-        play = {name: bool(values[i]) if name in FLAGS else values[i] for name, values in per_player.items()}
+        play = {name: values[i] for name, values in per_player.items()}
         seats.append(Seat(rating, placing, method.state_for(rating, given, params), **play))
-    return Game(method, params, seats, facts_from(query))
+    return Game(method, params, seats, facts)
 
 
 def as_json(game: Game) -> dict[str, Any]:
@@ -241,9 +266,7 @@ def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
             continue
         match = TOKEN.match(token)
         if not match or len(match["name"]) > MAX_NAME:
-            raise ParamError(
-                "start", f"{methods.base.shown(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)"
-            )
+            raise ParamError("start", f"{quoted(token)} is not NAME=RATING (a name of up to {MAX_NAME} characters)")
         _check_name("start", match["name"])
         try:
             ratings[match["name"]] = (RATINGS.parse(match["value"]), None)
@@ -275,15 +298,13 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
                 continue
             match = TOKEN.match(token)
             if not match or len(match["name"]) > MAX_NAME:
-                raise ParamError("games", f"line {number}: {methods.base.shown(token)} is not NAME:PLACING")
+                raise ParamError("games", f"line {number}: {quoted(token)} is not NAME:PLACING")
             if match["name"] in ("rounds", "winner_score"):
                 facts_query[match["name"]] = match["value"]
                 continue
             _check_name("games", match["name"], f"line {number}: ")
             names.append(match["name"])
             placings.append(match["value"])
-        if len(set(names)) != len(names):
-            raise ParamError("games", f"line {number}: a player is entered twice")
         seats_rated += len(names)
         if len(names) > MAX_PLAYERS or seats_rated > MAX_SEATS:
             raise ParamError(
@@ -295,9 +316,12 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
                 rating, state = ratings.get(name, (start_rating, start_state))
                 seats.append(Seat(rating, PLACING.parse(placing), state))
             facts = facts_from(facts_query)
-            outcomes = finite(method.compute(seats, facts, params), "games")
+            problem = league_problem([seat.placing for seat in seats], {}, facts, names)
+            outcomes = [] if problem else finite(method.compute(seats, facts, params), "games")
         except (ParamError, MethodError) as error:
             raise ParamError("games", f"line {number}: {error}") from error
+        if problem:
+            raise ParamError("games", f"line {number}: {problem.text}")
         for name, outcome in zip(names, outcomes, strict=True):
             ratings[name] = (outcome.rating_after, outcome.state)
         steps.append(Step(number, names, facts, outcomes))
@@ -333,6 +357,6 @@ def member_names(text: str) -> list[str]:
         except ValueError as error:
             raise ParamError("players", str(error)) from None
         if name_key(name) in seen:
-            raise ParamError("players", f"{methods.base.shown(name)} is named twice")
+            raise ParamError("players", f"{quoted(name)} is named twice")
         seen[name_key(name)] = name
     return names

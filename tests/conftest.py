@@ -5,7 +5,6 @@ import csv
 import io
 import os
 import re
-from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -14,8 +13,10 @@ import pytest
 from django.urls import reverse
 
 from league.models import Game, Matchday, Player
-from league.results import values
-from ratings.services.matchdays import ResultInput, save_matchday
+from league.results import Play, TypedResult
+from league.validation import name_key
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import save_matchday
 from tools.generate import people
 from web.importing import import_results
 
@@ -77,11 +78,8 @@ def make_matchday(db, hearts):
         matchday = Matchday(number=number, date=date.fromisoformat(day), game=game or hearts, rounds=rounds)
         results = []
         for short_name, placing in placings.items():
-            player = Player.objects.filter(short_name=short_name).first() or Player(
-                name=short_name, short_name=short_name
-            )
-            results.append(ResultInput(placing, (rated or {}).get(short_name), player=player))
-        save_matchday(matchday, results)
+            results.append(TypedResult(Play(placing, (rated or {}).get(short_name)), short_name))
+        store(matchday, results)
         return matchday
 
     return make
@@ -163,11 +161,26 @@ def change_url(matchday):
     return reverse("admin:league_matchday_change", args=[matchday.pk])
 
 
+def store(matchday, results, game=None):
+    """Check a matchday and its results as typed (`TypedResult`s, each under a player's short name)
+    and store it, as every way in does; players not stored yet are new. Its rating changes."""
+    names = [result.player for result in results]
+    players = {name_key(p.short_name): p for p in Player.objects.filter(short_name__in=names)}
+    for name in names:
+        players.setdefault(name_key(name), Player(name=name, short_name=name))
+    return save_matchday(check_matchday(matchday, game or matchday.game, results), players)
+
+
 def results_of(matchday) -> dict:
-    """A stored matchday's results as `ResultInput`s, by short name, to edit and save."""
+    """A stored matchday's results as typed (the rated placings as the admin shows them), by short
+    name, to edit and store."""
+    from league.placings import typed_rated_placings
+
+    stored = list(matchday.results.select_related("player"))
+    typed = typed_rated_placings([r.play() for r in stored])
     return {
-        r.player.short_name: ResultInput(*values(r), player=r.player, note=r.note)
-        for r in matchday.results.select_related("player")
+        r.player.short_name: TypedResult(r.play(), r.player.short_name, note=r.note).changed(rated_placing=rated)
+        for r, rated in zip(stored, typed, strict=True)
     }
 
 
@@ -175,8 +188,8 @@ def save_results(matchday, placings: dict) -> None:
     """Give some of a stored matchday's players new placings and save it."""
     results = results_of(matchday)
     for short_name, placing in placings.items():
-        results[short_name] = replace(results[short_name], placing=placing)
-    save_matchday(matchday, list(results.values()))
+        results[short_name] = results[short_name].changed(placing=placing)
+    store(matchday, list(results.values()))
 
 
 def grid_page(table, number=1, *, size=None):

@@ -118,7 +118,7 @@ def test_a_bad_upload_lists_its_lines_and_imports_nothing(admin_client, club):
     data = CSV_HEADER + b"7,2052-11-20,Hearts,3,GL,1,,\n7,2052-11-20,Hearts,3,I,2,,\n8,2025-11-21,Hearts,x,GL,1,,\n"
     page = text(admin_client.post(url, {"file": _upload(data)}))
     assert "Nothing was imported." in page
-    assert "Line 2: date 2052-11-20 is in the future" in page
+    assert "Matchday 7 (lines 2-3): 2052-11-20 is after today; enter the date the matchday was played." in page
     assert "Line 4: rounds must be a whole number" in page
     assert not Matchday.objects.filter(number__in=[7, 8]).exists()
 

@@ -9,15 +9,16 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from league.models import Category, DealSession, Game, Matchday, Player
+from league.results import Play, TypedResult
 from ratings.deals.services import delete_sessions
 from ratings.methods import METHODS
 from ratings.models import RatingTable
 from ratings.selectors.as_at import count_played, ranked_at, ratings_at
 from ratings.selectors.standings import provisional
 from ratings.services.catalogue import save_category, save_game
-from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.matchdays import delete_matchdays
 from ratings.services.recompute import rebuild_all
-from tests.conftest import csv_bytes, section, table_rows
+from tests.conftest import csv_bytes, section, store, table_rows
 from tests.test_method_tables import use
 from tools.generate import generate, people
 from web.formatting import format_rating
@@ -88,9 +89,9 @@ def four_month_league(seed: int) -> None:
     for n in range(12):
         pair = rng.sample(players, 2)
         day = date(2025, 1, 3) + timedelta(days=9 * n)
-        save_matchday(
+        store(
             Matchday(number=100 + n, date=day, game=duel, rounds=3),
-            [ResultInput(placing, player=p) for placing, p in enumerate(pair, start=1)],
+            [TypedResult(Play(placing), p.short_name) for placing, p in enumerate(pair, start=1)],
         )
 
 

@@ -119,8 +119,14 @@ def test_several_games_in_a_row_carry_each_players_rating():
 def test_a_bad_line_is_named():
     with pytest.raises(ParamError, match="games: line 2: 'A-1' is not NAME:PLACING"):
         calculator.series({"method": "club"}, "", "A:1 B:2\nA-1 B:2")
-    with pytest.raises(ParamError, match="games: line 1: placings 1, 3 are not a ranking"):
+    with pytest.raises(
+        ParamError, match=r"games: line 1: placing 3 for B is outside 1\.\.2 \(2 players took part\)\.$"
+    ):
         calculator.series({"method": "club"}, "", "A:1 B:3")
+    with pytest.raises(ParamError, match=r"games: line 1: The placings 1, 3, 3 are not a ranking of the players"):
+        calculator.series({"method": "club"}, "", "A:1 B:3 C:3")
+    with pytest.raises(ParamError, match=r"games: line 1: a is entered twice\.$"):  # names compared as everywhere
+        calculator.series({"method": "club"}, "", "A:1 a:2")
 
 
 def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queries):

@@ -1,10 +1,13 @@
 """The attempts and seeds CSV imports: all or nothing, with messages that name the line."""
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from league.models import Attempt, Deal, DealSeed, DealSession, Game, Player
+from league.validation import FLAG_WORDS
 from ratings.models import AttemptRating, DealRating, Standing
 from web.deals.importing import import_attempts, import_seeds
 from web.importing import ImportFailed
@@ -53,7 +56,7 @@ def test_players_are_matched_by_their_name_key(db):
     ("line", "message"),
     [
         ("2025-11-31,Solitaire,8x4,5,1,GL,W", "Line 3: date '2025-11-31' is not a date like 2025-11-03."),
-        ("2025-11-04,Solitaire,8x4,5,1,GL,maybe", "Line 3: won must be 1/0, W/L or yes/no, not 'maybe'."),
+        ("2025-11-04,Solitaire,8x4,5,1,GL,maybe", f"Line 3: won must be W or L, or {FLAG_WORDS}, not 'maybe'."),
         ("2025-11-04,Solitaire,8x4,five,1,GL,W", "Line 3: level must be a whole number, not 'five'."),
         ("2025-11-04,Solitaire,8x4,5,-1,GL,W", "Line 3: deal must be at least 0, not -1."),
         ("2025-11-04,Solitaire,8/4,5,1,GL,W", "Line 3: variant '8/4' may not contain a slash"),
@@ -70,7 +73,7 @@ def test_a_bad_line_is_named_and_nothing_is_imported(db, line, message):
 
 
 def test_a_bad_rated_value_is_named(db):
-    with pytest.raises(ImportFailed, match=r"Line 2: rated must be 1 or 0 \(blank is 1\), not 'W'"):
+    with pytest.raises(ImportFailed, match=re.escape(f"Line 2: rated must be {FLAG_WORDS}, or empty for yes, not 'W'")):
         import_attempts(b"date,game,variant,level,deal,player,won,rated\n2025-11-03,S,8x4,5,1,GL,W,W\n")
 
 

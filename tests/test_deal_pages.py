@@ -11,6 +11,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from league.models import Attempt, Deal, DealLevel, Game, Player, Revision
+from league.validation import FLAG_WORDS
 from ratings.deals import services as deal_services
 from ratings.models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 from tests.conftest import section, table_rows
@@ -194,7 +195,7 @@ def test_what_happened_rates_pasted_attempts_game_by_game(client, db):
 @pytest.mark.parametrize(
     ("query", "error"),
     [
-        ({"attempts": "1500, 1000, D"}, "attempts: line 1: won must be 1/0, W/L or yes/no, not 'D'"),
+        ({"attempts": "1500, 1000, D"}, f"attempts: line 1: won must be W or L, or {FLAG_WORDS}, not 'D'"),
         (
             {"attempts": "1000, W"},
             (

@@ -112,9 +112,9 @@ def test_class_6_the_attempts_import_refuses_a_date_after_today_as_the_results_i
     later = timezone.localdate() + timedelta(days=1)
     results = "matchday,date,game,rounds,player,placing,rated_placing\n"
     said = refusal(import_results, results + f"7,{later},Hearts,3,GL,1,\n7,{later},Hearts,3,K,2,\n")
-    assert said[0] == f"Line 2: date {later} is in the future; a matchday is entered once it has been played."
+    assert said == [f"Matchday 7 (lines 2-3): {later} is after today; enter the date the matchday was played."]
     errors = refusal(import_attempts, ATTEMPTS_HEADER + GOOD_LINE + f"{later},Solitaire,8x4,5,1,GL,W\n")
-    assert errors == [f"Line 3: date {later} is in the future; a session is entered once it has been played."]
+    assert errors == [f"Line 3: {later} is after today; enter the date the session was played."]
     assert not Attempt.objects.exists() and not Game.objects.filter(against_deals=True).exists()
 
 

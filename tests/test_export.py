@@ -1,4 +1,5 @@
-"""`manage.py export_ratings`: one row per player per matchday, by matchday then player."""
+"""`manage.py export_ratings`: one row per player per matchday, the matchdays in play order and each
+one's results as entered; every export imports back to the same ratings."""
 
 import csv
 import io
@@ -9,9 +10,11 @@ from django.core.management import CommandError, call_command
 
 from league.models import Game, Matchday, Player, Result
 from league.placings import HIGHEST_WINS, LOWEST_WINS
-from ratings.models import RatingEntry
+from league.results import values
+from ratings.models import RatingEntry, RatingTable
 from ratings.services.catalogue import save_game
 from ratings.services.matchdays import delete_matchdays
+from ratings.services.rating_tables import save_rating_table
 from web.importing import import_results
 
 
@@ -44,7 +47,7 @@ def test_the_overall_table_exports_as_csv_by_default(club):
         "delta",
     ]
     assert len(rows) == 24
-    assert rows[0] == {
+    assert next(r for r in rows if r["player"] == "GL") == {
         "matchday": "1",
         "date": "2025-11-03",
         "game": "Hearts",
@@ -64,7 +67,7 @@ def test_the_overall_table_exports_as_csv_by_default(club):
         "rating_after": "1465",
         "delta": "-35",
     }
-    assert [r["player"] for r in rows[:4]] == ["GL", "I", "K", "R"]
+    assert [r["player"] for r in rows[:4]] == ["I", "R", "GL", "K"]  # as entered, the order they are rated in
     assert [int(r["matchday"]) for r in rows] == sorted(int(r["matchday"]) for r in rows)
 
 
@@ -144,3 +147,67 @@ def test_an_export_of_score_sheets_imports_back_to_the_same_ratings_and_points(c
     assert Matchday.objects.get(number=8).winner_score == 120
     again = sorted(RatingEntry.objects.values_list("table__slug", "matchday__number", "player__short_name", "delta"))
     assert again == ratings
+
+
+def league_state() -> tuple[list, list]:
+    """Every stored result (its record) and every rating row of every table, by matchday and player."""
+    results = sorted(
+        (r.matchday.number, r.player.short_name, *values(r))
+        for r in Result.objects.select_related("matchday", "player")
+    )
+    rows = sorted(
+        RatingEntry.objects.values_list(
+            "table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta", "state"
+        ),
+        key=lambda row: row[:3],
+    )
+    return results, rows
+
+
+def sedma_duels() -> None:
+    """Sedma, a two-player game rated by its counts (rounds won by 16, by 24, with 4 and last; bad
+    moves), added to the mixed league so that its export carries every field of the record."""
+    save_game(Game(name="Sedma", slug="sedma"))
+    table = RatingTable.objects.get(slug="sedma")
+    table.method = "sedma"
+    save_rating_table(table)
+    rows = [
+        "901,2026-07-01,Sedma,3,GL,1,,0,2,0,1,0",
+        "901,2026-07-01,Sedma,3,K,2,,0,0,1,0,3",
+        "902,2026-07-02,Sedma,3,K,1,,0,1,1,0,0",
+        "902,2026-07-02,Sedma,3,GL,2,,0,0,0,0,2",
+    ]
+    header = "matchday,date,game,rounds,player,placing,rated_placing,left_early,won_by_16,won_by_24,"
+    import_results((header + "won_by_4_and_last,bad_moves\n" + "\n".join(rows) + "\n").encode())
+
+
+def test_every_export_of_the_mixed_league_imports_back_to_the_same_ratings_in_every_table(mixed_league):
+    """The mixed league (left early, penalties, sides, weights, points, Sedma counts) exported table
+    by table, and imported into the league emptied of its matchdays: the same results, and the same
+    ratings in every table. The overall table's export alone imports back to its ratings too."""
+    sedma_duels()
+    results, rows = league_state()
+    assert {r[4] for r in results} == {False, True}  # some left early ...
+    assert any(r[3] is not None and not r[4] for r in results)  # ... and some were penalised
+    assert {r[9] for r in results} > {""} and {r[10] for r in results} > {1.0}  # sides, partial play
+    assert any(r[11] is not None for r in results) and any(any(r[5:9]) for r in results)  # points, Sedma
+    tables = list(RatingTable.objects.filter(game__against_deals=False).values_list("slug", flat=True))
+    tables += list(RatingTable.objects.filter(game__isnull=True).values_list("slug", flat=True))
+    exports = {slug: export("--table", slug) for slug in tables}
+
+    delete_matchdays(Matchday.objects.all())
+    import_results(exports["overall"].encode())
+    overall = [row for row in rows if row[0] == "overall"]
+    assert [row for row in league_state()[1] if row[0] == "overall"] == overall
+
+    delete_matchdays(Matchday.objects.all())
+    merged = {}  # each result once, as the exports of the tables it counts in write it
+    for text in exports.values():
+        for row in csv.DictReader(io.StringIO(text)):
+            merged.setdefault((row["matchday"], row["player"]), row)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(row), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(merged.values())
+    import_results(out.getvalue().encode())
+    assert league_state() == (results, rows)  # to the last bit: rated in the order they were entered

@@ -247,7 +247,7 @@ def test_a_file_that_is_not_utf8_names_the_line_of_the_bad_byte(db, bom):
         ("1,2025-11-03,Hearts,2,B,0,", "Line 3: placing must be at least 1, not 0."),
         ("1,2025-11-03,Hearts,2,B,2,0", "Line 3: rated_placing must be at least 1, not 0."),
         ("1,2025-11-03,Hearts,2,B,2,last", "Line 3: rated_placing must be a whole number, not 'last'."),
-        ("1,2025-11-03,Hearts,2,B,,", "Line 3: placing is empty."),
+        ("1,2025-11-03,Hearts,2,B,,", "Line 3: B has no placing."),  # as the admin says it
         ("1,2025-11-03,Hearts,2,,2,", "Line 3: player is empty."),
         ("one,2025-11-03,Hearts,2,B,2,", "Line 3: matchday must be a whole number, not 'one'."),
         ("1,2025-11-03,Hearts,zero,B,2,", "Line 3: rounds must be a whole number, not 'zero'."),
@@ -301,7 +301,7 @@ def test_a_matchday_number_too_large_to_store_is_refused_naming_the_line(db):
 def test_the_same_player_twice_in_a_matchday_names_both_lines(db):
     errors = failure(csv(*SMALL[:2], "1,2025-11-03,Hearts,2,a,3,"))
 
-    assert errors == ["Line 4: a is entered twice (also in Line 2)."]
+    assert errors == ["Line 4: A is entered twice (also in Line 2)."]  # under the name A goes by
 
 
 def test_a_matchday_with_one_player_is_refused_naming_its_line(db):
@@ -561,7 +561,10 @@ def test_results_a_tables_method_cannot_rate_are_refused_with_a_message(db):
     hearts.method = "sedma"  # a two-player method
     save_rating_table(hearts)
     errors = failure(csv("2,2025-11-04,Hearts,2,A,1,", "2,2025-11-04,Hearts,2,B,2,", "2,2025-11-04,Hearts,2,C,3,"))
-    assert len(errors) == 1 and errors[0].startswith("The results cannot be rated: Hearts: Matchday 2")
+    assert errors == [
+        "Matchday 2 (lines 2-4): The Hearts rating uses Sedma: rating bands with bonuses: Sedma: rating bands with "
+        "bonuses rates two-player games only, not 3 players."
+    ]
     assert not Matchday.objects.filter(number=2).exists()
     assert not Player.objects.filter(short_name="C").exists()
 
@@ -584,3 +587,18 @@ def test_a_file_of_a_hundred_thousand_rows_is_imported(db):
     assert (summary.matchdays, summary.results) == (22_300, rows)
     assert Result.objects.count() == rows
     assert RatingEntry.objects.filter(table__slug="overall").count() > 0.8 * rows
+
+
+def test_a_game_played_against_deals_is_refused_also_beside_a_line_that_cannot_be_read(db):
+    from ratings.services.catalogue import save_game
+
+    save_game(Game(name="Solitaire", slug="solitaire", against_deals=True))
+    lines = ("1,2025-11-03,Solitaire,2,A,1,", "1,2025-11-03,Solitaire,2,B,2,", "2,2025-11-04,Hearts,x,A,1,")
+    assert failure(csv(*lines)) == [
+        "Line 4: rounds must be a whole number, not 'x'.",
+        "Matchday 1: Solitaire is played against deals; import its attempts with import_attempts instead.",
+    ]
+    assert failure(csv(*lines[:2])) == [
+        "Matchday 1: Solitaire is played against deals; import its attempts with import_attempts instead."
+    ]
+    assert counts() == nothing_at_all() | {"Game": 1}

@@ -9,7 +9,7 @@ import pytest
 
 from league.models import Matchday, Player, Result
 from league.placings import is_ranking, matchday_problems
-from league.results import Entry
+from league.results import Play, TypedResult
 from league.validation import PLAYERS
 from ratings.methods import METHODS
 from ratings.methods.club import placing_scores
@@ -28,7 +28,7 @@ def matchday_file(players, *, number=1, placing=lambda i: i + 1):
 
 def test_the_bounds_are_two_to_five_hundred_players():
     assert (PLAYERS.lowest, PLAYERS.highest) == (2, 500)
-    entries = [Entry(1, player=f"P{i}", row=f"Row {i}") for i in range(501)]
+    entries = [TypedResult(Play(1), f"P{i}", f"Row {i}") for i in range(501)]
     assert matchday_problems(entries) == ["A matchday has at most 500 players; this one has 501."]
     assert matchday_problems(entries[:500]) == []
 

@@ -105,13 +105,13 @@ def test_the_parts_import_each_other_without_a_cycle():
         visit(part, [])
 
 
-def test_ratings_takes_only_the_leagues_models_validation_and_result_record():
+def test_ratings_takes_only_the_leagues_models_validation_result_record_and_check():
     taken = {t for name, imported in GRAPH.items() if part_of(name) == "ratings" for t in ours(imported)}
-    rules = {"league.models", "league.validation", "league.placings", "league.results"}
+    rules = {"league.models", "league.validation", "league.placings", "league.results", "league.checked"}
     assert {t for t in taken if part_of(t) == "league"} <= rules
 
 
-PURE = ("ratings.methods", "ratings.odds", "league.validation", "league.placings", "league.results")
+PURE = ("ratings.methods", "ratings.odds", "league.validation", "league.placings", "league.results", "league.checked")
 
 
 @pytest.mark.parametrize("package", PURE)

@@ -1,17 +1,14 @@
 """The engine rates each table with its own method, and resumes it from the edited matchday."""
 
-from dataclasses import replace
-
 import pytest
 from django.core.exceptions import ValidationError
 
 from league.models import Game, Matchday, Result
 from ratings.methods import METHODS, Facts, Seat
 from ratings.models import RatingEntry, RatingTable
-from ratings.services.matchdays import save_matchday
 from ratings.services.rating_tables import save_rating_table
 from ratings.services.recompute import rebuild_all
-from tests.conftest import results_of, save_results
+from tests.conftest import results_of, save_results, store
 
 
 def use(slug, method, **parameters):
@@ -140,8 +137,8 @@ def test_sedma_recomputed_from_an_edited_matchday_equals_a_full_rebuild(sedma_ga
     before = rows(table)
     third = Matchday.objects.get(number=3)
     results = results_of(third)
-    results["GL"] = replace(results["GL"], won_by_24=2)  # 0.02 in a loss
-    save_matchday(third, list(results.values()))
+    results["GL"] = results["GL"].changed(won_by_24=2)  # 0.02 in a loss
+    store(third, list(results.values()))
     incremental = rows(table)
     assert incremental != before
     rebuild_all()

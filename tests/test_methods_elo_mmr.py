@@ -241,9 +241,9 @@ def team_file() -> bytes:
 def test_a_team_matchday_imported_into_an_elo_mmr_table_is_refused_naming_it(club):
     use("hearts", "elo-mmr")
     errors = failure(team_file())
-    assert errors == [
-        "The results cannot be rated: Hearts: Matchday 7 (2025-11-20): Elo-MMR rates players alone, not sides or "
-        "partial play"
+    assert errors == [  # in the admin's words (below), found by the check before anything is written
+        "Matchday 7 (lines 2-5): The Hearts rating uses Elo-MMR: Elo-MMR rates players alone, not sides or partial "
+        "play."
     ]
     assert not Matchday.objects.filter(number=7).exists()
 

@@ -2,17 +2,20 @@
 services), written once in league.validation and kept by named database constraints; numbers are read
 as people write them; the same inputs get the same answers on SQLite and PostgreSQL."""
 
+from datetime import date
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from league.models import Game, Matchday, Page, Player, Result
-from league.results import Entry
+from league.checked import Refused
+from league.models import Game, Matchday, Page, Result
+from league.results import Play, TypedResult
 from league.validation import MATCHDAY_NUMBERS, PLACINGS, ROUNDS, SEDMA_COUNTS, WINNER_SCORES, whole_number
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.catalogue import save_game
+from ratings.services.checks import check_matchday
 from ratings.services.imports import ImportedMatchday, import_matchdays
-from ratings.services.matchdays import ResultInput, save_matchday
 from tests.conftest import add_url, form_data
 from tests.test_import import counts, csv, failure
 from web.importing import import_results
@@ -177,26 +180,31 @@ def test_the_admin_accepts_the_largest_rounds(admin_client, club):
 # The services, for any caller
 
 
-def test_the_matchday_service_refuses_numbers_out_of_range(db, hearts):
-    a, b = Player.objects.create(name="A", short_name="A"), Player.objects.create(name="B", short_name="B")
-    for values in ({"number": 0}, {"rounds": 101}, {"winner_score": 1001}):
-        matchday = Matchday(**{"number": 1, "date": "2025-11-03", "game": hearts, "rounds": 1, **values})
-        with pytest.raises(ValidationError):
-            save_matchday(matchday, [ResultInput(1, player=a), ResultInput(2, player=b)])
-    matchday = Matchday(number=1, date="2025-11-03", game=hearts, rounds=1)
-    with pytest.raises(ValidationError) as raised:
-        save_matchday(matchday, [ResultInput(1, bad_moves=101, player=a), ResultInput(2, player=b)])
-    assert raised.value.messages == ["A: Bad moves must be at most 100."]
-    with pytest.raises(ValidationError) as raised:
-        save_matchday(matchday, [ResultInput(1, player=a, note="\x00"), ResultInput(2, player=b)])
-    assert raised.value.messages == ["A: Null characters are not allowed."]
+def test_the_matchday_check_refuses_numbers_out_of_range(db, hearts):
+    a, b = TypedResult(Play(1), "A"), TypedResult(Play(2), "B")
+    for values, said in (
+        ({"number": 0}, "The matchday number must be at least 1, not 0."),
+        ({"rounds": 101}, "Rounds must be at most 100, not 101."),
+        ({"winner_score": 1001}, "The winner's score must be at most 1,000, not 1,001."),
+    ):
+        matchday = Matchday(**{"number": 1, "date": date(2025, 11, 3), "game": hearts, "rounds": 1, **values})
+        with pytest.raises(Refused) as raised:
+            check_matchday(matchday, hearts, [a, b])
+        assert raised.value.problems == [said]
+    matchday = Matchday(number=1, date=date(2025, 11, 3), game=hearts, rounds=1)
+    with pytest.raises(Refused) as raised:
+        check_matchday(matchday, hearts, [a.changed(bad_moves=101), b])
+    assert raised.value.problems == ["A: Bad moves must be at most 100, not 101."]
+    with pytest.raises(Refused) as raised:
+        check_matchday(matchday, hearts, [TypedResult(Play(1), "A", note="\x00"), b])
+    assert raised.value.problems == ["A: The note holds a NUL character (U+0000); type it again without it."]
     assert not Matchday.objects.exists()
 
 
 def test_the_import_service_refuses_numbers_out_of_range_for_any_caller(db):
     from datetime import date
 
-    results = [Entry(1, player="A", row="Line 2"), Entry(2, player="B", row="Line 3")]
+    results = [TypedResult(Play(1), "A", "Line 2"), TypedResult(Play(2), "B", "Line 3")]
     for number, rounds in ((0, 1), (1, 101), (1, 40_000)):
         with pytest.raises(ValidationError) as raised:
             import_matchdays([ImportedMatchday(number, date(2025, 11, 3), "Hearts", rounds, results)])

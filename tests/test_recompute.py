@@ -5,9 +5,9 @@ from datetime import date
 from league.models import Category, Game, Matchday
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
-from ratings.services.matchdays import delete_matchdays, save_matchday
+from ratings.services.matchdays import delete_matchdays
 from ratings.services.recompute import rebuild_all
-from tests.conftest import results_of, save_results
+from tests.conftest import results_of, save_results, store
 
 
 def snapshot(table_slug="overall"):
@@ -37,7 +37,7 @@ def test_saving_a_matchday_rewrites_only_the_rows_from_it_on(club):
     fourth = Matchday.objects.get(number=4)
     kept = set(table.entries.filter(matchday__number__lt=4).values_list("pk", flat=True))
     rewritten = set(table.entries.filter(matchday__number__gte=4).values_list("pk", flat=True))
-    save_matchday(fourth, list(results_of(fourth).values()))
+    store(fourth, list(results_of(fourth).values()))
     after = set(table.entries.values_list("pk", flat=True))
     assert kept <= after
     assert not rewritten & after  # matchdays 4, 5 and 6 got new rows
@@ -55,7 +55,7 @@ def test_a_new_matchday_at_the_end_writes_only_its_own_rows(club, make_matchday)
 def test_a_matchday_moved_earlier_is_rated_in_its_new_place(club):
     sixth = Matchday.objects.get(number=6)
     sixth.date = date(2025, 11, 7)  # between matchdays 2 and 3
-    save_matchday(sixth, list(results_of(sixth).values()))
+    store(sixth, list(results_of(sixth).values()))
     after = snapshot()
     # Matchday 6 now follows matchday 2: I starts it with 1535, K with 1515.
     assert after[6]["I"][1] == 1535 and after[6]["K"][1] == 1515
@@ -94,7 +94,7 @@ def test_a_game_moved_to_another_game_leaves_the_old_games_table(club, make_matc
     spades = Game.objects.create(name="Spades", slug="spades")
     seventh = make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
     seventh.game = spades
-    save_matchday(seventh, list(results_of(seventh).values()))
+    store(seventh, list(results_of(seventh).values()))
     assert not RatingEntry.objects.filter(table__slug="hearts", matchday=seventh).exists()
     assert RatingEntry.objects.filter(table__slug="spades", matchday=seventh).count() == 2
     assert RatingEntry.objects.filter(table__slug="overall", matchday=seventh).count() == 2
@@ -125,7 +125,7 @@ def test_each_row_keeps_its_players_running_count_through_every_kind_of_write(cl
     make_matchday(7, "2025-11-07", {"I": 1, "R": 2, "Z": 3}, rounds=3)  # between matchdays 2 and 3
     sixth = Matchday.objects.get(number=6)
     sixth.date = date(2025, 11, 5)  # before matchday 2
-    save_matchday(sixth, list(results_of(sixth).values()))
+    store(sixth, list(results_of(sixth).values()))
     delete_matchdays([Matchday.objects.get(number=3)])
     spades = Game.objects.create(name="Spades", slug="spades")
     save_game(spades)

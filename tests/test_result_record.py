@@ -10,13 +10,14 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from league.models import Game, Matchday, Player, Result
-from league.results import FIELDS, RATED_AS_GIVEN, RESULT_FIELDS, SEDMA_FIELDS, Entry, Play, values
+from league.results import FIELDS, RATED_AS_GIVEN, RESULT_FIELDS, SEDMA_FIELDS, Play, TypedResult, values
 from ratings.methods import Seat
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.imports import ImportedMatchday, import_matchdays
-from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.matchdays import delete_matchdays
 from ratings.services.rating_tables import save_rating_table
 from ratings.services.recompute import rebuild_all
+from tests.conftest import store
 from tests.test_import import HEADER, csv, failure
 from web.importing import COLUMNS, OPTIONAL_COLUMNS, import_results
 
@@ -89,10 +90,10 @@ def test_a_sedma_matchday_exported_with_its_counts_imports_back_to_the_same_rati
     for number, (first, second) in enumerate([(a, b), (b, a)], start=1):
         matchday = Matchday(number=number, date=date(2025, 11, number), game=hearts, rounds=3)
         results = [
-            ResultInput(1, won_by_16=2, won_by_4_and_last=1, player=first),
-            ResultInput(2, won_by_24=1, bad_moves=3, player=second),
+            TypedResult(Play(1, won_by_16=2, won_by_4_and_last=1), first.short_name),
+            TypedResult(Play(2, won_by_24=1, bad_moves=3), second.short_name),
         ]
-        save_matchday(matchday, results)
+        store(matchday, results)
     saved, stored = ratings(), {r.pk: values(r) for r in Result.objects.all()}
     data = exported(Matchday.objects.all())
 
@@ -127,8 +128,24 @@ def test_a_count_out_of_range_in_a_file_is_refused_naming_its_line(db):
 
 
 def test_the_import_service_refuses_a_count_out_of_range_for_any_caller(db):
-    results = [Entry(1, bad_moves=101, player="A", row="Line 2"), Entry(2, player="B", row="Line 3")]
+    results = [TypedResult(Play(1, bad_moves=101), "A", "Line 2"), TypedResult(Play(2), "B", "Line 3")]
     with pytest.raises(ValidationError) as raised:
         import_matchdays([ImportedMatchday(1, date(2025, 11, 3), "Hearts", 1, results)])
     assert raised.value.messages == ["Line 2: Bad moves must be at most 100, not 101."]
     assert not Matchday.objects.exists()
+
+
+def test_the_admins_upload_help_names_every_column_as_the_import_reads_it(admin_client, db):
+    """The help is written from the record's declaration, so a field added to Play is in it."""
+    import html
+
+    from django.urls import reverse
+
+    page = html.unescape(admin_client.get(reverse("admin:league_matchday_import")).content.decode())
+    for column in (*COLUMNS, *OPTIONAL_COLUMNS):
+        assert f"{column} (" in page, column
+    for name, declared in FIELDS.items():
+        span = declared.metadata.get("span")
+        if span is not None:
+            assert f"{name} ({span.lowest:,} to {span.highest:,}; empty: {declared.metadata['blank']})" in page
+    assert "left_early (yes or no; empty: no)" in page and "side (a label of up to 20 characters" in page

@@ -8,9 +8,9 @@ from league.models import Game, Matchday, Player
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.selectors import standings
 from ratings.services.catalogue import save_game
-from ratings.services.matchdays import delete_matchdays, save_matchday
+from ratings.services.matchdays import delete_matchdays
 from ratings.services.recompute import rebuild_all
-from tests.conftest import CLUB_PAGE, PLAYERS, grid_page, results_of, save_results
+from tests.conftest import CLUB_PAGE, PLAYERS, grid_page, results_of, save_results, store
 
 
 def standings_snapshot():
@@ -64,14 +64,14 @@ def test_editing_deleting_and_moving_matchdays_keeps_tables_equal_to_a_full_reco
 
     sixth = Matchday.objects.get(number=6)
     sixth.date = sixth.date.replace(day=1)  # now the first matchday of all
-    save_matchday(sixth, list(results_of(sixth).values()))
+    store(sixth, list(results_of(sixth).values()))
     assert_same_as_full_recompute()
 
     spades = Game(name="Spades", slug="spades")
     save_game(spades)
     third = Matchday.objects.select_related("game").get(number=3)
     third.game = spades
-    save_matchday(third, list(results_of(third).values()))
+    store(third, list(results_of(third).values()))
     assert_same_as_full_recompute()
 
 

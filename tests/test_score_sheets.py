@@ -9,11 +9,13 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.urls import reverse
 
-from league.models import Game, Matchday, Player, Result
+from league.checked import Refused
+from league.models import Game, Matchday, Result
 from league.placings import HIGHEST_WINS, LOWEST_WINS, placed_by_points, placings_from_points
-from league.results import Entry
+from league.results import Play, TypedResult
 from ratings.models import RatingEntry, RatingTable
-from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import delete_matchdays
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_PAGE, add_url, form_data
 from tests.test_club_tables import grid_numbers
@@ -39,6 +41,10 @@ def sheet_line(name: str) -> str:
 # The rule, pure
 
 
+def typed(placing, player, line="", **fields) -> TypedResult:
+    return TypedResult(Play(placing, **fields), player, line)
+
+
 def test_equal_points_share_a_place_and_the_next_skips_the_places_they_used():
     assert placings_from_points([3, 10, 10, 26], LOWEST_WINS) == [1, 2, 2, 4]
     assert placings_from_points([3, 10, 10, 26], HIGHEST_WINS) == [4, 2, 2, 1]
@@ -47,33 +53,33 @@ def test_equal_points_share_a_place_and_the_next_skips_the_places_they_used():
 
 def test_partners_share_their_sides_points_and_the_points_rank_the_sides():
     entries = [
-        Entry(None, side="A", score=30, player="GL"),
-        Entry(None, side="A", score=30, player="K"),
-        Entry(None, side="B", score=50, player="I"),
-        Entry(None, side="B", score=50, player="J"),
+        typed(None, side="A", score=30, player="GL"),
+        typed(None, side="A", score=30, player="K"),
+        typed(None, side="B", score=50, player="I"),
+        typed(None, side="B", score=50, player="J"),
     ]
     placed, problems = placed_by_points(entries, HIGHEST_WINS)
-    assert problems == [] and [e.placing for e in placed] == [2, 2, 1, 1]
-    entries[1] = Entry(1, side="A", score=30, player="K", row="Line 2")  # a partner's placing is checked too
+    assert problems == [] and [e.play.placing for e in placed] == [2, 2, 1, 1]
+    entries[1] = typed(1, side="A", score=30, player="K", line="Line 2")  # a partner's placing is checked too
     assert placed_by_points(entries, HIGHEST_WINS)[1] == [
         "Line 2: The placings given (side A 1) do not follow from the points (the highest score wins, equal points "
         "share a place): the points give side B 1 (50), side A 2 (30)."
     ]
-    entries[1] = Entry(None, side="A", score=31, player="K", row="Line 1")
+    entries[1] = typed(None, side="A", score=31, player="K", line="Line 1")
     assert placed_by_points(entries, HIGHEST_WINS)[1] == [
         "Line 1: K has points 31 but their partner GL (side A) has 30: partners share their side's points."
     ]
 
 
 def test_everyone_has_points_or_no_one_and_a_placing_is_needed_without_them():
-    half = [Entry(None, score=3, player="GL"), Entry(None, player="K", row="Line 2")]
+    half = [typed(None, score=3, player="GL"), typed(None, player="K", line="Line 2")]
     assert placed_by_points(half, LOWEST_WINS)[1] == ["Line 2: Give everyone's points or no one's: K has none."]
-    by_hand = [Entry(1, player="GL"), Entry(2, player="K")]
+    by_hand = [typed(1, player="GL"), typed(2, player="K")]
     assert placed_by_points(by_hand, LOWEST_WINS) == (by_hand, [])
 
 
 def test_a_game_scored_by_placings_keeps_the_points_as_written_and_the_placings_rule():
-    entries = [Entry(1, score=40, player="GL"), Entry(2, score=3, player="K")]
+    entries = [typed(1, score=40, player="GL"), typed(2, score=3, player="K")]
     assert placed_by_points(entries, "placings") == (entries, [])
 
 
@@ -83,7 +89,7 @@ def test_a_game_scored_by_placings_keeps_the_points_as_written_and_the_placings_
 def test_in_a_scored_game_the_number_after_a_name_is_the_points_and_the_lines_order_does_not_matter():
     results, problems = parse_results(["J 26", "K 10 = I 10", "GL 3", "R 40 left early"], scored=True)
     assert problems == []
-    assert [(r.player, r.placing, r.score, r.left_early) for r in results] == [
+    assert [(r.player, r.play.placing, r.play.score, r.play.left_early) for r in results] == [
         ("J", None, 26, False),
         ("K", None, 10, False),
         ("I", None, 10, False),
@@ -94,18 +100,23 @@ def test_in_a_scored_game_the_number_after_a_name_is_the_points_and_the_lines_or
 
 def test_points_by_keyword_in_any_game_and_a_placing_beside_them_in_a_scored_one():
     results, problems = parse_results(["GL score=26", "K score=-5"])
-    assert problems == [] and [(r.placing, r.score) for r in results] == [(1, 26), (2, -5)]
+    assert problems == [] and [(r.play.placing, r.play.score) for r in results] == [(1, 26), (2, -5)]
     results, problems = parse_results(["GL 1 score=3", "K 2 score=10"], scored=True)
-    assert problems == [] and [(r.placing, r.score) for r in results] == [(1, 3), (2, 10)]
+    assert problems == [] and [(r.play.placing, r.play.score) for r in results] == [(1, 3), (2, 10)]
 
 
 def test_partners_points_are_written_once_and_must_not_differ():
     results, problems = parse_results(["GL + K 26", "I + J 10"], scored=True)
-    assert problems == [] and [(r.side, r.score) for r in results] == [("A", 26), ("A", 26), ("B", 10), ("B", 10)]
-    assert parse_results(["GL 20 + K 26", "I + J 10"], scored=True) == (
-        [],
-        ["Line 1: partners share their side's points, not 20, 26."],
-    )
+    assert problems == [] and [(r.play.side, r.play.score) for r in results] == [
+        ("A", 26),
+        ("A", 26),
+        ("B", 10),
+        ("B", 10),
+    ]
+    # Written twice and differing, each keeps theirs, for the matchday's check to refuse in the words
+    # every way in uses (tests/test_one_check.py).
+    results, problems = parse_results(["GL 20 + K 26", "I + J 10"], scored=True)
+    assert problems == [] and [r.play.score for r in results] == [20, 26, 10, 10]
 
 
 def test_points_out_of_range_are_refused_naming_the_line():
@@ -215,15 +226,12 @@ def test_placings_that_the_points_do_not_give_are_refused_in_the_same_words_ever
     assert not Matchday.objects.filter(number=7).exists()
 
 
-def test_the_service_refuses_placings_the_points_do_not_give_for_any_caller(scored_hearts):
-    players = {name: Player.objects.get_or_create(short_name=name, defaults={"name": name})[0] for name in POINTS}
-    results = [
-        ResultInput(PLACINGS[n] + (n == "K"), left_early=n in LEFT, score=POINTS[n], player=players[n]) for n in POINTS
-    ]
+def test_the_check_refuses_placings_the_points_do_not_give_for_any_caller(scored_hearts):
+    results = [typed(PLACINGS[n] + (n == "K"), n, left_early=n in LEFT, score=POINTS[n]) for n in POINTS]
     matchday = Matchday(number=7, date=Matchday.objects.get(number=1).date, game=scored_hearts, rounds=3)
-    with pytest.raises(ValidationError) as raised:
-        save_matchday(matchday, results)
-    assert raised.value.messages == [DISAGREE]
+    with pytest.raises(Refused) as raised:
+        check_matchday(matchday, scored_hearts, results)
+    assert raised.value.problems == [DISAGREE]
     assert not Matchday.objects.filter(number=7).exists()
 
 

@@ -13,14 +13,17 @@ from django.core.management import call_command
 from django.db import connection
 
 from league.models import Category, Game, Matchday, Player, Revision, Season
+from league.results import Play, TypedResult
+from league.validation import name_key
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
-from ratings.services.matchdays import ResultInput, delete_matchdays, preview_matchday, save_matchday
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import delete_matchdays, preview_matchday
 from ratings.services.rating_tables import save_rating_table
 from ratings.services.recompute import differences
 from ratings.services.seasons import delete_season, save_season
-from tests.conftest import csv_bytes
+from tests.conftest import csv_bytes, store
 from tests.test_as_at_replay import four_month_league
 from tests.test_method_tables import use
 from tools.generate import generate, people
@@ -179,10 +182,10 @@ def test_a_matchday_moved_into_and_out_of_a_season_moves_in_and_out_of_its_table
     season = spring()
     overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
     matchday = Matchday.objects.filter(game__official=True, date__gt=SPRING[1]).select_related("game").first()
-    results = [ResultInput(r.placing, player=r.player) for r in matchday.results.select_related("player")]
+    results = [TypedResult(Play(r.placing), r.player.short_name) for r in matchday.results.select_related("player")]
     for day, counted in [(date(2025, 2, 10), True), (date(2025, 4, 20), False), (SPRING[1], True)]:
         matchday.date = day
-        save_matchday(matchday, results)
+        store(matchday, results)
         assert overall.entries.filter(matchday=matchday).exists() == counted, day
         assert differences() == [], day
 
@@ -192,7 +195,7 @@ def test_a_matchday_added_or_deleted_within_a_season_changes_its_tables(league):
     overall = season.tables.get(parent__scope=RatingTable.Scope.OVERALL)
     players = list(Player.objects.all()[:3])
     added = Matchday(number=500, date=date(2025, 2, 2), game=Game.objects.get(slug="hearts"), rounds=2)
-    save_matchday(added, [ResultInput(n, player=p) for n, p in enumerate(players, start=1)])
+    store(added, [TypedResult(Play(n), p.short_name) for n, p in enumerate(players, start=1)])
     assert overall.entries.filter(matchday=added).count() == 3
     assert differences() == []
     delete_matchdays([added])
@@ -233,10 +236,16 @@ def test_a_new_game_gets_a_table_in_every_fresh_start_season_with_a_slug_of_its_
 def test_the_preview_of_a_matchday_shows_a_seasons_tables_only_within_its_days(league):
     spring()
     players = list(Player.objects.all()[:3])
-    results = [ResultInput(n, player=p) for n, p in enumerate(players, start=1)]
+    results = [TypedResult(Play(n), p.short_name) for n, p in enumerate(players, start=1)]
+    by_name = {name_key(p.short_name): p for p in players}
     hearts = Game.objects.get(slug="hearts")
-    inside = preview_matchday(Matchday(number=600, date=date(2025, 2, 5), game=hearts, rounds=1), results)
-    outside = preview_matchday(Matchday(number=600, date=date(2025, 4, 5), game=hearts, rounds=1), results)
+
+    def preview(day):
+        return preview_matchday(
+            check_matchday(Matchday(number=600, date=day, game=hearts, rounds=1), hearts, results), by_name
+        )
+
+    inside, outside = preview(date(2025, 2, 5)), preview(date(2025, 4, 5))
     assert [str(t) for t, _ in inside.changes] == ["Overall", "Spring 2025: Overall", "Hearts", "Spring 2025: Hearts"]
     assert [str(t) for t, _ in outside.changes] == ["Overall", "Hearts"]
 
@@ -332,9 +341,9 @@ def test_a_season_and_a_matchday_within_it_saved_at_once_are_both_kept_and_rated
         threading.Thread(
             target=run,
             args=(
-                lambda: save_matchday(
+                lambda: store(
                     Matchday(number=900, date=date(2025, 2, 14), game=hearts, rounds=2),
-                    [ResultInput(n, player=p) for n, p in enumerate(players, start=1)],
+                    [TypedResult(Play(n), p.short_name) for n, p in enumerate(players, start=1)],
                 ),
             ),
         ),

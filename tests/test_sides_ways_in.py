@@ -2,6 +2,8 @@
 and one 2-against-2 Spades matchday entered on /enter/, in the admin and by import is stored and
 rated alike."""
 
+from operator import attrgetter
+
 import pytest
 import trueskill
 from django.urls import reverse
@@ -32,10 +34,14 @@ def mu_sigma(rows: list[dict]) -> list[tuple[float, float]]:
 # The entry page's lines: partners joined by `+`, tied sides by `=`, a weight after a name
 
 
+SHOWN = ("placing", "rated_placing", "left_early", "side", "weight")
+PLACED = ("placing", "rated_placing")
+
+
 def typed(lines: list[str]) -> list[tuple]:
     results, problems = parse_results(lines)
     assert problems == []
-    return [(r.player, r.placing, r.rated_placing, r.left_early, r.side, r.weight, r.row) for r in results]
+    return [(r.player, *attrgetter(*SHOWN)(r.play), r.line) for r in results]
 
 
 def test_partners_share_their_line_and_each_side_of_two_or_more_gets_a_label_in_line_order():
@@ -62,7 +68,7 @@ def test_a_weight_follows_a_name_and_a_sides_penalty_is_written_once():
 def test_explicit_placings_rated_placings_and_sedma_counts_still_read_with_partners():
     results, problems = parse_results(["Jan Novak won16=2 + K bad = 1 2", "I + J rated 2 1"])
     assert problems == []
-    assert [(r.player, r.placing, r.rated_placing, r.side, r.won_by_16, r.bad_moves) for r in results] == [
+    assert [(r.player, *attrgetter(*PLACED, "side", "won_by_16", "bad_moves")(r.play)) for r in results] == [
         ("Jan Novak", 2, None, "A", 2, 0),
         ("K", 2, None, "A", 0, 1),
         ("I", 1, 2, "B", 0, 0),
@@ -85,7 +91,6 @@ def test_lines_without_partners_read_as_they_always_did():
     [
         (["GL +2", "K 2"], "Line 1: placing must be a whole number, not '+2'."),
         (["GL + ", "K"], "Line 1: a name is missing."),
-        (["GL rated 2 + K rated 3", "I + J"], "Line 1: partners share their side's rated placing, not 2, 3."),
         (["GL + K*2", "I + J"], "Line 1: weight must be at most 1, not 2.0."),
         (["GL + K", "I + J*x"], "Line 2: weight must be a number, not 'x'."),
     ],
@@ -150,8 +155,9 @@ def test_the_calculator_page_takes_sides_and_weights_and_names_the_players_by_th
         ({"sides": "A,A,B"}, "sides", "needs one value per player (4), not 3"),
         ({"weights": "1,1,1"}, "weights", "needs one value per player (4), not 3"),
         ({"weights": "1,,0.5,1"}, "weights", "needs one value per player (4), not 3"),
-        ({"sides": "A,A,B,B", "weights": "0,0,1,1"}, "weights", "side A has no player with a weight above 0"),
-        ({"sides": "A,A,B,B", "placings": "1,1,3,3"}, "placings", "placings 1, 3 are not a ranking of 2 players"),
+        ({"sides": "A,A,B,B", "weights": "0,0,1,1"}, "weights", "side A played no part of the game (every weight"),
+        ({"sides": "A,A,B,B", "placings": "1,1,3,3"}, "placings", "placing 3 for side B is outside 1..2 (2 sides"),
+        ({"sides": "A,A,B,B", "placings": "2,2,2,2"}, "placings", "The placings 2, 2 are not a ranking of the sides"),
     ],
 )
 def test_the_calculator_names_the_parameter_at_fault(client, db, query, parameter, message):
@@ -275,3 +281,31 @@ def test_the_admin_shows_a_stored_team_matchday_and_saves_it_back_unchanged(admi
     response = admin_client.post(change_url(matchday), data)
     assert response.status_code == 302, response.content.decode()
     assert stored() == before
+
+
+def test_an_edit_in_the_admin_keeps_the_order_the_results_were_entered_in(admin_client, spades):
+    """A matchday's results are rated in the order they were entered, which moves a team's TrueSkill
+    rating in its last bit: saved back from the admin (whose rows go by placing), nothing moves."""
+    from tests.conftest import change_url
+
+    entered = [ROWS[3], ROWS[2], ROWS[1], ROWS[0]]  # J, I, K, GL
+    import_results(
+        (
+            CSV.splitlines()[0]
+            + "\n"
+            + "".join(f"7,2025-11-20,Spades,3,{p},{placing},,{side},{weight}\n" for p, placing, side, weight in entered)
+        ).encode()
+    )
+    matchday = Matchday.objects.get(number=7)
+    before = stored()
+    shown = sorted(matchday.results.select_related("player"), key=lambda r: (r.placing, r.player.short_name))
+    data = form_data(
+        7, "2025-11-20", 3, [(r.player.short_name, r.placing, None) for r in shown], game=spades, matchday=matchday
+    )
+    for i, result in enumerate(shown):
+        data.update({f"results-{i}-side": result.side, f"results-{i}-weight": str(result.weight)})
+    data.update({f"results-{len(shown)}-side": "", f"results-{len(shown)}-weight": ""})
+    assert admin_client.post(change_url(matchday), data).status_code == 302
+    assert stored() == before
+    order = list(Result.objects.filter(matchday=matchday).order_by("pk").values_list("player__short_name", flat=True))
+    assert order == ["J", "I", "K", "GL"]

@@ -1,18 +1,17 @@
 """Team matchdays through the engine: stored sides and weights reach every method, and a recompute
 from an edited team matchday equals a full rebuild in every method that rates sides."""
 
-from dataclasses import replace
 from datetime import date
 
 import pytest
 import trueskill
 
-from league.models import Game, Matchday, Player
+from league.models import Game, Matchday
+from league.results import Play, TypedResult
 from ratings.methods import METHODS, Method
 from ratings.models import RatingTable
-from ratings.services.matchdays import ResultInput, save_matchday
 from ratings.services.recompute import rebuild_all
-from tests.conftest import results_of
+from tests.conftest import results_of, store
 from tests.test_method_tables import rows, use
 
 RATES_SIDES = [slug for slug, m in METHODS.items() if type(m).rate_sides is not Method.rate_sides]
@@ -29,10 +28,6 @@ NIGHTS = [
 ]
 
 
-def player(name):
-    return Player.objects.filter(short_name=name).first() or Player(name=name, short_name=name)
-
-
 def save_night(number, sides, game):
     """The first side listed wins; a player alone has no label."""
     matchday = Matchday(number=number, date=date(2025, 12, number), game=game, rounds=1)
@@ -40,12 +35,9 @@ def save_night(number, sides, game):
     for placing, (label, names) in enumerate(sides.items(), start=1):
         for written in names:
             name, _, weight = written.partition("*")
-            results.append(
-                ResultInput(
-                    placing, side=label if len(names) > 1 else "", weight=float(weight or 1), player=player(name)
-                )
-            )
-    save_matchday(matchday, results)
+            play = Play(placing, side=label if len(names) > 1 else "", weight=float(weight or 1))
+            results.append(TypedResult(play, name))
+    store(matchday, results)
 
 
 @pytest.fixture
@@ -85,10 +77,10 @@ def test_recomputing_from_an_edited_team_matchday_equals_a_full_rebuild(spades, 
     fourth = Matchday.objects.get(number=4)
     results = results_of(fourth)
     for name in ("I", "J"):
-        results[name] = replace(results[name], placing=2)
+        results[name] = results[name].changed(placing=2)
     for name in ("GL", "R"):
-        results[name] = replace(results[name], placing=1, weight=0.75 if name == "R" else 1.0)
-    save_matchday(fourth, list(results.values()))
+        results[name] = results[name].changed(placing=1, weight=0.75 if name == "R" else 1.0)
+    store(fourth, list(results.values()))
     incremental = rows(table)
     assert incremental != before
     assert all(incremental[key] == before[key] for key in before if key[0] < 4)
@@ -132,6 +124,6 @@ def test_partners_labels_written_differently_are_stored_alike(db):
     assert stored == {"GL": "a", "K": "a", "I": "North", "J": "North"}
     matchday = Matchday.objects.get(number=1)
     results = results_of(matchday)
-    results["K"] = replace(results["K"], side="A ")
-    save_matchday(matchday, list(results.values()))
+    results["K"] = results["K"].changed(side="A ")
+    store(matchday, list(results.values()))
     assert Matchday.objects.get(number=1).results.get(player__short_name="K").side == "a"

@@ -221,9 +221,10 @@ def test_a_tie_with_a_player_named_like_a_count_is_still_a_tie(admin_client, clu
     assert "Matchday 7: check, then save" in html
 
 
-# Sides and partial play: partners with different placings, a player on two sides, a weight outside
-# 0..1 or not a number, one side only, a side's label that is not a name. Each way in refuses them
-# and names the line (the admin: the player or field; the calculator: the parameter).
+# Sides and partial play: a weight outside 0..1 or not a number, a side's label that is not a name,
+# read as every way in reads them. Each way in refuses them and names the line (the admin: the field;
+# the calculator: the parameter). The matchday's own problems (partners placed apart, a player on two
+# sides, one side only...) are tests/test_one_check.py's.
 
 SIDES_HEADER = "matchday,date,game,rounds,player,placing,rated_placing,side,weight\n"
 
@@ -255,39 +256,6 @@ def json_refusal(client, **query) -> dict:
 
 
 TWO_SIDES = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("I", 2, "B", ""), ("J", 2, "B", "")]
-PARTNERS_APART = [("GL", 1, "A", ""), ("K", 2, "A", ""), ("I", 2, "B", ""), ("J", 2, "B", "")]
-ON_TWO_SIDES = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("GL", 2, "B", ""), ("J", 2, "B", "")]
-ONE_SIDE = [("GL", 1, "A", ""), ("K", 1, "A", ""), ("I", 1, "A", ""), ("J", 1, "A", "")]
-
-
-def test_partners_with_different_placings_are_refused_by_every_way_in(admin_client, client, club):
-    said = "K has placing 2 but their partner GL (side A) has 1: partners share their side's placing."
-    assert refusal(import_results, sides_file(PARTNERS_APART)) == [f"Line 3: {said}"]
-    assert said in admin_refusal(admin_client, PARTNERS_APART)
-    html = page(enter(admin_client, ["GL 1 + K 2", "I + J 2"]))
-    assert "Line 1: partners share one placing, not 1, 2." in html and "check, then save" not in html
-    html = page(enter(admin_client, ["GL 1 + K 1 = I 2 + J 2", "R 3"]))
-    assert "Line 1: tied sides share one placing, not 1, 2." in html
-    answer = json_refusal(client, ratings="1500,1500,1500,1500", placings="1,2,2,2", sides="A,A,B,B")
-    assert answer == {
-        "error": "placings: partners on side A have placings 1, 2: partners share their side's placing",
-        "parameter": "placings",
-    }
-    assert Matchday.objects.count() == 6
-
-
-def test_a_player_on_two_sides_is_refused_by_every_way_in(admin_client, club):
-    said = "GL is on two sides, side A and side B"
-    assert refusal(import_results, sides_file(ON_TWO_SIDES)) == [
-        f"Line 4: {said} (also in Line 2); a player plays for one."
-    ]
-    assert f"{said}; a player plays for one." in admin_refusal(admin_client, ON_TWO_SIDES)
-    html = page(enter(admin_client, ["GL + K", "GL + J"]))
-    assert f"Line 2: {said} (also in Line 1); a player plays for one." in html
-    html = page(enter(admin_client, ["GL + K", "GL"]))  # alone on the second line: a side of their own
-    assert "Line 2: GL is on two sides, side A and a side of their own (also in Line 1)" in html
-    assert Matchday.objects.count() == 6
-    # The calculator has no names: each value is a player, on the one side given.
 
 
 @pytest.mark.parametrize(
@@ -316,20 +284,6 @@ def test_a_weight_outside_0_to_1_or_not_a_number_is_refused_by_every_way_in(
 def test_a_weight_left_out_after_its_star_is_refused_on_the_entry_page(admin_client, club):
     html = page(enter(admin_client, ["GL + K*", "I + J"]))
     assert "Line 1: weight must be a number from 0 to 1 after the `*`, not nothing." in html
-
-
-def test_one_side_only_is_refused_by_every_way_in(admin_client, client, club):
-    said = "All 4 players are on one side (A); a matchday needs two sides or more."
-    assert refusal(import_results, sides_file(ONE_SIDE)) == [f"Matchday 7 (lines 2-5): {said}"]
-    assert said in admin_refusal(admin_client, ONE_SIDE)
-    html = page(enter(admin_client, ["GL + K + I + J"]))
-    assert "Line 1: all 4 players are on one side; a matchday needs two sides or more" in html
-    answer = json_refusal(client, ratings="1500,1500", placings="1,1", sides="A,A")
-    assert answer == {
-        "error": "sides: a matchday needs two sides or more; every player here is on one side",
-        "parameter": "sides",
-    }
-    assert Matchday.objects.count() == 6
 
 
 def test_a_sides_label_that_is_not_a_name_is_refused_by_every_way_in(admin_client, client, club):

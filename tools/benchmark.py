@@ -11,7 +11,6 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from django.conf import settings
 from django.core.management import call_command
@@ -20,10 +19,12 @@ from django.db.models import Count, Sum
 from django.test import Client
 
 from league.models import Category, Game, Matchday, Player, Result
-from league.results import values
+from league.results import Play, TypedResult
+from league.validation import name_key
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.catalogue import save_category, save_game
-from ratings.services.matchdays import ResultInput, delete_matchdays, save_matchday
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import delete_matchdays, save_matchday
 from ratings.services.recompute import rebuild_all
 from tools import baselines
 from tools.generate import UNOFFICIAL_GAME
@@ -79,10 +80,10 @@ def add_latest_matchday(rng: random.Random, pool: list[Player], sides: bool = Fa
         rounds=5,
     )
     if sides:
-        results = [ResultInput(1 + i // 2, side="AB"[i // 2], player=p) for i, p in enumerate(players)]
+        results = [TypedResult(Play(1 + i // 2, side="AB"[i // 2]), p.short_name) for i, p in enumerate(players)]
     else:
-        results = [ResultInput(i, player=p) for i, p in enumerate(players, start=1)]
-    save_matchday(matchday, results)
+        results = [TypedResult(Play(i), p.short_name) for i, p in enumerate(players, start=1)]
+    save_matchday(check_matchday(matchday, matchday.game, results), {name_key(p.short_name): p for p in players})
     return matchday
 
 
@@ -94,16 +95,15 @@ def edit_middle_matchday() -> None:
     """Swap the first two placings of the middle matchday (of the two sides, when it is played in
     sides) and recompute from it."""
     middle = Matchday.objects.select_related("game").order_by("date", "number")[Matchday.objects.count() // 2]
-    results = [
-        ResultInput(*values(r), player=r.player)
-        for r in middle.results.select_related("player").order_by("placing", "pk")
-    ]
-    if any(r.side for r in results):
-        results = [replace(r, placing=3 - r.placing) for r in results]  # the generator's two sides
+    stored = list(middle.results.select_related("player").order_by("placing", "pk"))
+    results = [TypedResult(r.play(), r.player.short_name) for r in stored]
+    if any(r.play.side for r in results):
+        results = [r.changed(placing=3 - r.play.placing) for r in results]  # the generator's two sides
     else:
         first, second = results[:2]
-        results[:2] = [replace(first, placing=second.placing), replace(second, placing=first.placing)]
-    save_matchday(middle, results)
+        results[:2] = [first.changed(placing=second.play.placing), second.changed(placing=first.play.placing)]
+    players = {name_key(r.player.short_name): r.player for r in stored}
+    save_matchday(check_matchday(middle, middle.game, results), players)
 
 
 def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:

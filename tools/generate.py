@@ -6,7 +6,7 @@ import random
 from datetime import date, timedelta
 
 from league.placings import competition_ranking, matchday_problems
-from league.results import Entry
+from league.results import Play, TypedResult
 
 # Official games and one unofficial one (the benchmark creates it as unofficial before importing).
 GAMES = [("Hearts", 6), ("Spades", 3), ("Pokemon", 1)]
@@ -99,7 +99,7 @@ def generate(
         if rng.random() < 0.05:  # someone left early and is rated last, where that still ranks
             who = rng.randrange(len(table))
             rated[who] = len(table)
-            entries = [Entry(pl, r, player=p) for p, pl, r in zip(table, placings, rated, strict=True)]
+            entries = [TypedResult(Play(pl, r), p) for p, pl, r in zip(table, placings, rated, strict=True)]
             if rated[who] == placings[who] or matchday_problems(entries):
                 rated[who] = None
         for player, placing, rated_placing in zip(table, placings, rated, strict=True):

@@ -1,5 +1,6 @@
 """Form fields that read what people type with league.validation's readers, the ones the imports and
-the calculator use, so that the entry page and the admin refuse the same mistakes with the same words."""
+the calculator use, so that the entry page and the admin take and refuse the same values with the
+same words: whole numbers, the record's fields given as text, yes and no, dates."""
 
 from __future__ import annotations
 
@@ -56,6 +57,51 @@ class GivenField(forms.CharField):
             raise refusal(error) from None
 
 
+class FlagCheckbox(forms.CheckboxInput):
+    """A tick box whose value goes to its field as sent, for the field to read as every way in reads
+    yes and no (Django's box takes any value but "false" and "0" for yes, "no" too); unticked is no."""
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs, check_test=_ticked)
+
+    def value_from_datadict(self, data, files, name):
+        return data.get(name, False) if name in data else False
+
+
+def _ticked(value) -> bool:
+    try:
+        return validation.yes_or_no(value if value is not None else "", "", blank=False)
+    except ValueError:
+        return False
+
+
+class FlagField(forms.BooleanField):
+    """A yes or no read by league.validation.yes_or_no (an attempt's `won` by parse_won, which also
+    takes W and L): the admin's boxes take the words the imports and the calculator take."""
+
+    widget = FlagCheckbox
+
+    def __init__(self, *args, read=None, **kwargs):
+        self.read = read
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value):
+        if value is None or value == "" or isinstance(value, bool):
+            return bool(value)  # unticked, or a value already read
+        try:
+            if self.read is not None:
+                return self.read(str(value))
+            return validation.yes_or_no(str(value), str(self.label or "the box"), blank=False)
+        except ValueError as error:
+            raise refusal(error) from None
+
+    def has_changed(self, initial, data):
+        try:
+            return super().has_changed(initial, data)
+        except ValidationError:
+            return True  # a value the field refuses is a change, refused when the form is cleaned
+
+
 class IsoDateField(forms.DateField):
     """A date written like 2025-11-03, read by league.validation.iso_date as a results file's is
     (Django's DateField also reads "11/03/2025", which could be either month)."""
@@ -71,8 +117,9 @@ class IsoDateField(forms.DateField):
             raise refusal(error) from None
 
 
-# For a ModelAdmin's formfield_overrides: every whole-number and date column is read as above.
+# For a ModelAdmin's formfield_overrides: every whole-number, date and yes-or-no column is read as above.
 READERS = {
+    models.BooleanField: {"form_class": FlagField},
     models.DateField: {"form_class": IsoDateField},
     models.PositiveIntegerField: {"form_class": WholeNumberField},
     models.PositiveSmallIntegerField: {"form_class": WholeNumberField},

@@ -5,16 +5,17 @@ Format (one row per player per matchday; header required, column order free):
     matchday,date,game,rounds,player,placing,rated_placing
     5,2025-11-10,Hearts,4,R,3,4
 
-`rated_placing` may be empty. A file may add the columns `left_early` (1 or empty), the Sedma
-counts `won_by_16`, `won_by_24`, `won_by_4_and_last`, `bad_moves` (empty is 0), `side` (a label
-partners share; empty, a side of one: the placings then rank the sides) and `weight` (partial play,
-0 to 1; empty is 1) and `score` (the points; in a game scored by points they give the placings,
-and the placing may be left empty). Unknown players (by
-short name) and games (by name) are created; new games count as official. Names are compared as
-`league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one player), and numbers are
-read as people write them (digits 0-9 only). A file of `manage.py export_ratings` imports as it is:
-its rating columns are read past. This module reads and checks the file;
-`ratings.services.imports.import_matchdays` writes it.
+`rated_placing` may be empty. A file may add the rest of the result record (league.results.Play):
+`left_early` (yes or no), the Sedma counts `won_by_16`, `won_by_24`, `won_by_4_and_last`,
+`bad_moves`, `side` (a label partners share: the placings then rank the sides), `weight` (partial
+play, 0 to 1) and `score` (the points; in a game scored by points they give the placings, and the
+placing may be left empty); `columns_help` says each column's values as read here, from the record.
+Unknown players (by short name) and games (by name) are created; new games count as official.
+Names are compared as `league.validation.name_key` compares them ("GL", "gl" and "ＧＬ" are one
+player), and values are read by league.validation's readers, as every way in reads them. A file of
+`manage.py export_ratings` imports as it is: its rating columns are read past. This module reads
+the file; `ratings.services.imports.import_matchdays` checks each matchday (the one check) and
+writes them.
 """
 
 from __future__ import annotations
@@ -24,36 +25,43 @@ import functools
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
-from league.placings import BY_PLACINGS, matchday_problems, placed_by_points, players_problem
-from league.results import FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, Entry, read_given
+from league.placings import players_problem
+from league.results import FIELDS, FLAGS, PLACING_FIELDS, RATED_AS_GIVEN, TEXTS, Play, TypedResult, read_given
 from league.validation import (
     MATCHDAY_NUMBERS,
     NAME_LENGTH,
+    NAME_SHOWN,
     PLACINGS,
     PLAYERS,
     ROUNDS,
-    SHORT_NAME_LENGTH,
+    YES_AND_NO,
     iso_date,
     name_key,
     name_problem,
+    quoted,
     whole_number,
 )
-from ratings.services.imports import ImportedMatchday, ImportSummary, game_scorings, import_matchdays
+from ratings.services.imports import ImportedMatchday, ImportSummary, file_problems, import_matchdays
 
-COLUMNS = ["matchday", "date", "game", "rounds", "player", *PLACING_FIELDS]
-# The rest of the result record (league.results), which a file may leave out: a flag (1 or empty),
-# a whole number (empty is 0), a side's label or a weight (empty: alone, the whole game). A Sedma
-# league's export imports back to the same ratings.
+# The matchday's columns and the player's, each with what it takes as read here; then the record's.
+FACT_COLUMNS = {
+    "matchday": f"{MATCHDAY_NUMBERS.lowest:,} to {MATCHDAY_NUMBERS.highest:,}",
+    "date": "YYYY-MM-DD, not after today",
+    "game": "its name; a new one is created as an official game",
+    "rounds": f"{ROUNDS.lowest} to {ROUNDS.highest}",
+    "player": "their short name; a new one is created",
+}
+COLUMNS = [*FACT_COLUMNS, *PLACING_FIELDS]
+# The rest of the result record (league.results), which a file may leave out: a flag, a whole number,
+# a side's label or a weight, each empty as its default (the record's `blank`). A Sedma league's
+# export imports back to the same ratings.
 OPTIONAL_COLUMNS = RATED_AS_GIVEN
 # What `manage.py export_ratings` adds after the results: read past, as the ratings are recomputed, so
 # that an export imports back.
 DERIVED_COLUMNS = ("rating_before", "rating_after", "delta")
-YES, NO = {"1", "yes", "y", "true", "x"}, {"0", "no", "n", "false", ""}
 MAX_ERRORS = 20
 
 
@@ -63,25 +71,9 @@ class ImportFailed(Exception):
         super().__init__("\n".join(errors))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Row(Entry):
-    """One line of the file: a result as typed, with its matchday's facts as this line gives them."""
-
-    line: int
-    matchday: int
-    date: date
-    game: str
-    rounds: int
-
-
-# Each number column's range: the league's (league.validation), which the admin and the database keep.
-SPANS = {
-    "matchday": MATCHDAY_NUMBERS,
-    "rounds": ROUNDS,
-    "placing": PLACINGS,
-    "rated_placing": PLACINGS,
-}
-LONGEST = {"player": SHORT_NAME_LENGTH, "game": NAME_LENGTH}
+# Each number column of the matchday's facts, with its range: the league's (league.validation), which
+# the admin and the database keep; the record's own columns take theirs from the record.
+SPANS = {"matchday": MATCHDAY_NUMBERS, "rounds": ROUNDS, **{name: PLACINGS for name in PLACING_FIELDS}}
 
 
 def _whole_number(text: str, column: str, *, optional: bool = False) -> int | None:
@@ -90,12 +82,27 @@ def _whole_number(text: str, column: str, *, optional: bool = False) -> int | No
     return whole_number(text, column, SPANS[column])
 
 
-def _yes_or_no(text: str, column: str) -> bool:
-    if text.lower() in YES:
-        return True
-    if text.lower() in NO:
-        return False
-    raise ValueError(f"{column} must be 1 or 0 (or yes or no, or empty), not {_shown(text)}")
+def _takes(name: str) -> str:
+    """What a column of the record takes, in words, from its declaration (league.results.Play)."""
+    declared = FIELDS[name]
+    if name in FLAGS:
+        return "yes or no"
+    if name in TEXTS:
+        return f"a label of up to {declared.metadata['longest']} characters"
+    span = declared.metadata["span"]
+    return f"{span.lowest:,} to {span.highest:,}"
+
+
+def columns_help() -> str:
+    """The file's columns as the import reads them, in words: the matchday's facts, then each field of
+    the result record with what it takes and what empty means (the admin's upload shows this)."""
+    facts = [f"{name} ({takes})" for name, takes in FACT_COLUMNS.items()]
+    record = [f"{name} ({_takes(name)}; empty: {FIELDS[name].metadata['blank']})" for name in PLACING_FIELDS]
+    optional = [f"{name} ({_takes(name)}; empty: {FIELDS[name].metadata['blank']})" for name in OPTIONAL_COLUMNS]
+    return (
+        f"Columns, one line per player per matchday: {', '.join(facts + record)}; and optionally "
+        f"{', '.join(optional)}. Yes and no: {YES_AND_NO}."
+    )
 
 
 def _check_utf8(data: bytes) -> None:
@@ -167,30 +174,30 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
         if missing:
             parts.append("missing " + ", ".join(missing))
         if unknown:
-            parts.append("unknown " + ", ".join(repr(c[:40]) for c in unknown[:10]))
+            parts.append("unknown " + ", ".join(quoted(c, NAME_SHOWN) for c in unknown[:10]))
         if twice:
-            parts.append("given twice " + ", ".join(repr(c) for c in twice))
+            parts.append("given twice " + ", ".join(quoted(c) for c in twice))
         raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {','.join(COLUMNS)}"])
     return header
 
 
 def parse(data: bytes) -> list[ImportedMatchday]:
-    """Read and check the whole file, and return its matchdays in play order; raise ImportFailed
-    listing every problem found."""
+    """Read the whole file: its matchdays, in the file's order, for the import to check and write;
+    ImportFailed listing every problem found if a line cannot be read (with the problems of the
+    matchdays whose every line was read, as the import would find them)."""
     _check_utf8(data)
     # Decoded as it is read: a file of tens of megabytes is not held again as one string.
     reader = csv.reader(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline=""))
     lines = _lines(reader)
     header = _header(lines)
     problems = _Problems()
-    matchdays: dict[int, list[Row]] = {}
+    matchdays: dict[int, ImportedMatchday] = {}
     tallies: dict[int, _Tally] = {}
     number_at = header.index("matchday")
     # Matchdays that lost a line to an error are not checked as a whole: with a row missing, the
     # check would report false problems with their good lines. None: a lost line's matchday is unknown.
     incomplete: set[int | None] = set()
     crowded_cell, crowded_tally = None, None  # the last matchday found crowded, as its lines write it
-    today = timezone.localdate()  # once: asked per line, it weighs on a large import
     for line, cells in lines:
         if crowded_cell is not None and len(cells) == len(header) and cells[number_at] == crowded_cell:
             crowded_tally.last_line, crowded_tally.lines = line, crowded_tally.lines + 1
@@ -212,21 +219,31 @@ def parse(data: bytes) -> list[ImportedMatchday]:
                 continue
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
-            row = _parse_row(line, values, today, number)
+            number, facts, result = _parse_row(line, values, number)
         except ValueError as exc:
             problems.add(f"Line {line}: {exc}.")
             incomplete.add(number)
             continue
-        matchdays.setdefault(row.matchday, []).append(row)
-    errors = _file_errors(matchdays, tallies, problems, incomplete)
-    if errors:
-        raise ImportFailed(_capped(errors, problems.more))
-    return _imported(matchdays)
+        if number not in matchdays:
+            matchdays[number] = ImportedMatchday(number, *facts, [result])
+            continue
+        disagreements = _disagreements(matchdays[number], line, facts, tallies[number].first_line)
+        for problem in disagreements:
+            problems.add(problem)
+        if disagreements:
+            incomplete.add(number)
+        else:
+            matchdays[number].results.append(result)
+    return _read(matchdays, tallies, problems, incomplete)
 
 
-def _file_errors(matchdays: dict, tallies: dict, problems: _Problems, incomplete: set) -> list[str]:
-    """The file's problems: crowded matchdays, the lines' own, and each whole matchday's (if every
-    line of it was read)."""
+def _read(matchdays: dict[int, ImportedMatchday], tallies: dict, problems: _Problems, incomplete: set):
+    """The file's matchdays, each saying where the file holds it; or ImportFailed with the file's
+    problems: crowded matchdays, the lines' own, and those of each matchday whose every line was read."""
+    for number, matchday in matchdays.items():
+        tally = tallies[number]
+        lines = f"lines {tally.first_line}-{tally.last_line}" if tally.lines > 1 else f"line {tally.first_line}"
+        matchday.where = f"Matchday {number} ({lines})"
     crowded = [
         f"Matchday {number} (lines {tally.first_line}-{tally.last_line}): {players_problem(tally.lines)}"
         for number, tally in tallies.items()
@@ -235,28 +252,24 @@ def _file_errors(matchdays: dict, tallies: dict, problems: _Problems, incomplete
     errors = crowded + problems.shown
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
-    if None not in incomplete:
-        scorings = game_scorings() if matchdays else {}
-        for number, rows in matchdays.items():
-            if number not in incomplete:
-                matchdays[number], found = _matchday_errors(number, rows, scorings)
-                errors.extend(found)
-    return errors
+    if errors and matchdays and None not in incomplete:
+        errors += file_problems([m for number, m in matchdays.items() if number not in incomplete])
+    if errors:
+        raise ImportFailed(_capped(errors, problems.more))
+    return list(matchdays.values())
 
 
-def _imported(matchdays: dict[int, list[Row]]) -> list[ImportedMatchday]:
-    """The file's matchdays as the import service takes them, in play order."""
-    imported = [
-        ImportedMatchday(
-            number,
-            rows[0].date,
-            rows[0].game,
-            rows[0].rounds,
-            rows,
-        )
-        for number, rows in matchdays.items()
-    ]
-    return sorted(imported, key=lambda m: (m.date, m.number))
+def _disagreements(matchday: ImportedMatchday, line: int, facts: tuple, first_line: int) -> list[str]:
+    """Where a line's matchday facts differ from its matchday's first line ("Hearts" and "hearts" are
+    one game)."""
+    found = []
+    firsts = (matchday.date, matchday.game, matchday.rounds)
+    for column, value, first in zip(("date", "game", "rounds"), facts, firsts, strict=True):
+        if value != first and not (column == "game" and name_key(value) == name_key(first)):
+            found.append(
+                f"Line {line}: matchday {matchday.number} has {column} {value} here but {first} on line {first_line}."
+            )
+    return found
 
 
 def _number_or_none(text: str) -> int | None:
@@ -266,73 +279,35 @@ def _number_or_none(text: str) -> int | None:
         return None
 
 
-def _parse_row(line: int, values: dict[str, str], today: date, number: int | None = None) -> Row:
-    """One line's values, checked (no date after `today`); `number` is the matchday's when already read."""
-    for column in ("matchday", "date", "game", "rounds", "player", "placing"):
-        if values[column] == "" and not (column == "placing" and values.get("score")):
-            raise ValueError(f"{column} is empty")  # a game scored by points may give points instead
-    for column in LONGEST:
-        problem = _name_problem(values[column], column)
-        if problem:
-            raise ValueError(problem)
+def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> tuple[int, tuple, TypedResult]:
+    """One line's values as read: its matchday's number and facts (date, game, rounds) and the result
+    typed on it; `number` is the matchday's when already read."""
+    for column in ("matchday", "date", "game", "rounds", "player"):
+        if values[column] == "":
+            raise ValueError(f"{column} is empty")
+    problem = _name_problem(values["game"])
+    if problem:
+        raise ValueError(problem)
     day = iso_date(values["date"])
-    if day > today:
-        raise ValueError(f"date {day} is in the future; a matchday is entered once it has been played")
-    return Row(
+    play = Play(
         _whole_number(values["placing"], "placing", optional=True),
         _whole_number(values["rated_placing"], "rated_placing", optional=True),
-        *(_given(values.get(column, ""), column) for column in OPTIONAL_COLUMNS),
-        player=values["player"],
-        row=f"Line {line}",
-        line=line,
-        matchday=number if number is not None else _whole_number(values["matchday"], "matchday"),
-        date=day,
-        game=values["game"],
-        rounds=_whole_number(values["rounds"], "rounds"),
+        *(read_given(column, values.get(column, "")) for column in OPTIONAL_COLUMNS),
     )
-
-
-def _given(text: str, column: str) -> bool | int | float | str:
-    """An optional column's value: a flag, a side's label, a weight or a count (empty: the default)."""
-    if column in FLAGS:
-        return _yes_or_no(text, column)
-    return read_given(column, text)
+    if number is None:
+        number = _whole_number(values["matchday"], "matchday")
+    facts = (day, values["game"], _whole_number(values["rounds"], "rounds"))
+    return number, facts, TypedResult(play, values["player"], f"Line {line}")
 
 
 @functools.lru_cache(maxsize=10_000)
-def _name_problem(name: str, column: str) -> str | None:
-    """name_problem, once per name: a league's file names the same few players thousands of times."""
-    return name_problem(name, column, LONGEST[column])
-
-
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= 20 else text[:20] + "…")
-
-
-def _matchday_errors(number: int, rows: list[Row], scorings: dict[str, str]) -> tuple[list[Row], list[str]]:
-    """The matchday's rows placed by their points where its game is scored by points, and what is
-    wrong with them as a whole."""
-    first = rows[0]
-    errors = []
-    for row in rows[1:]:
-        for column in ("date", "game", "rounds"):
-            if column == "game" and row.game != first.game and name_key(row.game) == name_key(first.game):
-                continue  # "Hearts" and "hearts" are one game
-            if getattr(row, column) != getattr(first, column):
-                errors.append(
-                    f"Line {row.line}: matchday {number} has {column} "
-                    f"{getattr(row, column)} here but {getattr(first, column)} on line {first.line}."
-                )
-    lines = f"lines {first.line}-{rows[-1].line}" if len(rows) > 1 else f"line {first.line}"
-    rows, wrong = placed_by_points(rows, scorings.get(name_key(first.game), BY_PLACINGS))
-    errors.extend(
-        problem if problem.startswith("Line ") else f"Matchday {number} ({lines}): {problem}"
-        for problem in wrong or matchday_problems(rows)
-    )
-    return rows, errors
+def _name_problem(name: str) -> str | None:
+    """A game's name_problem, once per name: a league's file names the same few games thousands of times."""
+    return name_problem(name, "game", NAME_LENGTH)
 
 
 def _capped(errors: list[str], more: int = 0) -> list[str]:
+    """The first MAX_ERRORS problems, and how many more there were."""
     more += max(0, len(errors) - MAX_ERRORS)
     return errors[:MAX_ERRORS] + ([f"... and {more} more problems."] if more else [])
 

@@ -10,6 +10,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league.checked import date_problem
+
 from .club import Game, Player
 
 
@@ -90,10 +92,9 @@ class DealSession(models.Model):
 
     def clean(self) -> None:
         # As a matchday's (Matchday.clean): the admin and the services save through full_clean().
-        if self.date is not None and self.date > timezone.localdate():
-            raise ValidationError(
-                {"date": f"{self.date:%Y-%m-%d} is after today; enter the date the session was played."}
-            )
+        problem = date_problem(self.date, timezone.localdate(), "session") if self.date is not None else None
+        if problem:
+            raise ValidationError({"date": problem})
 
 
 class Attempt(models.Model):

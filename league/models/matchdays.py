@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import results
+from league.checked import date_problem
 from league.validation import (
     MATCHDAY_NUMBERS,
     PLACINGS,
@@ -73,10 +74,9 @@ class Matchday(RangesInValidators, models.Model):
     def clean(self) -> None:
         # Every way in (the entry page, the admin, the import) saves through full_clean(): a year
         # typed wrong (2052 for 2025) is refused here rather than shown as the league's newest night.
-        if self.date is not None and self.date > timezone.localdate():
-            raise ValidationError(
-                {"date": f"{self.date:%Y-%m-%d} is after today; enter the date the matchday was played."}
-            )
+        problem = date_problem(self.date, timezone.localdate()) if self.date is not None else None
+        if problem:
+            raise ValidationError({"date": problem})
 
     @property
     def position(self) -> tuple:

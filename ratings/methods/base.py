@@ -14,7 +14,7 @@ from typing import Any
 from league.placings import is_ranking
 from league.placings import side_groups as sides_of
 from league.results import RATED_AS_GIVEN, Play
-from league.validation import finite_number, whole_number
+from league.validation import FLAG_WORDS, finite_number, quoted, whole_number, yes_or_no
 
 
 class MethodError(ValueError):
@@ -35,15 +35,6 @@ class ParamError(ValueError):
         super().__init__(f"{name}: {message}")
         self.name = name
         self.message = message
-
-
-SHOWN = 24  # characters of a refused value quoted back in a message
-
-
-def shown(raw: Any) -> str:
-    """A refused value as quoted in a message: its repr, cut short (a query string can be long)."""
-    text = repr(raw)
-    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 def read_number(raw: Any, whole: bool = False) -> float | int | None:
@@ -87,7 +78,7 @@ class Param:
     def range_text(self) -> str:
         """The accepted values in words, e.g. "above 0, at most 10,000" or "fixed, multielo"."""
         if self.type is bool:
-            return "0 or 1"
+            return FLAG_WORDS
         if self.choices:
             return " or ".join(self.choices)
         high = f"at most {number_text(self.maximum)}" if self.maximum is not None else ""
@@ -102,23 +93,19 @@ class Param:
     def parse(self, raw: Any) -> float | int | bool | str:
         """The value from a form, a query string or a stored JSON value; ParamError if it is bad."""
         if self.type is bool:
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in ("1", "true", "on", "yes"):
-                return True
-            if text in ("0", "false", "off", "no", ""):
-                return False
-            raise ParamError(self.name, f"must be 0 or 1, not {shown(raw)}")
+            try:  # an unticked box sends nothing: no
+                return yes_or_no(raw, "", blank=False)
+            except ValueError as error:
+                raise ParamError(self.name, str(error)) from None
         if self.choices:
             text = str(raw).strip().lower()
             if text not in self.choices:
-                raise ParamError(self.name, f"must be {self.range_text}, not {shown(raw)}")
+                raise ParamError(self.name, f"must be {self.range_text}, not {quoted(raw)}")
             return text
         value = read_number(raw, whole=self.type is int)
         if value is None:
             kind = "a whole number" if self.type is int else "a number"
-            raise ParamError(self.name, f"must be {kind}, not {shown(raw)}")
+            raise ParamError(self.name, f"must be {kind}, not {quoted(raw)}")
         low = self.minimum
         too_low = (value <= 0) if self.positive else (low is not None and value < low)
         if too_low or (self.maximum is not None and value > self.maximum):

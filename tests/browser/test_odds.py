@@ -16,7 +16,9 @@ from datetime import date
 from league.models import Game, Matchday, Player
 from ratings.models import RatingTable
 from ratings.services.catalogue import save_game
-from ratings.services.matchdays import ResultInput, save_matchday
+from league.results import Play, TypedResult
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import save_matchday
 from ratings.services.rating_tables import save_rating_table
 save_game(Game(name="Duel", slug="duel"))
 table = RatingTable.objects.get(slug="duel")
@@ -24,7 +26,8 @@ table.method = "trueskill"
 save_rating_table(table)
 players = [Player(name=name, short_name=name) for name in ("A", "B")]
 matchday = Matchday(number=7, date=date(2025, 11, 20), game=Game.objects.get(slug="duel"), rounds=1)
-save_matchday(matchday, [ResultInput(1, player=players[0]), ResultInput(2, player=players[1])])
+results = [TypedResult(Play(1), "A"), TypedResult(Play(2), "B")]
+save_matchday(check_matchday(matchday, matchday.game, results), {"a": players[0], "b": players[1]})
 """
 
 

@@ -1,7 +1,8 @@
 """Matchdays with their results in the admin.
 
-A save hands the matchday and its results to `ratings.services.matchdays.save_matchday`, which checks them,
-writes them and recomputes the tables from that matchday on; the admin then reports each player's
+The results' formset checks the matchday once (`ratings.services.checks.check_matchday`, as every
+way in does) and a save hands what it checked to `ratings.services.matchdays.save_matchday`, which
+writes it and recomputes the tables from that matchday on; the admin then reports each player's
 rating change.
 """
 
@@ -16,17 +17,19 @@ from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.template.loader import render_to_string
 from django.urls import path
-from django.utils.html import format_html, format_html_join
 
+from league.checked import Refused
 from league.models import Matchday, Result
-from league.placings import rated_placings
-from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Entry
-from league.validation import PLAYERS
+from league.placings import typed_rated_placings
+from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Play, TypedResult
+from league.validation import PLAYERS, name_key
 from ratings.models import RatingTable
 from ratings.selectors import deletion
 from ratings.selectors.standings import matchday_changes
-from ratings.services.matchdays import ResultInput, delete_matchdays, results_problems, save_matchday
+from ratings.services.checks import FACT_FIELDS, check_matchday
+from ratings.services.matchdays import delete_matchdays, save_matchday
 from web.admin import upload
 from web.admin.clashes import CheckedAgainOnClash
 from web.admin.widgets import SharedOptionsSelect
@@ -44,16 +47,19 @@ def _kept_rows(formset) -> list[tuple[int, dict]]:
     return rows
 
 
-def result_inputs(formset) -> list[ResultInput]:
-    """The rows' results; a field of the record that a row does not show (or leaves blank) is its default
-    (a placing left blank is None: in a game scored by points, the points give it)."""
+def typed_results(formset) -> list[TypedResult]:
+    """The rows' results, each under its player's short name, with its note; a field of the record that
+    a row does not show (or leaves blank) is its default (a placing left blank is None: in a game
+    scored by points, the points give it)."""
     return [
-        ResultInput(
-            **{
-                name: data.get(name) if name in UNTIL_PLACED or data.get(name) is not None else FIELDS[name].default
-                for name in RESULT_FIELDS
-            },
-            player=data["player"],
+        TypedResult(
+            Play(
+                **{
+                    name: data.get(name) if name in UNTIL_PLACED or data.get(name) is not None else FIELDS[name].default
+                    for name in RESULT_FIELDS
+                }
+            ),
+            data["player"].short_name,
             note=data.get("note") or "",
         )
         for _, data in _kept_rows(formset)
@@ -68,13 +74,12 @@ class ResultFormSet(BaseInlineFormSet):
 
     def __init__(self, *args, **kwargs):
         self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
+        self.checked = None  # the matchday checked by `clean`, which a save stores
         super().__init__(*args, **kwargs)
         stored = [form.instance for form in self.initial_forms]
         if stored:
-            entries = [Entry(r.placing, left_early=r.left_early, side=r.side, player=str(r.player_id)) for r in stored]
-            for form, result, derived in zip(self.initial_forms, stored, rated_placings(entries), strict=True):
-                if result.rated_placing == derived or result.left_early:
-                    form.initial["rated_placing"] = None
+            for form, typed in zip(self.initial_forms, typed_rated_placings([r.play() for r in stored]), strict=True):
+                form.initial["rated_placing"] = typed
 
     def _construct_form(self, i, **kwargs):
         form = super()._construct_form(i, **kwargs)
@@ -87,10 +92,18 @@ class ResultFormSet(BaseInlineFormSet):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
         game = self.instance.game if self.instance.game_id else None
-        problems = results_problems(game, result_inputs(self))
-        if problems:
-            raise ValidationError(problems)
+        try:
+            self.checked = check_matchday(self.instance, game, typed_results(self))
+        except Refused as refused:
+            # The matchday's own fields show theirs beside them (the matchday's form checks them).
+            problems = [str(p) for p in refused.problems if p.field not in FACT_FIELDS]
+            if problems:
+                raise ValidationError(problems) from None
         super().clean()
+
+    def players(self) -> dict:
+        """Each row's player by the name key of their short name, as the writer finds them."""
+        return {name_key(data["player"].short_name): data["player"] for _, data in _kept_rows(self)}
 
 
 def _blank_is(field: forms.Field, default) -> None:
@@ -172,9 +185,10 @@ class ResultInline(admin.TabularInline):
 
 
 def rating_changes_html(entries) -> str:
+    """The matchday's rating changes as a table, for its page in the admin."""
     if not entries:
         return "-"
-    rows = (
+    rows = [
         (
             str(entry.table),  # a season's table says its season
             entry.player.short_name,
@@ -183,12 +197,8 @@ def rating_changes_html(entries) -> str:
             format_change(entry.delta),
         )
         for entry in entries
-    )
-    return format_html(
-        "<table><thead><tr><th>Table</th><th>Player</th><th>Before</th><th>After</th>"
-        "<th>Change</th></tr></thead><tbody>{}</tbody></table>",
-        format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
-    )
+    ]
+    return render_to_string("admin/league/matchday/rating_changes.html", {"rows": rows})
 
 
 class MatchdayChangeList(ChangeList):
@@ -255,7 +265,7 @@ class MatchdayAdmin(CheckedAgainOnClash, admin.ModelAdmin):
     def save_related(self, request, form, formsets, change):
         (formset,) = formsets
         formset.save(commit=False)  # what changed, for the admin's history; the service writes
-        changes = save_matchday(form.instance, result_inputs(formset))
+        changes = save_matchday(formset.checked, formset.players())
         by_table = groupby(changes, key=lambda e: str(e.table))
         summary = "; ".join(
             f"{table}: "

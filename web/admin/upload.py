@@ -16,21 +16,16 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 
 from league import submissions
-from league.results import SEDMA_FIELDS
 from ratings.services.imports import ImportSummary
-from web.importing import ImportFailed, import_results
+from web.importing import ImportFailed, columns_help, import_results
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
 SESSION_KEY = "admin_results_import"
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(
-        label="CSV file",
-        help_text="Columns: matchday, date (YYYY-MM-DD), game, rounds, player, placing, rated_placing, and "
-        f"optionally left_early (1 or empty) and the Sedma counts {', '.join(SEDMA_FIELDS)} (empty is 0). "
-        "One line per player per matchday.",
-    )
+    # The columns as the import reads them, from the result record's declaration (web.importing).
+    file = forms.FileField(label="CSV file", help_text=columns_help())
     replace = forms.BooleanField(
         required=False, label="Replace the results of matchdays that already exist (by number)"
     )

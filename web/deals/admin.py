@@ -17,10 +17,10 @@ from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
 
 from league.models import Attempt, DealSession, Game
-from league.validation import DEALS, LEVELS, VARIANT_LENGTH, variant_problem
+from league.validation import DEALS, LEVELS, VARIANT_LENGTH, parse_won, variant_problem
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
-from web.fields import READERS, WholeNumberField, refusal
+from web.fields import READERS, FlagField, WholeNumberField, refusal
 from web.formatting import format_change, format_rating
 
 
@@ -42,6 +42,9 @@ class AttemptForm(forms.ModelForm):
     variant = VariantField(max_length=VARIANT_LENGTH, help_text='e.g. "8x4"')
     level = WholeNumberField(label="Level", span=LEVELS)
     number = WholeNumberField(label="Deal", span=DEALS)
+    # Yes and no as every way in reads them (a file's W and L too, for `won`); unticked is no.
+    won = FlagField(label="Won", required=False, read=parse_won)
+    rated = FlagField(label="Rated", required=False, initial=True)
 
     class Meta:
         model = Attempt

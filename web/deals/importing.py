@@ -24,6 +24,7 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from league.checked import date_problem
 from league.validation import (
     NAME_LENGTH,
     RANGES,
@@ -33,6 +34,7 @@ from league.validation import (
     name_key,
     parse_rated,
     parse_won,
+    quoted,
     seed_problem,
     variant_problem,
     whole_number,
@@ -68,7 +70,7 @@ def _rows(data: bytes, required: list[str], optional: list[str]):
     twice = sorted({c for c in header if header.count(c) > 1})
     if missing or unknown or twice:
         parts = [
-            f"{label} {', '.join(repr(c) if quote else c for c in columns)}"
+            f"{label} {', '.join(quoted(c) if quote else c for c in columns)}"
             for label, columns, quote in (
                 ("missing", missing, False),
                 ("unknown", unknown, True),
@@ -104,8 +106,9 @@ def _text(values: dict, *columns: str) -> None:
 def _attempt(line: int, values: dict, today: date) -> tuple[date, str, ImportedAttempt]:
     _text(values, "date", "game", "variant", "level", "deal", "player", "won")
     day = iso_date(values["date"])
-    if day > today:  # as the results import refuses a matchday's: a year typed wrong, most likely
-        raise ValueError(f"date {day} is in the future; a session is entered once it has been played")
+    problem = date_problem(day, today, "session")  # in the words every way in refuses a matchday's
+    if problem:
+        raise ValueError(problem.removesuffix("."))
     attempt = ImportedAttempt(
         line,
         values["player"],

@@ -1,5 +1,6 @@
 """The entry page's form: date, game, rounds and the result lines, with the typed names found among
-the players (web.entry.names) and a box to tick for each new one."""
+the players (web.entry.names) and a box to tick for each new one; a valid form holds its matchday
+checked once (ratings.services.checks), for the preview and the save."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from league.checked import Refused, date_problem
 from league.models import Game, Matchday, Player
-from league.placings import BY_PLACINGS, matchday_problems, placed_by_points
-from league.results import Entry, values
+from league.placings import BY_PLACINGS
+from league.results import TypedResult, values
 from league.validation import ROUNDS, WINNER_SCORES, name_key
-from ratings.services.matchdays import ResultInput
+from ratings.services.checks import FACT_FIELDS, CheckedMatchday, check_matchday
 from web.entry.facts import FACTS, GameSelect, facts_by_game, settled
 from web.entry.lines import parse_results
 from web.entry.names import Resolved, ambiguity, resolve_players
@@ -23,11 +25,13 @@ from web.fields import IsoDateField, WholeNumberField
 
 
 def _new_player_problems(short_name: str, full: str) -> list[str]:
-    """What the model refuses in a new player's names (the save checks them again), so the preview does."""
+    """What the model refuses in a new player's full name. (The short name, the name typed on a line,
+    is checked with the matchday, as every way in checks a player's name.)"""
     try:
-        Player(short_name=short_name, name=full or short_name).full_clean()
+        Player(short_name=short_name, name=full or short_name).full_clean(exclude=["short_name"])
     except ValidationError as error:
-        return [f"New player {short_name}: {message}" for message in error.messages]
+        mine = {field: messages for field, messages in error.message_dict.items() if field != "short_name"}
+        return [f"New player {short_name}: {message}" for messages in mine.values() for message in messages]
     return []
 
 
@@ -95,7 +99,8 @@ class EntryForm(forms.Form):
         if "rounds" not in self.facts.get(self._game_pk(), FACTS):  # the rounds are hidden: start at line 1
             self.fields["rounds"].widget.attrs.pop("autofocus")
             self.fields["line-1"].widget.attrs["autofocus"] = True
-        self.results: list[Entry] = []
+        self.checked: CheckedMatchday | None = None  # once valid: the matchday, numbered when previewed
+        self.players: dict[str, Player] = {}  # each typed name's player (new ones unsaved), by name key
         self.resolved: Resolved | None = None
         self.new_players: list[dict] = []  # names that match no one: {"index", "name", "suggestion"}
 
@@ -120,9 +125,8 @@ class EntryForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        day = data.get("date")
-        if day is not None and day > timezone.localdate():
-            self.add_error("date", f"{day:%Y-%m-%d} is after today; enter the date the matchday was played.")
+        if data.get("date") and (problem := date_problem(data["date"], timezone.localdate())):
+            self.add_error("date", problem)  # shown beside the date at once, whatever the lines hold
         if data.get("game") and "rounds" not in self.errors:
             problem = settled(data, self.facts.get(data["game"].pk, frozenset(FACTS)), data["game"])
             if problem:
@@ -130,16 +134,27 @@ class EntryForm(forms.Form):
         if any(name in self.errors for name in self.line_names):
             return data  # each shown against its line; the others are read once it is put right
         scoring = data["game"].scoring if data.get("game") else BY_PLACINGS
-        results, problems = parse_results([data.get(name, "") for name in self.line_names], scoring != BY_PLACINGS)
+        typed, problems = parse_results([data.get(name, "") for name in self.line_names], scoring != BY_PLACINGS)
         if problems:
             raise ValidationError(problems)
-        if not results:
+        if not typed:
             raise ValidationError("Enter the results: one line per place, the winner first.")
-        self.results, problems = placed_by_points(results, scoring)
+        problems = self._find_players(typed)
+        matchday = Matchday(**{name: data.get(name) for name in ("date", "game", "rounds", "winner_score")})
+        try:
+            self.checked = check_matchday(matchday, data.get("game"), self._as_players(typed))
+        except Refused as refused:
+            problems += self._placed(refused.problems)
         if problems:
+            self.checked = None
             raise ValidationError(problems)
-        self.resolved = resolve_players([r.player for r in results])
-        self._mark_ambiguous_lines(results)
+        return data
+
+    def _find_players(self, typed: list[TypedResult]) -> list[str]:
+        """Find the typed names among the players; what is wrong with the names not found."""
+        self.resolved = resolve_players([r.player for r in typed])
+        self._mark_ambiguous_lines(typed)
+        self.players = {name_key(p.short_name): p for p in self.resolved.players.values()}
         problems = []
         choices = self._new_player_choices()
         for index, (name, suggestion) in enumerate(self.resolved.unknown.items()):
@@ -155,44 +170,48 @@ class EntryForm(forms.Form):
                 problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
             else:
                 problems += _new_player_problems(name, full)
-        problems += matchday_problems(self._as_players())
-        if problems:
-            raise ValidationError(problems)
-        return data
+                self.players[name_key(name)] = Player(short_name=name, name=full or name)
+        return problems
 
-    def _mark_ambiguous_lines(self, results: list[Entry]) -> None:
+    def _placed(self, problems) -> list[str]:
+        """The check's problems, a problem with the matchday's own fields shown beside its field."""
+        rest = []
+        for problem in problems:
+            if problem.field in FACT_FIELDS and problem.field in self.fields and problem.field not in self.errors:
+                self.add_error(problem.field, problem.text)
+            else:
+                rest.append(str(problem))
+        return rest
+
+    def _mark_ambiguous_lines(self, typed: list[TypedResult]) -> None:
         """A name that may mean several players is shown against each line that holds it, listing them."""
         for name, players in self.resolved.ambiguous.items():
             message = ambiguity(name, players, self.resolved.former)
-            lines = {r.row for r in results if name_key(r.player) == name_key(name)}
+            lines = {r.line for r in typed if name_key(r.player) == name_key(name)}
             for line in sorted(lines):
                 self.add_error(f"line-{line.removeprefix('Line ')}", message)
 
-    def _as_players(self) -> list[Entry]:
+    def _as_players(self, typed: list[TypedResult]) -> list[TypedResult]:
         """The typed results under the names of the players they stand for, each with its line, so that
         the league's rules name the line ("GL" and GL's full name on two lines are one player twice)."""
         players = self.resolved.players
         return [
-            replace(r, player=players[key].short_name) if (key := name_key(r.player)) in players else r
-            for r in self.results
+            replace(r, player=players[key].short_name) if (key := name_key(r.player)) in players else r for r in typed
         ]
 
-    def matchday_and_results(self, number: int) -> tuple[Matchday, list[ResultInput]]:
-        """The matchday and its results as the services take them; new players unsaved."""
-        data = self.cleaned_data
-        facts = {name: data[name] for name in ("date", "game", "rounds", "winner_score")}
-        matchday = Matchday(number=number, **facts)
-        new = {name_key(p["name"]): Player(short_name=p["name"], name=p["full"] or p["name"]) for p in self.new_players}
-        results = [
-            ResultInput(*values(r), player=self.resolved.players.get(name_key(r.player)) or new[name_key(r.player)])
-            for r in self.results
-        ]
-        return matchday, results
+    def matchday(self, number: int) -> CheckedMatchday:
+        """The checked matchday as `number`, as the services preview and save it."""
+        self.checked.matchday.number = number
+        return self.checked
 
     def previewed_content(self, number: int) -> str:
         """Everything a preview of this form as matchday `number` shows, as text: a Save must carry the
         token made for exactly this (league.submissions.fits), however the lines were written."""
-        matchday, results = self.matchday_and_results(number)
-        facts = [number, matchday.date.isoformat(), matchday.game.pk, matchday.rounds, matchday.winner_score]
-        rows = [[r.player.pk, r.player.short_name, r.player.name, r.note, *values(r)] for r in results]
+        checked = self.matchday(number)
+        m = checked.matchday
+        facts = [number, m.date.isoformat(), m.game.pk, m.rounds, checked.winner_score]
+        rows = []
+        for result in checked.results:
+            player = self.players[name_key(result.player)]
+            rows.append([player.pk, player.short_name, player.name, result.note, *values(result.play)])
         return json.dumps([facts, rows])

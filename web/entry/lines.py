@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from league.results import FIELDS, Entry, read_given
-from league.validation import NAME_LENGTH, PLACINGS, checked_name, whole_number
+from league.results import FIELDS, Play, TypedResult, read_given
+from league.validation import NAME_LENGTH, PLACINGS, checked_name, quoted, whole_number
 
 # The keyword each count of the result record is typed with (`won16=2`), as league.results declares it.
 COUNT_KEYS = {f.metadata["keyword"]: name for name, f in FIELDS.items() if "keyword" in f.metadata}
@@ -112,7 +112,7 @@ def _read_line(number: int, text: str, scored: bool = False) -> tuple[list[list[
         keyword = re.match(_KEYWORDS, miswritten[1], re.I)[0].lower()
         return [], [
             f"Line {number}: a Sedma count is written like {keyword}=2 (a whole number after the =), "
-            f"not {miswritten[1]!r}."
+            f"not {quoted(miswritten[1])}."
         ]
     sides, problems = [], []
     for tied in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
@@ -130,6 +130,10 @@ def _read_line(number: int, text: str, scored: bool = False) -> tuple[list[list[
     return sides, problems
 
 
+def _points(name: _Name) -> int | None:
+    return name.counts.get("score")
+
+
 def side_label(index: int) -> str:
     """The label of the `index`-th side of partners (from 0): A to Z, then AA, AB ..."""
     label = ""
@@ -140,37 +144,33 @@ def side_label(index: int) -> str:
     return label
 
 
+def _first(side: list[_Name], value) -> int | None:
+    """The first value that one of a side's names writes (a side's placing, penalty or points are
+    written once, after any partner), or None."""
+    return next((v for name in side if (v := value(name)) is not None), None)
+
+
 def _line_problems(number: int, sides: list[list[_Name]]) -> tuple[int | None, list[str]]:
-    """The line's placing (None if not given) and what its sides disagree on: everyone on a line shares
-    its placing, and partners their side's penalty."""
+    """The line's placing (None if not given) and what its tied sides disagree on: they share the
+    line's place. (Partners who write different placings, penalties or points keep them, for the
+    matchday's check to refuse in the words every way in uses.)"""
     names = [name for side in sides for name in side]
     problems = [f"Line {number}: a name is missing."] if not all(name.name for name in names) else []
-    given = {name.placing for name in names if name.placing is not None}
-    if len(given) > 1:
-        partners = any(len(side) > 1 for side in sides)
-        who = "partners" if partners and len(sides) == 1 else "tied sides" if partners else "tied players"
-        problems.append(f"Line {number}: {who} share one placing, not {', '.join(map(str, sorted(given)))}.")
-    for side in sides:
-        points = {name.counts["score"] for name in side if "score" in name.counts}
-        if len(points) > 1:
-            problems.append(
-                f"Line {number}: partners share their side's points, not {', '.join(map(str, sorted(points)))}."
-            )
-        rated = {name.rated_placing for name in side if name.rated_placing is not None}
-        if len(rated) > 1:
-            problems.append(
-                f"Line {number}: partners share their side's rated placing, not {', '.join(map(str, sorted(rated)))}."
-            )
-    return (given.pop() if len(given) == 1 else None), problems
+    placings = [p for side in sides if (p := _first(side, lambda name: name.placing)) is not None]
+    if len(set(placings)) > 1:
+        who = "tied sides" if any(len(side) > 1 for side in sides) else "tied players"
+        problems.append(f"Line {number}: {who} share one placing, not {', '.join(map(str, sorted(set(placings))))}.")
+    return (placings[0] if placings else None), problems
 
 
-def parse_results(lines: list[str], scored: bool = False) -> tuple[list[Entry], list[str]]:
+def parse_results(lines: list[str], scored: bool = False) -> tuple[list[TypedResult], list[str]]:
     """The results typed on `lines` (blank lines skipped) and what is wrong with them, each problem
     naming its line. A line holds one place: a side (one name, or partners joined by `+`), or tied
     sides joined by `=`. Placings rank the sides; they are either all given or all taken from the
     lines' order. A side's penalty (left early, rated placing) is written once, after any partner. In a
     game scored by points (`scored`), once points are given the placings not given are None, for the
-    points to give (league.placings.placed_by_points)."""
+    points to give (league.placings.placed_by_points); tied sides are then typed as tied, sharing the
+    place the first one's points give."""
     read, problems = [], []
     for n, text in enumerate(lines, start=1):
         if text.strip():
@@ -184,11 +184,6 @@ def parse_results(lines: list[str], scored: bool = False) -> tuple[list[Entry], 
         place, wrong = _line_problems(number, sides)
         places.append(place)
         problems += wrong
-    if len(read) == 1 and len(read[0][1]) == 1 and len(read[0][1][0]) > 1:
-        problems.append(
-            f"Line {read[0][0]}: all {len(read[0][1][0])} players are on one side; a matchday needs two sides "
-            "or more, each side on its line (or tied sides joined by `=`)."
-        )
     by_points = scored and any("score" in name.counts for _, sides in read for side in sides for name in side)
     without = [str(number) for (number, _), place in zip(read, places, strict=True) if place is None]
     if without and len(without) < len(read) and not by_points:
@@ -202,21 +197,23 @@ def parse_results(lines: list[str], scored: bool = False) -> tuple[list[Entry], 
     for (number, sides), place in zip(read, places, strict=True):
         placing = place if place is not None or by_points else next_place
         for side in sides:
-            points = next((name.counts["score"] for name in side if "score" in name.counts), None)
             label = side_label(labels) if len(side) > 1 else ""
             labels += len(side) > 1
             left = any(name.left_early for name in side)
-            rated = next((name.rated_placing for name in side if name.rated_placing is not None), None)
+            rated, points = _first(side, lambda name: name.rated_placing), _first(side, _points)
             results.extend(
-                Entry(
-                    placing,
-                    rated,
-                    left,
-                    **{**name.counts, "score": points},
-                    side=label,
-                    weight=name.weight,
-                    player=name.name,
-                    row=f"Line {number}",
+                TypedResult(
+                    Play(
+                        placing if name.placing is None else name.placing,
+                        rated if name.rated_placing is None else name.rated_placing,
+                        left,
+                        **{**name.counts, "score": points if _points(name) is None else _points(name)},
+                        side=label,
+                        weight=name.weight,
+                    ),
+                    name.name,
+                    f"Line {number}",
+                    tied=len(sides) > 1,
                 )
                 for name in side
             )

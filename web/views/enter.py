@@ -39,35 +39,38 @@ def _next_number() -> int:
     return (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
 
 
-def _partners(results) -> dict[str, list[str]]:
+def _partners(preview: MatchdayPreview) -> dict[str, list[str]]:
     """Each side's label -> its players' short names, in the order typed."""
     sides: dict[str, list[str]] = {}
-    for result in results:
-        if result.side:
-            sides.setdefault(result.side, []).append(result.player.short_name)
+    for result, player in zip(preview.checked.results, preview.players, strict=True):
+        if result.play.side:
+            sides.setdefault(result.play.side, []).append(player.short_name)
     return sides
 
 
 def _preview_rows(preview: MatchdayPreview) -> list[dict]:
     """Each table's rows, best placed first; a player's side names their partners (`A, with K`)."""
-    sides = _partners(preview.results)
-    n = len(side_groups([r.side for r in preview.results]))  # what the placings rank: the sides
+    sides = _partners(preview)
+    plays = [result.play for result in preview.checked.results]
+    n = len(side_groups([play.side for play in plays]))  # what the placings rank: the sides
     sections = []
     for table, outcomes in preview.changes:
         rows = []
-        for result, o in sorted(zip(preview.results, outcomes, strict=True), key=lambda pair: pair[1].placing):
+        for play, player, o in sorted(
+            zip(plays, preview.players, outcomes, strict=True), key=lambda row: row[2].placing
+        ):
             rated = o.placing
-            shown = with_points(f"{rated}({result.placing})" if rated != result.placing else str(rated), result.score)
-            note = explain_change(o.delta, rated, n, o.expected, o.k, result.placing)
-            partners = [name for name in sides.get(result.side, []) if name != result.player.short_name]
-            side = f"{result.side}, with {', '.join(partners)}" if result.side else ""
+            shown = with_points(f"{rated}({play.placing})" if rated != play.placing else str(rated), play.score)
+            note = explain_change(o.delta, rated, n, o.expected, o.k, play.placing)
+            partners = [name for name in sides.get(play.side, []) if name != player.short_name]
+            side = f"{play.side}, with {', '.join(partners)}" if play.side else ""
             rows.append(
                 {
-                    "player": result.player,
+                    "player": player,
                     "placing": shown,
-                    "left": result.left_early,
+                    "left": play.left_early,
                     "side": side,
-                    "weight": f"{result.weight:g}",
+                    "weight": f"{play.weight:g}",
                     "o": o,
                     "note": note,
                 }
@@ -98,9 +101,9 @@ def _save(form: EntryForm, number: int, token: str):
     """Save the previewed matchday once for `token`; the saved matchday, or AlreadySaved."""
 
     def save():
-        matchday, results = form.matchday_and_results(number)
-        save_matchday(matchday, results)
-        return matchday, matchday, str(matchday)
+        checked = form.matchday(number)
+        save_matchday(checked, form.players)
+        return checked.matchday, checked.matchday, str(checked.matchday)
 
     return submissions.save_once(token, save)
 
@@ -183,16 +186,12 @@ def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
 def _preview(request, form: EntryForm, ctx: dict, number: int):
     """The preview of the form's matchday as `number`, with a new one-time token for its Save, which
     fits only what this preview shows."""
-    matchday, results = form.matchday_and_results(number)
-    try:
-        preview = preview_matchday(matchday, results)
-    except ValidationError as error:
-        form.add_error(None, error.messages)
-    else:
-        token = submissions.new_token(form.previewed_content(number))
-        ctx.update(preview=preview, sections=_preview_rows(preview), matchday=matchday, token=token)
-        ctx.update(sides=any(r.side for r in results), weights=any(r.weight != 1 for r in results))
-        ctx["also"] = _also_went_by(form.resolved)
+    preview = preview_matchday(form.matchday(number), form.players)
+    token = submissions.new_token(form.previewed_content(number))
+    ctx.update(preview=preview, sections=_preview_rows(preview), matchday=preview.checked.matchday, token=token)
+    plays = [result.play for result in preview.checked.results]
+    ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
+    ctx["also"] = _also_went_by(form.resolved)
     return render(request, "league/enter.html", {**ctx, "form": form})
 
 

@@ -10,11 +10,10 @@ from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import render
 
-from league.validation import name_key
+from league.validation import name_key, quoted
 from ratings import calculator as calc
 from ratings import comparison
 from ratings.methods import METHODS, Outcome, ParamError
-from ratings.methods.base import shown as quoted
 from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
 from ratings.models import RatingTable, Standing
 from ratings.selectors.standings import table_history
