@@ -116,6 +116,7 @@ def neighbours(matchday: Matchday) -> tuple[int | None, int | None]:
     played: a matchday page's links. One query, each neighbour a step along the (date, number) index."""
     day, number = matchday.date, matchday.number
     numbers = Matchday.objects.values("number")
-    earlier = numbers.filter(Q(date__lt=day) | Q(date=day, number__lt=number)).order_by("-date", "-number")
-    later = numbers.filter(Q(date__gt=day) | Q(date=day, number__gt=number)).order_by("date", "number")
+    # Each bounded by the day too, so that the index is entered at the day rather than walked from its end.
+    earlier = numbers.filter(Q(date__lt=day) | Q(number__lt=number), date__lte=day).order_by("-date", "-number")
+    later = numbers.filter(Q(date__gt=day) | Q(number__gt=number), date__gte=day).order_by("date", "number")
     return Matchday.objects.filter(pk=matchday.pk).values_list(Subquery(earlier[:1]), Subquery(later[:1])).get()

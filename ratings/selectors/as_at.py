@@ -15,20 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import (
-    Count,
-    Exists,
-    F,
-    IntegerField,
-    JSONField,
-    Max,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Value,
-    Window,
-)
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Attempt, DealSession, FormerName, Matchday, Player
@@ -53,7 +40,7 @@ class Rated:
 
 def last_rows(table: RatingTable, day: date) -> QuerySet:
     """Each player's last row in `table` on or before `day`, best first (ties by short name, as the
-    current standings), as (player, rating, state, last day, change, matchdays): the inner query finds
+    current standings), in `Rated`'s order (a deal game's: player, rating, last day, change): the inner query finds
     each player's last row by a step down the history index from their standing, the outer reads
     those rows by their ids. A game played against deals keeps a row per rated attempt; its
     standings carry no state or count, and a player's last day is that of their last attempt, rated or
@@ -75,16 +62,16 @@ def last_rows(table: RatingTable, day: date) -> QuerySet:
         player=OuterRef("player_id"), session__game_id=table.game_id, session__date__lte=day
     )
     last_day = attempts.order_by().values("player").annotate(last=Max("session__date")).values("last")
-    return found.values_list("player_id", rating, _NO_STATE, Subquery(last_day), "delta", Value(None, IntegerField()))
-
-
-_NO_STATE = Value(None, JSONField())
+    return found.values_list("player_id", rating, Subquery(last_day), "delta")
 
 
 def ratings_at(table: RatingTable, day: date) -> list[Rated]:
     """Every player rated in `table` by the end of `day`, best first (equal ratings by short name),
     unranked. One query."""
-    return [Rated(*row) for row in last_rows(table, day)]
+    rows = last_rows(table, day)
+    if table.against_deals:  # no state; the matchdays counted by `count_played`
+        return [Rated(player, rating, None, on, delta, None) for player, rating, on, delta in rows]
+    return [Rated(*row) for row in rows]
 
 
 @dataclass
@@ -121,24 +108,28 @@ def ranked_at(
 
 def window_rows(table: RatingTable, since: date, day: date) -> QuerySet:
     """Each player's last row in the days of activity, from `since` to `day` (their row with the
-    highest running count), best first (ties by short name), in `last_rows`' columns. Read from the
+    highest running count), best first (ties by short name), as (player, rating, last day, change,
+    matchdays) and the state where the method judges provisional from it. Read from the
     (table, date, number) index alone, which holds all a ranking reads but the state (read from the
     rows only where the method judges provisional from it): reading the window costs less than a step
     per player (docs/performance.md)."""
     rows = RatingEntry.objects.filter(table=table, matchday_date__gte=since, matchday_date__lte=day)
     last = rows.annotate(newest=Window(RowNumber(), partition_by=F("player_id"), order_by=F("played").desc()))
-    state = "state" if judges_from_state(table.rating_method) else _NO_STATE
+    state = ["state"] if judges_from_state(table.rating_method) else []
     return (
         last.filter(newest=1)
         .order_by("-rating_after", "player__short_name")
-        .values_list("player_id", "rating_after", state, "matchday_date", "delta", "played")
+        .values_list("player_id", "rating_after", "matchday_date", "delta", "played", *state)
     )
 
 
 def active_ratings_at(table: RatingTable, since: date, day: date) -> list[Rated]:
     """The players of a matchday table who played between `since` and `day`, at the end of `day`,
     best first (equal ratings by short name), unranked. One query."""
-    return [Rated(*row) for row in window_rows(table, since, day)]
+    return [
+        Rated(player, rating, state[0] if state else None, on, delta, played)
+        for player, rating, on, delta, played, *state in window_rows(table, since, day)
+    ]
 
 
 def anyone_inactive(table: RatingTable, since: date, day: date) -> bool:

@@ -9,12 +9,11 @@ from datetime import date, timedelta
 from typing import NamedTuple
 
 from django.db.models import Count, F, OuterRef, Q, Subquery
-from django.db.models.functions import Coalesce
 
 from league.models import Game, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable, Standing
-from .standings import provisional, table_order
+from .standings import count_of, provisional, table_order
 
 
 class Played(NamedTuple):
@@ -96,10 +95,10 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
     `tables` are every rating table with its game, which the page reads once (the names' tooltips
     need them too). One query, each rank and field size counted off the (table, rating) index."""
     by_id = {table.pk: table for table in tables}
-    of_table = Standing.objects.filter(table=OuterRef("table")).values("table")
+    of_table = Standing.objects.filter(table=OuterRef("table"))
     mine = Standing.objects.filter(player=player).annotate(
-        above=Coalesce(Subquery(of_table.filter(rating__gt=OuterRef("rating")).annotate(n=Count("*")).values("n")), 0),
-        field_size=Subquery(of_table.annotate(n=Count("*")).values("n")),
+        above=count_of(of_table.filter(rating__gt=OuterRef("rating"))),
+        field_size=count_of(of_table),
     )
     rows = []
     for standing in mine:

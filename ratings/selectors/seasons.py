@@ -19,13 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 
 from league.models import Matchday, Player, Season
 
 from ..models import RatingEntry, RatingTable, Standing
 from .nights import MOVERS, Mover
-from .standings import table_order
+from .standings import count_of, table_order
 
 PODIUM = ("1st", "2nd", "3rd")
 
@@ -109,7 +109,7 @@ def _played_within(standings: QuerySet, season, first_day, last_day, today: date
             season,
             "table_id",
             "player_id",
-            Subquery(rows.values("table").annotate(n=Count("*")).values("n")),
+            count_of(rows),
             Subquery(in_order.values("rating_before")[:1]),
             Subquery(in_order.reverse().values("rating_after")[:1]),
         )
