@@ -92,7 +92,8 @@ def refuse_unless_sound(contents: Contents, source: Path) -> None:
         raise NotABackup(f"{source} is not a backup of this site: {'; '.join(found[:3])}.")
 
 
-# SQLite
+# SQLite: every statement below runs on a file through `sqlite3`, none of Django's databases, so the
+# ORM cannot: SQLite's own checks and catalogue (PRAGMAs, `sqlite_master`), and the file's migrations.
 
 
 def seal_sqlite_copy(copy: sqlite3.Connection) -> str:

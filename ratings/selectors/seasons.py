@@ -81,14 +81,10 @@ def _season_rows(seasons: list[Season], today: date) -> list[tuple]:
     season reads the club's tables' standings, all in one union."""
     fresh = [s.pk for s in seasons if s.fresh]
     found = []
-    if fresh:
-        season = "table__season__"
+    if fresh:  # their own tables, each within its season's days
         own = Standing.objects.filter(table__season__in=fresh)
-        found.append(
-            _played_within(
-                own, F("table__season_id"), OuterRef(f"{season}first_day"), OuterRef(f"{season}last_day"), today
-            )
-        )
+        days = OuterRef("table__season__first_day"), OuterRef("table__season__last_day")
+        found.append(_played_within(own, F("table__season_id"), *days, today))
     for carried in (s for s in seasons if not s.fresh):
         club = Standing.objects.filter(table__season=None)
         found.append(_played_within(club, Value(carried.pk), carried.first_day, carried.last_day, today))
