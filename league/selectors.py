@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import connection
-from django.db.models import Avg, Count, Max, Min
+from django.db.models import Avg, Count, F, Max, Min, Q, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
 from league.placings import BY_PLACINGS, LOWEST_WINS
@@ -37,9 +36,7 @@ def head_to_head_counts(player: Player, games: dict[int, Game] | None = None) ->
     busy player's thousands of results cost more to bring into Python than to count); the games
     are read too, but those in `games` (by id: a page that has read them already). Pages turn a
     page of these into records with `head_to_head_records`, so only the opponents shown are read."""
-    with connection.cursor() as cursor:
-        cursor.execute(_HEAD_TO_HEAD_SQL, [player.pk])
-        rows = cursor.fetchall()
+    rows = list(_opponents(player))
     games = dict(games or {})
     missing = {game_id for _, game_id, *_ in rows} - games.keys()
     if missing:
@@ -49,19 +46,25 @@ def head_to_head_counts(player: Player, games: dict[int, Game] | None = None) ->
     return [(other, games[game_id], [ahead, behind, tied]) for other, game_id, ahead, behind, tied in rows]
 
 
-# Only the models' own table names are written in; the player is a parameter.
-_HEAD_TO_HEAD_SQL = f"""
-SELECT other.player_id, matchday.game_id,
-       SUM(CASE WHEN mine.placing < other.placing THEN 1 ELSE 0 END),
-       SUM(CASE WHEN mine.placing > other.placing THEN 1 ELSE 0 END),
-       SUM(CASE WHEN mine.placing = other.placing THEN 1 ELSE 0 END)
-FROM {Result._meta.db_table} mine
-JOIN {Result._meta.db_table} other ON other.matchday_id = mine.matchday_id AND other.player_id <> mine.player_id
-  AND (mine.side = '' OR other.side <> mine.side)
-JOIN {Matchday._meta.db_table} matchday ON matchday.id = mine.matchday_id
-WHERE mine.player_id = %s
-GROUP BY other.player_id, matchday.game_id
-"""  # noqa: S608
+def _opponents(player: Player) -> QuerySet:
+    """(opponent id, game id, ahead, behind, tied): the other results at the player's matchdays, not
+    on the player's side, counted per opponent and game. The player's own result is one join
+    (`matchday__results`), named in one `filter()` so that the counts' `F()`s share it."""
+    mine = F("matchday__results__placing")
+    return (
+        Result.objects.filter(
+            Q(matchday__results__player=player),
+            Q(matchday__results__side="") | ~Q(side=F("matchday__results__side")),
+        )
+        .exclude(player=player)
+        .values_list("player_id", "matchday__game_id")
+        .annotate(
+            ahead=Count("pk", filter=Q(placing__gt=mine)),
+            behind=Count("pk", filter=Q(placing__lt=mine)),
+            tied=Count("pk", filter=Q(placing=mine)),
+        )
+        .order_by()
+    )
 
 
 def head_to_head_records(counts: Sequence[HeadToHeadCount]) -> list[HeadToHead]:
@@ -107,21 +110,13 @@ def game_points(game: Game) -> tuple[list[PlayerPoints], list[Result]]:
     return by_player, list(records[:RECORDS])
 
 
-# Off the (date, number) index of play order; written out, as the ORM's two `first()` queries cost a
-# matchday page more to compile than to run. Only the model's table name is written in.
-_NEIGHBOURS_SQL = (
-    f"SELECT (SELECT number FROM {Matchday._meta.db_table}"  # noqa: S608
-    ' WHERE "date" < %s OR ("date" = %s AND number < %s) ORDER BY "date" DESC, number DESC LIMIT 1),'
-    f" (SELECT number FROM {Matchday._meta.db_table}"
-    ' WHERE "date" > %s OR ("date" = %s AND number > %s) ORDER BY "date", number LIMIT 1)'
-)
-
-
 def neighbours(matchday: Matchday) -> tuple[int | None, int | None]:
     """The numbers of the matchdays just before and just after `matchday` in play order (by date,
     then number; None at either end), so that a back-dated matchday's links follow the evenings as
-    played: a matchday page's links. One query."""
-    day, number = connection.ops.adapt_datefield_value(matchday.date), matchday.number
-    with connection.cursor() as cursor:
-        cursor.execute(_NEIGHBOURS_SQL, [day, day, number, day, day, number])
-        return tuple(cursor.fetchone())
+    played: a matchday page's links. One query, each neighbour a step along the (date, number) index."""
+    day, number = matchday.date, matchday.number
+    numbers = Matchday.objects.values("number")
+    # Each bounded by the day too, so that the index is entered at the day rather than walked from its end.
+    earlier = numbers.filter(Q(date__lt=day) | Q(number__lt=number), date__lte=day).order_by("-date", "-number")
+    later = numbers.filter(Q(date__gt=day) | Q(number__gt=number), date__gte=day).order_by("date", "number")
+    return Matchday.objects.filter(pk=matchday.pk).values_list(Subquery(earlier[:1]), Subquery(later[:1])).get()

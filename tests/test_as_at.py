@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import Player
 from ratings.models import HISTORY_INDEX, PLAY_ORDER_INDEX, RatingEntry, RatingTable
-from ratings.selectors.as_at import MATCHDAY_LAST_ROWS, WINDOW_ROWS
+from ratings.selectors.as_at import last_rows, window_rows
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 from web.page_params import PageParams
 
@@ -246,38 +246,44 @@ def test_the_days_are_declared_parameters_read_one_way():
     assert declared.read(QueryDict("from=2025-11-08"), no_tables) == {}  # not this page's
 
 
+def query_plan(queryset) -> list[str]:
+    """SQLite's plan of `queryset`, one line per step."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+        return [row[-1] for row in cursor.fetchall()]
+
+
+ROWS = RatingEntry._meta.db_table
+
+
 def test_the_as_at_read_steps_down_the_history_index(club):
     """Each player's last row is found through the (table, player, date, number) index: no scan of
     the rating rows (docs/performance.md has PostgreSQL's plan)."""
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's plan; PostgreSQL's is in docs/performance.md")
     table = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {MATCHDAY_LAST_ROWS}", [date(2025, 11, 8), table.pk])
-        details = [row[-1] for row in cursor.fetchall()]
-    assert any(HISTORY_INDEX in d and d.startswith("SEARCH x") for d in details), details
-    assert not any(d.startswith(("SCAN e", "SCAN x")) for d in details), details
+    details = query_plan(last_rows(table, date(2025, 11, 8)))
+    # The rows of the outer query are read by their ids; the inner query's (U0) by the history index.
+    assert any(f"{HISTORY_INDEX} (table_id=? AND player_id=? AND matchday_date<?)" in d for d in details), details
+    assert any(d.startswith(f"SEARCH {ROWS} USING INTEGER PRIMARY KEY") for d in details), details
+    assert not any(d.startswith(("SCAN ratings", "SCAN U0")) for d in details), details
 
 
 def test_the_standings_hiding_inactive_players_read_the_window_alone(club):
     """With inactive players hidden, the read is one range of the (table, date, number) index,
-    never a rating row: SQLite, which would walk the players' index for the GROUP BY, is told which;
-    and a player's own history still goes to the players' index (both hold the same columns)."""
+    never a rating row: SQLite, which has no statistics to tell the two indexes apart, takes the one
+    naming more of the query's columns; and a player's own history still goes to the players' index
+    (both hold the same columns)."""
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's plan")
     table = RatingTable.objects.get(scope=RatingTable.Scope.OVERALL)
-    with connection.cursor() as cursor:
-        cursor.execute(f"EXPLAIN QUERY PLAN {WINDOW_ROWS['sqlite', False]}", [table.pk, *DAYS[:2]])
-        details = [row[-1] for row in cursor.fetchall()]
-        cursor.execute(
-            f"EXPLAIN QUERY PLAN SELECT rating_after FROM {RatingEntry._meta.db_table}"  # noqa: S608
-            " WHERE table_id = %s AND player_id = %s ORDER BY matchday_date DESC, matchday_number DESC LIMIT 1",
-            [table.pk, 1],
-        )
-        history = [row[-1] for row in cursor.fetchall()]
+    details = query_plan(window_rows(table, *(date.fromisoformat(day) for day in DAYS[:2])))
+    newest = RatingEntry.objects.filter(table=table, player_id=1).order_by("-matchday_date", "-matchday_number")
+    history = query_plan(newest.values("rating_after")[:1])
     window = f"COVERING INDEX {PLAY_ORDER_INDEX} (table_id=? AND matchday_date>? AND matchday_date<?)"
     assert any(window in d for d in details), details
-    assert not any(d.startswith("SCAN e") or HISTORY_INDEX in d for d in details), details
+    assert not any(d.startswith(f"SCAN {ROWS}") or HISTORY_INDEX in d for d in details), details
     assert any(f"COVERING INDEX {HISTORY_INDEX} (table_id=? AND player_id=?)" in d for d in history), history
 
 

@@ -4,6 +4,10 @@ A backup of this site holds this project's apps and no others, migrations this c
 as its own, or older ones: `migrate` brings those up to date), a history without gaps, and exactly
 the tables and columns those migrations make, all of them readable. Anything else is refused, which
 `web.backups` reports as "nothing was restored".
+
+The SQL here is the web app's only hand-written SQL: it runs on a backup file opened with Python's
+`sqlite3` module, which is none of Django's databases, so the ORM cannot read it (nor set how the
+file keeps its journal).
 """
 
 from __future__ import annotations
@@ -88,7 +92,15 @@ def refuse_unless_sound(contents: Contents, source: Path) -> None:
         raise NotABackup(f"{source} is not a backup of this site: {'; '.join(found[:3])}.")
 
 
-# SQLite
+# SQLite: every statement below runs on a file through `sqlite3`, none of Django's databases, so the
+# ORM cannot: SQLite's own checks and catalogue (PRAGMAs, `sqlite_master`), and the file's migrations.
+
+
+def seal_sqlite_copy(copy: sqlite3.Connection) -> str:
+    """Make a fresh copy of the database one file, with no -wal beside it, so that it can be moved or
+    mailed as it is; SQLite's verdict on the copy's integrity ("ok", or what is wrong)."""
+    copy.execute("PRAGMA journal_mode=DELETE")
+    return copy.execute("PRAGMA integrity_check").fetchone()[0]
 
 
 def sqlite_contents(db: sqlite3.Connection, source: Path) -> Contents:

@@ -19,7 +19,7 @@ from django.db import DatabaseError, connection
 
 from league.models import Revision
 from web import faults
-from web.backup_checks import NotABackup, pg_archive_contents, refuse_unless_sound, sqlite_contents
+from web.backup_checks import NotABackup, pg_archive_contents, refuse_unless_sound, seal_sqlite_copy, sqlite_contents
 
 
 class BackupError(Exception):
@@ -83,9 +83,7 @@ def _backup_sqlite(partial: Path, out: Path) -> None:
     target = sqlite3.connect(partial)
     try:
         connection.connection.backup(target)
-        # One file, no -wal beside it: the copy can be moved or mailed as it is.
-        target.execute("PRAGMA journal_mode=DELETE")
-        integrity = target.execute("PRAGMA integrity_check").fetchone()[0]
+        integrity = seal_sqlite_copy(target)
         if integrity != "ok":
             raise BackupError(f"the copy is damaged ({integrity}); the database itself may be.")
     finally:
@@ -109,14 +107,13 @@ def _restore_sqlite(source: Path) -> None:
 def _restore_pg(source: Path) -> None:
     refuse_unless_sound(pg_archive_contents(source, _pg_restore_output), source)
     _pg_restore_output("--file=" + os.devnull, str(source))  # reads every block: a cut-off file stops here
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
-        current = [row[0] for row in cursor.fetchall()]
     # The site's tables go first, in the same transaction as the restore: a backup older than the
-    # code lacks the newest tables, which `migrate` then makes afresh.
-    quote = connection.ops.quote_name
-    drop = f"DROP TABLE IF EXISTS {', '.join('public.' + quote(t) for t in current)} CASCADE;\n" if current else ""
-    _pg_pipe_restore(source, f"BEGIN;\n{drop}".encode())
+    # code lacks the newest tables, which `migrate` then makes afresh. Django's own DROP TABLE ...
+    # CASCADE, from a schema editor used for its SQL only (never entered).
+    drop = connection.schema_editor(collect_sql=True).sql_delete_table
+    tables = connection.introspection.table_names()
+    statements = "".join(f"{drop % {'table': connection.ops.quote_name(table)}};\n" for table in tables)
+    _pg_pipe_restore(source, f"BEGIN;\n{statements}".encode())
 
 
 def _pg_connection() -> tuple[list[str], dict[str, str]]:

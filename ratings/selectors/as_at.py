@@ -15,14 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db import connection
-from django.db.models import Q
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import RowNumber
 
 from league.models import Attempt, DealSession, FormerName, Matchday, Player
 
-from ..models import PLAY_ORDER_INDEX, AttemptRating, RatingEntry, RatingTable, Standing
+from ..models import AttemptRating, RatingEntry, RatingTable, Standing
 from .overview import DirectoryRow
-from .standings import StandingRow, judges_from_state, provisional, read_date, settling, table_order
+from .standings import StandingRow, judges_from_state, provisional, settling, table_order
 
 
 @dataclass
@@ -38,85 +38,40 @@ class Rated:
     rank: int | None = 0  # None: provisional, listed after the ranked players
 
 
-# Only the models' table and column names are written in; the day and the table are parameters.
-# The inner SELECT finds each player's last row by the history index; the outer reads those rows
-# by their ids, best first (ties by short name, as the current standings). SQLite plans this as a
-# seek per player; PostgreSQL would hash the whole history for the IN, so it gets a LATERAL join
-# (a backward index scan per player) instead.
-_LAST_ROWS = """
-SELECT e.player_id, e.{rating}, {state}, {last}, e.delta, {played}
-FROM {rows} e JOIN {players} p ON p.id = e.player_id
-WHERE e.id IN (
-  SELECT (SELECT x.id FROM {rows} x
-          WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.{day} <= %s
-          ORDER BY x.{day} DESC, x.{order} DESC LIMIT 1)
-  FROM {standings} s WHERE s.table_id = %s
-)
-ORDER BY e.{rating} DESC, p.short_name
-"""
-_LAST_ROWS_LATERAL = """
-SELECT e.player_id, e.{rating}, {state}, {last}, e.delta, {played}
-FROM {standings} s JOIN {players} p ON p.id = s.player_id
-CROSS JOIN LATERAL (
-  SELECT * FROM {rows} x
-  WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.{day} <= %s
-  ORDER BY x.{day} DESC, x.{order} DESC LIMIT 1
-) e
-WHERE s.table_id = %s
-ORDER BY e.{rating} DESC, p.short_name
-"""
-_MATCHDAY_COLUMNS = {
-    "rows": RatingEntry._meta.db_table,
-    "players": Player._meta.db_table,
-    "standings": Standing._meta.db_table,
-    "rating": "rating_after",
-    "state": "e.state",
-    "last": "e.matchday_date",
-    "day": "matchday_date",
-    "order": "matchday_number",
-    "played": "e.played",
-}
-# A game played against deals keeps a row per rated attempt; its standings carry no state or number,
-# and a player's last day is that of their last attempt, rated or not (ratings/deals/engine.py).
-_ATTEMPT_COLUMNS = {
-    **_MATCHDAY_COLUMNS,
-    "rows": AttemptRating._meta.db_table,
-    "rating": "player_after",
-    "state": "NULL",
-    "last": f"(SELECT MAX(d.date) FROM {Attempt._meta.db_table} a JOIN {DealSession._meta.db_table} d"  # noqa: S608
-    " ON d.id = a.session_id WHERE a.player_id = e.player_id AND d.game_id = %s AND d.date <= %s)",
-    "day": "session_date",
-    "order": "position",
-    "played": "NULL",
-}
-MATCHDAY_LAST_ROWS, ATTEMPT_LAST_ROWS = (_LAST_ROWS.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS))
-LATERAL = {_LAST_ROWS.format(**c): _LAST_ROWS_LATERAL.format(**c) for c in (_MATCHDAY_COLUMNS, _ATTEMPT_COLUMNS)}
-_STATE = RatingEntry._meta.get_field("state")
-
-
-def last_rows_sql(table: RatingTable) -> str:
-    """The read of each player's last row in `table`, as the database plans it best."""
-    sql = ATTEMPT_LAST_ROWS if table.against_deals else MATCHDAY_LAST_ROWS
-    return LATERAL[sql] if connection.vendor == "postgresql" else sql
+def last_rows(table: RatingTable, day: date) -> QuerySet:
+    """Each player's last row in `table` on or before `day`, best first (ties by short name, as the
+    current standings), in `Rated`'s order (a deal game's: player, rating, last day, change): the inner query finds
+    each player's last row by a step down the history index from their standing, the outer reads
+    those rows by their ids. A game played against deals keeps a row per rated attempt; its
+    standings carry no state or count, and a player's last day is that of their last attempt, rated or
+    not (ratings/deals/engine.py)."""
+    deals = table.against_deals
+    rows, rating, day_field, order = (
+        (AttemptRating.objects, "player_after", "session_date", "position")
+        if deals
+        else (RatingEntry.objects, "rating_after", "matchday_date", "matchday_number")
+    )
+    last = rows.filter(table_id=OuterRef("table_id"), player_id=OuterRef("player_id"), **{f"{day_field}__lte": day})
+    ids = Standing.objects.filter(table=table).values(
+        last=Subquery(last.order_by(f"-{day_field}", f"-{order}").values("pk")[:1])
+    )
+    found = rows.filter(pk__in=ids).order_by(f"-{rating}", "player__short_name")
+    if not deals:
+        return found.values_list("player_id", "rating_after", "state", "matchday_date", "delta", "played")
+    attempts = Attempt.objects.filter(
+        player=OuterRef("player_id"), session__game_id=table.game_id, session__date__lte=day
+    )
+    last_day = attempts.order_by().values("player").annotate(last=Max("session__date")).values("last")
+    return found.values_list("player_id", rating, Subquery(last_day), "delta")
 
 
 def ratings_at(table: RatingTable, day: date) -> list[Rated]:
     """Every player rated in `table` by the end of `day`, best first (equal ratings by short name),
     unranked. One query."""
-    params = [table.game_id, day, day, table.pk] if table.against_deals else [day, table.pk]
-    with connection.cursor() as cursor:
-        cursor.execute(last_rows_sql(table), params)
-        found = cursor.fetchall()
-    return rated(found)
-
-
-def rated(found: list[tuple]) -> list[Rated]:
-    """`Rated` of rows read as (player, rating, state, last day, change, matchdays)."""
-    read_state = _STATE.from_db_value
-    return [
-        Rated(player, rating, state if state is None else read_state(state, None, connection), read_date(on), delta, n)
-        for player, rating, state, on, delta, n in found
-    ]
+    rows = last_rows(table, day)
+    if table.against_deals:  # no state; the matchdays counted by `count_played`
+        return [Rated(player, rating, None, on, delta, None) for player, rating, on, delta in rows]
+    return [Rated(*row) for row in rows]
 
 
 @dataclass
@@ -151,59 +106,39 @@ def ranked_at(
     return Ranking([*rows, *settling], hidden)
 
 
-# Each player's last row in the days of activity, the one with the highest running count, read
-# from the (table, date, number) index alone: it holds all a ranking reads but the state (read from
-# the rows where the method judges provisional from it). Reading the window costs less than a seek
-# per player (docs/performance.md). SQLite takes a bare column from the row of its MAX();
-# PostgreSQL says the same with DISTINCT ON. Best first, ties by short name, as `_LAST_ROWS`.
-_ROWS, _STANDINGS = RatingEntry._meta.db_table, Standing._meta.db_table
-_WINDOW_ROWS = """
-SELECT w.player_id, w.rating_after, w.state, w.matchday_date, w.delta, w.played
-FROM ({last}) w JOIN {players} p ON p.id = w.player_id
-ORDER BY w.rating_after DESC, p.short_name
-"""
-_LAST_IN_WINDOW = {
-    # Told which index: for its GROUP BY, SQLite would rather walk the player's index through the whole table.
-    "sqlite": "SELECT e.player_id, e.rating_after, {state} AS state, e.matchday_date, e.delta, MAX(e.played) AS played"
-    " FROM {rows} e INDEXED BY {index} WHERE e.table_id = %s AND e.matchday_date >= %s AND e.matchday_date <= %s"
-    " GROUP BY e.player_id",
-    "postgresql": "SELECT DISTINCT ON (e.player_id) e.player_id, e.rating_after, {state} AS state, e.matchday_date,"
-    " e.delta, e.played FROM {rows} e WHERE e.table_id = %s AND e.matchday_date >= %s AND e.matchday_date <= %s"
-    " ORDER BY e.player_id, e.played DESC",
-}
-WINDOW_ROWS = {
-    (vendor, judged): _WINDOW_ROWS.format(
-        last=last.format(rows=_ROWS, state="e.state" if judged else "NULL", index=PLAY_ORDER_INDEX),
-        players=Player._meta.db_table,
+def window_rows(table: RatingTable, since: date, day: date) -> QuerySet:
+    """Each player's last row in the days of activity, from `since` to `day` (their row with the
+    highest running count), best first (ties by short name), as (player, rating, last day, change,
+    matchdays) and the state where the method judges provisional from it. Read from the
+    (table, date, number) index alone, which holds all a ranking reads but the state (read from the
+    rows only where the method judges provisional from it): reading the window costs less than a step
+    per player (docs/performance.md)."""
+    rows = RatingEntry.objects.filter(table=table, matchday_date__gte=since, matchday_date__lte=day)
+    last = rows.annotate(newest=Window(RowNumber(), partition_by=F("player_id"), order_by=F("played").desc()))
+    state = ["state"] if judges_from_state(table.rating_method) else []
+    return (
+        last.filter(newest=1)
+        .order_by("-rating_after", "player__short_name")
+        .values_list("player_id", "rating_after", "matchday_date", "delta", "played", *state)
     )
-    for vendor, last in _LAST_IN_WINDOW.items()
-    for judged in (False, True)
-}
-# Whether anyone is hidden: a player of the table with a row before the window and none in it.
-ANYONE_INACTIVE = f"""
-SELECT EXISTS (SELECT 1 FROM {_STANDINGS} s WHERE s.table_id = %s
-  AND s.player_id NOT IN (
-    SELECT w.player_id FROM {_ROWS} w WHERE w.table_id = %s AND w.matchday_date >= %s AND w.matchday_date <= %s)
-  AND EXISTS (
-    SELECT 1 FROM {_ROWS} x WHERE x.table_id = s.table_id AND x.player_id = s.player_id AND x.matchday_date < %s))
-"""  # noqa: S608
 
 
 def active_ratings_at(table: RatingTable, since: date, day: date) -> list[Rated]:
     """The players of a matchday table who played between `since` and `day`, at the end of `day`,
     best first (equal ratings by short name), unranked. One query."""
-    vendor = "postgresql" if connection.vendor == "postgresql" else "sqlite"
-    sql = WINDOW_ROWS[vendor, judges_from_state(table.rating_method)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table.pk, since, day])
-        return rated(cursor.fetchall())
+    return [
+        Rated(player, rating, state[0] if state else None, on, delta, played)
+        for player, rating, on, delta, played, *state in window_rows(table, since, day)
+    ]
 
 
 def anyone_inactive(table: RatingTable, since: date, day: date) -> bool:
-    """Whether a player of the matchday table had played by `day` but not since `since`. One query."""
-    with connection.cursor() as cursor:
-        cursor.execute(ANYONE_INACTIVE, [table.pk, table.pk, since, day, since])
-        return bool(cursor.fetchone()[0])
+    """Whether a player of the matchday table had played by `day` but not since `since`: one query, a
+    step down the history index for each player not in the window."""
+    window = RatingEntry.objects.filter(table=table, matchday_date__gte=since, matchday_date__lte=day)
+    earlier = RatingEntry.objects.filter(table=OuterRef("table"), player=OuterRef("player"), matchday_date__lt=since)
+    away = Standing.objects.filter(table=table).exclude(player_id__in=window.values("player_id"))
+    return away.filter(Exists(earlier)).exists()
 
 
 def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> set[int]:
@@ -213,21 +148,15 @@ def provisional_players(table: RatingTable, rows: list[Rated], below: int) -> se
     return {row.player_id for row in rows if settling(method, params, row.state, row.played, below)}
 
 
-_PLAYED = (
-    "SELECT player_id, COUNT(*) FROM {rows} WHERE table_id = %s AND {day} <= %s AND player_id IN ({ids})"
-    " GROUP BY player_id"
-)
-
-
 def count_played(table: RatingTable, day: date, rows: list[Rated]) -> None:
     """Set `played` (rated attempts up to `day`) on `rows` of a deal game, the few a page shows: one
     query counting their part of the history index. A matchday's row carries its own count."""
     if not rows or not table.against_deals:
         return
-    sql = _PLAYED.format(rows=AttemptRating._meta.db_table, day="session_date", ids=", ".join(["%s"] * len(rows)))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table.pk, day, *(row.player_id for row in rows)])
-        counts = dict(cursor.fetchall())
+    attempts = AttemptRating.objects.filter(
+        table=table, session_date__lte=day, player_id__in=[r.player_id for r in rows]
+    )
+    counts = dict(attempts.values("player_id").annotate(n=Count("*")).values_list("player_id", "n"))
     for row in rows:
         row.played = counts.get(row.player_id, 0)
 
@@ -309,11 +238,6 @@ def player_standings_at(player: Player, tables: list[RatingTable], day: date, pr
     return sorted(rows, key=lambda row: table_order(row["table"]))
 
 
-_PLAYED_BY = """
-SELECT player_id, COUNT(*), MAX({day}) FROM {rows} WHERE table_id IN ({tables}) AND {day} <= %s GROUP BY player_id
-"""
-
-
 def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
     """The players directory at the end of `day`: everyone who had played by then whose full, short
     or former name contains `search` (any case), in `order` (a key of `overview.DIRECTORY_ORDER`),
@@ -321,21 +245,18 @@ def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
     every rating row up to the day once (a directory is not a page the club reads often as at a day)."""
     tables = list(RatingTable.objects.filter(scope=RatingTable.Scope.GAME).select_related("game"))
     played: dict[int, list] = {}  # player id -> [matchdays, attempts at deals, last day]
-    for kind, source, column in (
-        (False, RatingEntry._meta.db_table, "matchday_date"),
-        (True, AttemptRating._meta.db_table, "session_date"),
+    for kind, rows, column in (
+        (False, RatingEntry.objects, "matchday_date"),
+        (True, AttemptRating.objects, "session_date"),
     ):
         ids = [t.pk for t in tables if t.against_deals == kind]
         if not ids:
             continue
-        sql = _PLAYED_BY.format(rows=source, day=column, tables=", ".join(["%s"] * len(ids)))
-        with connection.cursor() as cursor:
-            cursor.execute(sql, [*ids, day])
-            for player, count, last in cursor.fetchall():
-                counts = played.setdefault(player, [0, 0, None])
-                counts[kind] += count  # attempts at deals counted apart, as today's directory does
-                last = read_date(last)
-                counts[2] = last if counts[2] is None else max(counts[2], last)
+        found = rows.filter(table_id__in=ids, **{f"{column}__lte": day}).values("player_id")
+        for player, count, last in found.annotate(n=Count("*"), last=Max(column)).values_list("player_id", "n", "last"):
+            counts = played.setdefault(player, [0, 0, None])
+            counts[kind] += count  # attempts at deals counted apart, as today's directory does
+            counts[2] = last if counts[2] is None else max(counts[2], last)
     overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
     ranks = {row.player_id: row for row in ranked_at(overall, day).rows} if overall else {}
     players = Player.objects.filter(pk__in=list(played))

@@ -1,40 +1,23 @@
-"""The grids: a rating table's or the results' matchdays as columns and the players as rows.
-
-Their pages of matchdays are written out in SQL: the matchdays newest first (all of them, a
-game's, or those that count in a rating table) with their games, a page per query.
-
-Through the ORM (a filtered, ordered, sliced `select_related` queryset) a page cost more to compile
-than to run, and a home page reads five grids. `tests/test_written_out_reads.py` holds
-every page to the ORM's reading of the same matchdays.
-"""
+"""The grids: a rating table's or the results' matchdays as columns and the players as rows."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import reduce
+from operator import or_
 from typing import NamedTuple
 
 from django.core.paginator import Page
-from django.db import connection
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from league.models import Game, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable
-from .players import model_from_row
-from .standings import Span, read_date
+from .standings import Span
 
-_MATCHDAY_FIELDS = [f.attname for f in Matchday._meta.concrete_fields]
-_GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields]
-_GAME_ID = _GAME_FIELDS.index("id")
-# Only the models' own table and column names are written in; every value is a parameter. The
-# columns are named apart (both tables have an id) for the games' union below to order by.
-_COLUMNS = [f"m.{f.column}" for f in Matchday._meta.concrete_fields] + [
-    f"g.{f.column}" for f in Game._meta.concrete_fields
-]
-_CHOSEN = ", ".join(f"{column} AS c{n}" for n, column in enumerate(_COLUMNS))
-_NEWEST_FIRST = f"c{_COLUMNS.index('m.date')} DESC, c{_COLUMNS.index('m.number')} DESC"
-_FROM = f"FROM {Matchday._meta.db_table} m JOIN {Game._meta.db_table} g ON g.id = m.game_id"
+NEWEST_FIRST = ("-date", "-number")
 
 
 class MatchdayPages:
@@ -57,7 +40,6 @@ class MatchdayPages:
         until: date | None = None,
         since: date | None = None,
     ):
-        where, self.params = [], []
         if table is not None and table.parent_id is not None:  # a season's table: its parent's, within its days
             season = table.season
             since, until = (
@@ -66,37 +48,24 @@ class MatchdayPages:
             )
             table = table.parent
         # The first and last days shown (a season, a page as at a day), through the (game, date, number) index.
-        self.since, self.until = since, until
+        days = Matchday.objects.all()
+        if since is not None:
+            days = days.filter(date__gte=since)
+        if until is not None:
+            days = days.filter(date__lte=until)
+        if game_id is not None:
+            days = days.filter(game_id=game_id)
+        self.days = days  # the games' matchdays, as far as the merge reads them
+        self.matchdays = days if table is None else days.filter(table.counted())
         multiple = table is not None and table.scope != RatingTable.Scope.GAME
         self.games = list(games) if multiple and games else None
-        if game_id is not None:
-            where.append("m.game_id = %s")
-            self.params.append(game_id)
-        if table is not None and table.scope == RatingTable.Scope.GAME:
-            where.append("m.game_id = %s")
-            self.params.append(table.game_id)
-        elif table is not None and table.scope == RatingTable.Scope.OVERALL:
-            where.append("g.official = %s")
-            self.params.append(True)
-        elif table is not None:  # an unofficial category
-            where.append("g.official = %s AND g.category_id = %s")
-            self.params += [False, table.category_id]
-        where.extend(condition for condition, _ in self._bounds())
-        self.params.extend(value for _, value in self._bounds())
-        self.where = f" WHERE {' AND '.join(where)}" if where else ""
 
-    def _bounds(self) -> list[tuple[str, date]]:
-        bounds = [("m.date >= %s", self.since)] if self.since is not None else []
-        return bounds + ([("m.date <= %s", self.until)] if self.until is not None else [])
-
-    def newest(self) -> tuple[str, list]:
-        """A subquery for the id of the newest of these matchdays, and its parameters."""
-        return f"SELECT m.id {_FROM}{self.where} ORDER BY m.date DESC, m.number DESC LIMIT 1", list(self.params)  # noqa: S608
+    def newest(self) -> QuerySet:
+        """The id of the newest of these matchdays, for a subquery."""
+        return self.matchdays.order_by(*NEWEST_FIRST).values("pk")[:1]
 
     def count(self) -> int:
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) {_FROM}{self.where}", self.params)  # noqa: S608
-            return cursor.fetchone()[0]
+        return self.matchdays.count()
 
     def __len__(self) -> int:
         return self.count()
@@ -107,33 +76,11 @@ class MatchdayPages:
         start, stop = index.start or 0, index.stop
         if stop is not None and stop <= start:
             return []
-        everything = -1 if connection.vendor == "sqlite" else None  # LIMIT's "no limit"
-        limit = everything if stop is None else stop - start
-        if self.games is None or stop is None or stop > self.MERGED_ROWS:
-            sql = f"SELECT {_CHOSEN} {_FROM}{self.where} ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
-            params = [*self.params, limit, start]
-        else:  # each game's first `stop` matchdays, merged
-            of_game = " AND ".join(["m.game_id = %s", *(condition for condition, _ in self._bounds())])
-            each = f"SELECT * FROM (SELECT {_CHOSEN} {_FROM} WHERE {of_game} ORDER BY {_NEWEST_FIRST} LIMIT %s)"  # noqa: S608
-            games = " UNION ALL ".join(f"{each} game_{n}" for n in range(len(self.games)))
-            sql = f"SELECT * FROM ({games}) games ORDER BY {_NEWEST_FIRST} LIMIT %s OFFSET %s"  # noqa: S608
-            days = [value for _, value in self._bounds()]
-            each_params = [[game, *days, stop] for game in self.games]
-            params = [*(value for values in each_params for value in values), limit, start]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        games: dict[int, Game] = {}
-        width, matchdays = len(_MATCHDAY_FIELDS), []
-        for row in rows:
-            game_values = row[width:]
-            game = games.get(game_values[_GAME_ID])
-            if game is None:
-                game = games[game_values[_GAME_ID]] = model_from_row(Game, connection.alias, _GAME_FIELDS, game_values)
-            matchday = model_from_row(Matchday, connection.alias, _MATCHDAY_FIELDS, row[:width])
-            Matchday.game.field.set_cached_value(matchday, game)  # as select_related leaves it
-            matchdays.append(matchday)
-        return matchdays
+        matchdays = self.matchdays
+        if self.games is not None and stop is not None and stop <= self.MERGED_ROWS:  # each game's first `stop`
+            each = (self.days.filter(game_id=game).order_by(*NEWEST_FIRST).values("pk")[:stop] for game in self.games)
+            matchdays = Matchday.objects.filter(reduce(or_, (Q(pk__in=ids) for ids in each)))
+        return list(matchdays.select_related("game").order_by(*NEWEST_FIRST)[start:stop])
 
 
 def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
@@ -145,52 +92,28 @@ def in_join_order(players, table: RatingTable | None = None) -> list[Player]:
     ids = [getattr(p, "pk", p) for p in players]
     if not ids:
         return []
-    concrete = Player._meta.concrete_fields
-    fields = [f.attname for f in concrete]
-    with connection.cursor() as cursor:
-        if table is not None:
-            tables = [table.pk]
-        else:
-            cursor.execute(_GAME_TABLES, [RatingTable.Scope.GAME])
-            tables = [pk for (pk,) in cursor.fetchall()]
-        sql = _firsts_sql([f.column for f in concrete], len(tables), len(ids))
-        cursor.execute(sql, [t for t in tables for _ in _FIRST] + ids)
-        rows = cursor.fetchall()
-    width, by_name = len(fields), fields.index("short_name")
+    if table is not None:
+        tables = [table.pk]
+    else:
+        tables = list(RatingTable.objects.filter(scope=RatingTable.Scope.GAME).order_by().values_list("pk", flat=True))
+    firsts = {}
+    for n, table_id in enumerate(tables):
+        rows = RatingEntry.objects.filter(table_id=table_id, player=OuterRef("pk"))
+        first = rows.order_by("matchday_date", "matchday_number")  # a matchday's number is unique
+        firsts.update({f"first_{n}_{name}": Subquery(first.values(name)[:1]) for name in _FIRST})
 
-    def joined(row):
-        starts = []
-        for n in range(width, len(row), len(_FIRST)):
-            day, number, pk = row[n : n + len(_FIRST)]
-            if day is not None:
-                starts.append((read_date(day), number, pk))
-        return min(starts, default=(date.max, 0, 0)), row[by_name]
+    def joined(player):
+        starts = [
+            (day, getattr(player, f"first_{n}_matchday_number"), getattr(player, f"first_{n}_id"))
+            for n in range(len(tables))
+            if (day := getattr(player, f"first_{n}_matchday_date")) is not None
+        ]
+        return min(starts, default=(date.max, 0, 0)), player.short_name
 
-    # Plain rows, then players (without `Model.__init__`, see `model_from_row`): a raw queryset's
-    # per-row work cost more than the query itself.
-    return [model_from_row(Player, connection.alias, fields, row[:width]) for row in sorted(rows, key=joined)]
-
-
-_GAME_TABLES = f"SELECT id FROM {RatingTable._meta.db_table} WHERE scope = %s"  # noqa: S608
+    return sorted(Player.objects.filter(pk__in=ids).annotate(**firsts).order_by(), key=joined)
 
 
 _FIRST = ("matchday_date", "matchday_number", "id")
-
-
-def _firsts_sql(columns: list[str], tables: int, players: int) -> str:
-    """The players, each with the date, number and id of their first rating row in each of `tables`
-    tables. Written out: the ORM's version of these subqueries cost more to compile than to run
-    (SQLite returns the date as text)."""
-    entries, people = RatingEntry._meta.db_table, Player._meta.db_table
-    # Only the models' table names, column names and numbers are written in; values are parameters.
-    firsts = ", ".join(
-        f"(SELECT e.{name} FROM {entries} e WHERE e.table_id = %s AND e.player_id = p.id"  # noqa: S608
-        f" ORDER BY e.matchday_date, e.matchday_number LIMIT 1) AS first_{n}_{name}"  # numbers are unique
-        for n in range(tables)
-        for name in _FIRST
-    )
-    chosen = ", ".join(f"p.{name}" for name in columns)
-    return f"SELECT {chosen}, {firsts} FROM {people} p WHERE p.id IN ({', '.join(['%s'] * players)})"  # noqa: S608
 
 
 class CellNote(NamedTuple):
@@ -227,13 +150,8 @@ def grid_matchdays(
     return MatchdayPages(table, games=span.games, until=until, since=since)
 
 
-# Through the unique (matchday, table, player) index. Only the model's table and column names are
-# written in; columns are qualified, since PostgreSQL reserves "placing" as a bare name.
+# Through the unique (matchday, table, player) index.
 _GRID_COLUMNS = ("matchday_id", "player_id", "rating_before", "rating_after", "delta", "expected", "k", "placing")
-_GRID_ENTRIES = (
-    f"SELECT {', '.join(f'e.{name}' for name in _GRID_COLUMNS)}, e.rated_placing"  # noqa: S608
-    f" FROM {RatingEntry._meta.db_table} e WHERE e.table_id = %s AND e.matchday_id IN ({{}})"
-)
 
 
 def rating_grid(table: RatingTable, page: Page) -> Grid:
@@ -249,10 +167,9 @@ def rating_grid(table: RatingTable, page: Page) -> Grid:
     if not matchdays:
         return Grid([], [])
     played: dict[int, dict[int, tuple]] = {}
-    with connection.cursor() as cursor:  # written out: the ORM's compiling cost more than the query
-        cursor.execute(_GRID_ENTRIES.format(", ".join(["%s"] * len(matchdays))), [table.pk, *(m.pk for m in matchdays)])
-        for matchday_id, player_id, *rest in cursor.fetchall():
-            played.setdefault(matchday_id, {})[player_id] = rest
+    rows = RatingEntry.objects.filter(table=table, matchday_id__in=[m.pk for m in matchdays])
+    for matchday_id, player_id, *rest in rows.values_list(*_GRID_COLUMNS, "rated_placing"):
+        played.setdefault(matchday_id, {})[player_id] = rest
     brought: dict[int, float] = {}  # each player's rating before their first matchday on the page
     for matchday in matchdays:
         for player_id, (rating_before, *_) in played.get(matchday.pk, {}).items():

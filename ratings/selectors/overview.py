@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.core.paginator import Page
-from django.db import connection
-from django.db.models import F, Max, Q, QuerySet, Sum
+from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from league.models import FormerName, Matchday, Player, Result
 
@@ -66,21 +65,13 @@ def leaderboard(table: RatingTable, size: int, provisional_below: int = 0, since
 
 def latest_moves(table: RatingTable) -> dict[int, tuple[float, float, bool]]:
     """Player id -> (rating before, rating after, whether it was their first matchday in the table)
-    for each player of the table's latest matchday. One query, written out: the ORM's two subqueries
-    cost a cold home page more to compile than to run. The matchday is found off the matchdays' own
-    (date, number) index, as rating rows are indexed by matchday first."""
-    newest, params = MatchdayPages(table).newest()
-    with connection.cursor() as cursor:
-        cursor.execute(_LATEST_MOVES.format(newest=newest), [*params, table.pk])
-        return {player_id: (before, after, played == 1) for player_id, before, after, played in cursor.fetchall()}
-
-
-# Only the models' own table names are written in; the table is a parameter.
-_LATEST_MOVES = (
-    f"SELECT e.player_id, e.rating_before, e.rating_after, s.played FROM {RatingEntry._meta.db_table} e"  # noqa: S608
-    f" LEFT JOIN {Standing._meta.db_table} s ON s.table_id = e.table_id AND s.player_id = e.player_id"
-    " WHERE e.matchday_id = ({newest}) AND e.table_id = %s"
-)
+    for each player of the table's latest matchday. One query; the matchday is found off the
+    matchdays' own (date, number) index, as rating rows are indexed by matchday first."""
+    played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")
+    rows = table.entries.filter(matchday_id=Subquery(MatchdayPages(table).newest())).values_list(
+        "player_id", "rating_before", "rating_after", Subquery(played_now)
+    )
+    return {player_id: (before, after, played == 1) for player_id, before, after, played in rows}
 
 
 @dataclass

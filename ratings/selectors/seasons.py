@@ -19,14 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db import connection
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 
 from league.models import Matchday, Player, Season
 
 from ..models import RatingEntry, RatingTable, Standing
 from .nights import MOVERS, Mover
-from .standings import table_order
+from .standings import count_of, table_order
 
 PODIUM = ("1st", "2nd", "3rd")
 
@@ -74,41 +73,43 @@ class SeasonBoard:
         return f"{self.table.name}{f' · {self.also.name}' if self.also else ''}"
 
 
-# Per season and each of its tables' players (their standings): the matchdays within the season's
-# days, the rating brought to the first and the rating after the last, each a step down the history
-# index. Only the models' table and column names are written in; the days and ids are parameters.
-_SEASON_ROWS = """
-SELECT * FROM (
-  SELECT s.id AS season_id, st.table_id, st.player_id,
-    (SELECT COUNT(*) FROM {rows} x WHERE {window}) AS played,
-    (SELECT x.rating_before FROM {rows} x WHERE {window}
-     ORDER BY x.matchday_date, x.matchday_number LIMIT 1) AS brought,
-    (SELECT x.rating_after FROM {rows} x WHERE {window}
-     ORDER BY x.matchday_date DESC, x.matchday_number DESC LIMIT 1) AS rating
-  FROM {standings} st
-  JOIN {tables} t ON t.id = st.table_id
-  JOIN {seasons} s ON t.season_id = s.id OR (t.season_id IS NULL AND s.start = %s)
-  WHERE s.id IN ({ids})
-) found WHERE played > 0
-"""
-_WINDOW = (
-    "x.table_id = st.table_id AND x.player_id = st.player_id"
-    " AND x.matchday_date >= s.first_day AND x.matchday_date <= s.last_day AND x.matchday_date <= %s"
-)
-
-
 def _season_rows(seasons: list[Season], today: date) -> list[tuple]:
-    sql = _SEASON_ROWS.format(
-        rows=RatingEntry._meta.db_table,
-        standings=Standing._meta.db_table,
-        tables=RatingTable._meta.db_table,
-        seasons=Season._meta.db_table,
-        window=_WINDOW,
-        ids=", ".join(["%s"] * len(seasons)),
+    """(season id, table id, player id, matchdays, rating brought, rating) for every player of every
+    season's tables (the club's for a carry-over, its own for a fresh start) who played within its
+    days, up to `today`: each figure a step down the history index from the player's standing. One
+    query: the fresh starts' standings reach their seasons through their tables, and each carry-over
+    season reads the club's tables' standings, all in one union."""
+    fresh = [s.pk for s in seasons if s.fresh]
+    found = []
+    if fresh:  # their own tables, each within its season's days
+        own = Standing.objects.filter(table__season__in=fresh)
+        days = OuterRef("table__season__first_day"), OuterRef("table__season__last_day")
+        found.append(_played_within(own, F("table__season_id"), *days, today))
+    for carried in (s for s in seasons if not s.fresh):
+        club = Standing.objects.filter(table__season=None)
+        found.append(_played_within(club, Value(carried.pk), carried.first_day, carried.last_day, today))
+    return list(found[0].union(*found[1:], all=True)) if len(found) > 1 else list(found[0])
+
+
+def _played_within(standings: QuerySet, season, first_day, last_day, today: date) -> QuerySet:
+    """`_season_rows` for `standings` within the days from `first_day` to `last_day` (values, or
+    references to the standing's season) and up to `today`."""
+    rows = RatingEntry.objects.filter(
+        table=OuterRef("table"), player=OuterRef("player"), matchday_date__gte=first_day, matchday_date__lte=last_day
+    ).filter(matchday_date__lte=today)
+    in_order = rows.order_by("matchday_date", "matchday_number")
+    return (
+        standings.filter(Exists(rows))
+        .order_by()
+        .values_list(
+            season,
+            "table_id",
+            "player_id",
+            count_of(rows),
+            Subquery(in_order.values("rating_before")[:1]),
+            Subquery(in_order.reverse().values("rating_after")[:1]),
+        )
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [today, today, today, Season.Start.CARRY_OVER, *(s.pk for s in seasons)])
-        return cursor.fetchall()
 
 
 def boards(seasons: list[Season], today: date) -> dict[int, list[SeasonBoard]]:

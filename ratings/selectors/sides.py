@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
-from league.models import Game, Matchday, Player, Result
+from league.models import Game, Player, Result
 
 from ..models import RatingEntry, RatingTable
 
@@ -95,30 +96,11 @@ class Partnership:
     gained: float
 
 
-# Only the models' own table and column names are written in; the player and the scope are parameters.
-_PARTNERS_SQL = f"""
-SELECT other.player_id, matchday.game_id, COUNT(*),
-       SUM(CASE WHEN mine.placing = 1 THEN 1 ELSE 0 END),
-       SUM(COALESCE(entry.delta, 0))
-FROM {Result._meta.db_table} mine
-JOIN {Result._meta.db_table} other
-  ON other.matchday_id = mine.matchday_id AND other.side = mine.side AND other.player_id <> mine.player_id
-JOIN {Matchday._meta.db_table} matchday ON matchday.id = mine.matchday_id
-LEFT JOIN {RatingTable._meta.db_table} game_table ON game_table.game_id = matchday.game_id AND game_table.scope = %s
-LEFT JOIN {RatingEntry._meta.db_table} entry
-  ON entry.table_id = game_table.id AND entry.matchday_id = mine.matchday_id AND entry.player_id = mine.player_id
-WHERE mine.player_id = %s AND mine.side <> ''
-GROUP BY other.player_id, matchday.game_id
-"""  # noqa: S608
-
-
 def partnerships(player: Player, games: dict[int, Game]) -> list[Partnership]:
     """Everyone `player` played on a side with, per game: by game name, then most matchdays together.
     The counts and changes are summed by the database (one query); the partners are read in one
     more, when there are any. `games` are every game by id, which the page has read."""
-    with connection.cursor() as cursor:
-        cursor.execute(_PARTNERS_SQL, [RatingTable.Scope.GAME.value, player.pk])
-        rows = cursor.fetchall()
+    rows = list(_partners(player))
     if not rows:
         return []
     missing = {game_id for _, game_id, *_ in rows} - games.keys()
@@ -130,3 +112,25 @@ def partnerships(player: Player, games: dict[int, Game]) -> list[Partnership]:
         for other, game_id, together, won, gained in rows
     ]
     return sorted(records, key=lambda r: (r.game.name, -r.together, r.partner.short_name))
+
+
+def _partners(player: Player) -> QuerySet:
+    """(partner id, game id, matchdays together, won, the player's change in the game's table): the
+    other results on the player's side, counted per partner and game. The player's own result is one
+    join (`matchday__results`), named in one `filter()` so that the counts share it; their change is
+    their row in the game's own table (none where the game has no table yet)."""
+    mine = "matchday__results__"
+    change = RatingEntry.objects.filter(
+        table__scope=RatingTable.Scope.GAME,
+        table__game=OuterRef("matchday__game"),
+        matchday=OuterRef("matchday"),
+        player=player,
+    )
+    return (
+        Result.objects.filter(Q(**{f"{mine}player": player}), ~Q(side=""), side=F(f"{mine}side"))
+        .exclude(player=player)
+        .annotate(change=Coalesce(Subquery(change.values("delta")), 0.0))
+        .values_list("player_id", "matchday__game_id")
+        .annotate(together=Count("pk"), won=Count("pk", filter=Q(**{f"{mine}placing": 1})), gained=Sum("change"))
+        .order_by()
+    )

@@ -12,8 +12,7 @@ from datetime import date
 from itertools import groupby
 
 from django.core.paginator import Page
-from django.db import connection
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Func, IntegerField, OuterRef, QuerySet, Subquery, Value
 
 from league.models import Game, Matchday, Player, Result
 from league.results import values as result_values
@@ -59,20 +58,18 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     others): per game, its first and last date and, if `counted`, its number of matchdays, each
     read off the index of matchdays by (game, date, number) without visiting the matchdays (the
     count steps through the game's part of the index: a page that needs no count should not ask)."""
-    concrete = Game._meta.concrete_fields
-    fields = [f.attname for f in concrete]
-    rows = []
-    if games is None or games:  # no games asked about: nothing to read ("IN ()" is no SQL)
-        sql = _spans_sql([f.column for f in concrete], counted, None if games is None else len(games))
-        with connection.cursor() as cursor:
-            cursor.execute(sql, games or [])
-            rows = cursor.fetchall()
     by_table = {t.pk: Span() for t in tables}
     everything = Span()
-    width = len(fields)
-    for row in rows:
-        game, (n, first, last) = Game.from_db(connection.alias, fields, row[:width]), row[width:]
-        span = Span(n, read_date(first), read_date(last), (game.pk,) if first is not None else ())
+    if games is not None and not games:
+        return Spans(by_table, everything)
+    of_game = Matchday.objects.filter(game=OuterRef("pk"))
+    found = Game.objects.annotate(
+        n=count_of(of_game) if counted else Value(0),
+        first=Subquery(of_game.order_by("date").values("date")[:1]),
+        last=Subquery(of_game.order_by("-date").values("date")[:1]),
+    ).order_by("pk")
+    for game in found if games is None else found.filter(pk__in=games):
+        span = Span(game.n, game.first, game.last, (game.pk,) if game.first is not None else ())
         everything += span
         for table in tables:
             if table.counts(game):
@@ -80,23 +77,11 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     return Spans(by_table, everything)
 
 
-def read_date(value) -> date | None:
-    """A date read by written-out SQL: SQLite gives text where a column's type is lost (a subquery)."""
-    return date.fromisoformat(value) if value.__class__ is str else value  # told apart without a call
-
-
-def _spans_sql(columns: list[str], counted: bool, games: int | None) -> str:
-    """Written out: the ORM's three correlated subqueries cost more to compile than to run.
-    Only the models' table and column names are written in."""
-    matchdays, of_game = Matchday._meta.db_table, "m.game_id = g.id"
-    count = f"(SELECT COUNT(*) FROM {matchdays} m WHERE {of_game})" if counted else "0"  # noqa: S608
-    first, last = (
-        f"(SELECT m.date FROM {matchdays} m WHERE {of_game} ORDER BY m.date {order} LIMIT 1)"  # noqa: S608
-        for order in ("ASC", "DESC")
-    )
-    chosen = ", ".join(f"g.{name}" for name in columns)
-    where = "" if games is None else f" WHERE g.id IN ({', '.join(['%s'] * games)})"
-    return f"SELECT {chosen}, {count}, {first}, {last} FROM {Game._meta.db_table} g{where}"  # noqa: S608
+def count_of(rows: QuerySet) -> Subquery:
+    """How many `rows` there are (a queryset referring to the outer query), as a subquery: a plain
+    COUNT. Django's idiom for it, `values(...).annotate(Count(...))`, groups the rows, which SQLite
+    does row by row: it doubled the cost of counting a game's matchdays (docs/performance.md)."""
+    return Subquery(rows.order_by().annotate(n=Func("pk", function="COUNT", output_field=IntegerField())).values("n"))
 
 
 def all_dates() -> Span:
@@ -164,28 +149,16 @@ def standing_rows(table: RatingTable, page: Page, provisional_below: int = 0) ->
     return ranked(rows, first_rank)
 
 
-# Only the models' table and column names are written in; the players are parameters. The club's
-# tables only: a fresh-start season's (with a season) is read on the season's page.
-_CURRENT_RATINGS = (
-    f"SELECT s.player_id, s.table_id, s.rating FROM {Standing._meta.db_table} s"  # noqa: S608
-    f" JOIN {RatingTable._meta.db_table} t ON t.id = s.table_id WHERE t.season_id IS NULL AND s.player_id IN ({{}})"
-)
-
-
 def current_ratings(player_ids, tables: list[RatingTable] | None = None) -> dict[int, list[tuple[RatingTable, float]]]:
     """Player id -> (table, current rating) for every table each of the players has played in, the
     overall table first. Feeds the rating tooltip on player names. One query, the players'
     standings as plain values, and one more for the tables unless the page has read them."""
     tables = {t.pk: t for t in (RatingTable.objects.select_related("game") if tables is None else tables)}
     ratings: dict[int, list[tuple[RatingTable, float]]] = {}
-    ids = list(player_ids)
-    standings = []
-    if ids:  # written out: the ORM prepared each of a home page's few hundred ids, dearer than the query
-        with connection.cursor() as cursor:
-            cursor.execute(_CURRENT_RATINGS.format(", ".join(["%s"] * len(ids))), ids)
-            standings = cursor.fetchall()
+    # The club's tables only: a fresh-start season's (with a season) is read on the season's page.
+    standings = Standing.objects.filter(player_id__in=list(player_ids), table__season=None)
     by_table: dict[int, list[tuple[int, float]]] = {}
-    for player_id, table_id, rating in standings:
+    for player_id, table_id, rating in standings.values_list("player_id", "table_id", "rating"):
         by_table.setdefault(table_id, []).append((player_id, rating))
     # A page's own tables may leave some out (the home page shows no deals table): read those too,
     # since a tooltip shows every rating the player has.

@@ -1,8 +1,8 @@
-"""The reads written out in SQL for speed (head to head, the tables' spans, the grids' player order,
-pages of matchdays and rating rows, a player's standings, chart points and pages of rows, the
-navigation's games) agree with the same
-figures worked out in Python or read through the ORM, on a random league with ties, three games (two
-of them official), a category and a player who never played."""
+"""The pages' reads (head to head, the tables' spans, the grids' player order, pages of matchdays and
+rating rows, a player's standings, chart points and pages of rows, the leaderboard's moves, the
+navigation's games) agree with the same figures worked out in Python from the league's rows, on a
+random league with ties, three games (two of them official), a category and a player who never
+played."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from datetime import date, timedelta
 
 import pytest
 from django.core.paginator import Paginator
-from django.db.models import signals
 
 from league.models import Category, Game, Matchday, Player, Result
 from league.selectors import head_to_head_counts
@@ -99,14 +98,14 @@ def test_players_come_in_the_order_they_joined(league):
         assert [p.name for p in ordered] == [p.name for p in expected]  # whole players, not just ids
 
 
-def test_a_players_pages_of_matchdays_agree_with_the_orms_reading(league):
+def test_a_players_pages_of_matchdays_hold_their_rows_in_every_table(league):
     tables = list(RatingTable.objects.all())
     for player in Player.objects.exclude(short_name="NP"):
         history = rating_history(player, [t.pk for t in tables])
         played = played_matchdays(history)
         newest_first = standings.entries_with_field_size().filter(player=player)
-        orm = newest_first.order_by("-matchday_date", "-matchday_number")
-        assert [m for _, _, m in played] == list(dict.fromkeys(orm.values_list("matchday_id", flat=True)))
+        entries = newest_first.order_by("-matchday_date", "-matchday_number")
+        assert [m for _, _, m in played] == list(dict.fromkeys(entries.values_list("matchday_id", flat=True)))
         for size in (1, 3, 50):
             page = played[size : 2 * size]
             rows = matchday_rows(player, page, {} if size == 3 else Game.objects.in_bulk())  # {}: read
@@ -119,7 +118,7 @@ def test_a_players_pages_of_matchdays_agree_with_the_orms_reading(league):
                     assert ours.pk == theirs.pk and ours.players == theirs.players == theirs.matchday.results.count()
                     assert values(ours.matchday) == values(theirs.matchday) and ours.matchday.game.name
                     assert ours.matchday.game == theirs.matchday.game and ours.player == player
-                    # Every column as the ORM reads it, the state (not read: no page shows it) on demand.
+                    # Every column of the row; the state, which no page shows, read on demand.
                     assert ours.get_deferred_fields() == {"state"}
                     assert values(ours, but="state") == values(theirs, but="state")
                     assert not ours._state.adding and ours._state.db == theirs._state.db
@@ -131,16 +130,7 @@ def values(instance, but: str = "") -> dict:
     return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields if f.name != but}
 
 
-def test_the_rows_models_are_made_without_init_only_while_nothing_listens_to_it():
-    """`ratings.selectors.players` makes its rows' models without `__init__` (see `model_from_row`), and
-    `ratings.selectors.grids` its players, matchdays and games: a receiver of these signals would miss them."""
-    for model in (RatingEntry, Matchday, Player, Game):
-        assert not signals.pre_init.has_listeners(model) and not signals.post_init.has_listeners(model)
-        descriptors = [type(vars(model).get(f.attname)) for f in model._meta.concrete_fields]
-        assert all(d.__name__ in ("DeferredAttribute", "ForeignKeyDeferredAttribute") for d in descriptors)
-
-
-def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league):
+def test_a_players_standings_and_chart_points_are_counted_from_the_standings_and_rows(league):
     tables = list(RatingTable.objects.select_related("game"))
     for player in Player.objects.all():
         rows = player_standings(player, tables, provisional_below=3)
@@ -167,7 +157,7 @@ def test_a_players_standings_and_chart_points_agree_with_the_orms_reading(league
     assert rating_history(Player.objects.get(short_name="NP"), []) == {}
 
 
-def test_the_tooltips_current_ratings_agree_with_the_orms_reading(league):
+def test_the_tooltips_current_ratings_are_the_players_standings(league):
     tables = list(RatingTable.objects.select_related("game"))
     some = list(Player.objects.exclude(short_name="A").values_list("pk", flat=True))  # NP has none
     for asked, given in [(some, tables), (some, tables[:1]), ([], None)]:
@@ -181,21 +171,20 @@ def test_the_tooltips_current_ratings_agree_with_the_orms_reading(league):
         assert len(expected) == (len(some) - 1 if asked else 0)
 
 
-def test_the_latest_moves_agree_with_the_orms_reading(league, make_matchday):
-    from django.db.models import OuterRef, Subquery
-
+def test_the_latest_moves_are_the_rows_of_each_tables_newest_matchday(league, make_matchday):
     from ratings.selectors.overview import latest_moves
 
     make_matchday(31, "2026-01-05", {"NP": 1, "A": 2}, game=league[0])  # NP's first matchday, not A's
     for table in RatingTable.objects.all():
-        newest = Matchday.objects.filter(table.counted()).order_by("-date", "-number").values("pk")[:1]
-        played_now = Standing.objects.filter(table=table, player=OuterRef("player_id")).values("played")[:1]
-        rows = (
-            table.entries.filter(matchday_id=Subquery(newest))
-            .annotate(played_now=Subquery(played_now))
-            .values_list("player_id", "rating_before", "rating_after", "played_now")
-        )
-        expected = {player_id: (before, after, played == 1) for player_id, before, after, played in rows}
+        newest = max(table.matchdays(), key=lambda m: (m.date, m.number))
+        expected = {
+            e.player_id: (
+                e.rating_before,
+                e.rating_after,
+                not table.entries.filter(player=e.player).before_position(*newest.position).exists(),
+            )
+            for e in table.entries.filter(matchday=newest)
+        }
         assert expected and latest_moves(table) == expected
     overall = latest_moves(RatingTable.objects.get(scope="overall"))
     np, a = Player.objects.get(short_name="NP").pk, Player.objects.get(short_name="A").pk
@@ -215,7 +204,7 @@ def matchday_view(matchday: Matchday) -> tuple:
     return (matchday.pk, matchday.number, matchday.date, matchday.rounds, matchday.winner_score, game.pk, game.name)
 
 
-def test_the_grids_pages_of_matchdays_agree_with_the_orms_reading(league, django_assert_num_queries):
+def test_the_grids_pages_of_matchdays_are_the_tables_matchdays_newest_first(league, django_assert_num_queries):
     hearts, sedma, _ = league
     newest_first = Matchday.objects.order_by("-date", "-number").select_related("game")
     cases = [(grids.results_matchdays(), newest_first), (grids.results_matchdays(sedma), newest_first)]
