@@ -22,6 +22,7 @@ from django.urls import reverse
 
 from league import revision, services, shared_cache
 from league.models import Player, Revision
+from league.revision import LEAGUE
 from tests.conftest import NO_FORMER_NAMES, form_data
 from web import page_cache
 
@@ -235,7 +236,7 @@ def test_class_7_a_reader_that_read_the_row_before_a_writer_committed_does_not_o
     caches["default"].clear()
     monkeypatch.setattr(revision, "_from_database", reader_reads_then_writer_commits_and_publishes)
     older = revision.current()
-    newest = Revision.objects.get(pk=1).token
+    newest = Revision.objects.get(scope=LEAGUE).token
     assert older != newest
     assert revision.current() == newest
 
@@ -264,7 +265,7 @@ def test_class_7_a_reader_that_paused_longer_than_a_tokens_life_does_not_write_b
         revision, "_from_database", reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires
     )
     older = revision.current()
-    newest = Revision.objects.get(pk=1).token
+    newest = Revision.objects.get(scope=LEAGUE).token
     assert older != newest
     assert revision.current() == newest
 
@@ -276,7 +277,7 @@ def test_class_7_two_writers_publishing_in_reverse_order_leave_the_newer_token(
         _rename("Gerda Lund")
     with django_capture_on_commit_callbacks() as second:
         _rename("Gerda Lindqvist")
-    newest = Revision.objects.get(pk=1).token
+    newest = Revision.objects.get(scope=LEAGUE).token
     for publish in [*second, *first]:
         publish()
     assert revision.current() == newest
@@ -299,7 +300,7 @@ def test_class_7_a_publication_lost_while_redis_was_away_is_stale_at_most_the_to
     assert revision.current() == before
     assert 0 < client.ttl(key) <= revision.SHARED_TOKEN_SECONDS
     client.delete(key)  # as its expiry does
-    assert revision.current() == Revision.objects.get(pk=1).token != before
+    assert revision.current() == Revision.objects.get(scope=LEAGUE).token != before
 
 
 def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
@@ -311,16 +312,16 @@ def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
         _rename("Gerda Lund")
         _rename("Gerda Lindqvist")
     published = revision.current()
-    Revision.objects.filter(pk=1).update(number=0)  # as the backup's row would be
+    Revision.objects.filter(scope=LEAGUE).update(number=0)  # as the backup's row would be
     with django_capture_on_commit_callbacks(execute=True):
         Revision.bump()  # as web/backups.py does after a restore
-    renewed = Revision.objects.get(pk=1).token
+    renewed = Revision.objects.get(scope=LEAGUE).token
     assert renewed != published and revision.current() == renewed
 
 
 def test_class_7_a_token_stored_by_the_previous_deploy_is_replaced(redis_server, club):
     """The previous code stored a pickled token under the same key, with no number."""
     caches["default"].set(revision.cache_key(revision.LEAGUE), revision.Current("before-the-deploy"), 60)
-    assert revision.current() == Revision.objects.get(pk=1).token
+    assert revision.current() == Revision.objects.get(scope=LEAGUE).token
     client, key = _raw()
-    assert client.get(key).decode().endswith(Revision.objects.get(pk=1).token)
+    assert client.get(key).decode().endswith(Revision.objects.get(scope=LEAGUE).token)

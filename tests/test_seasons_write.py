@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from league.models import Category, Game, Matchday, Player, Revision, Season
+from league.revision import LEAGUE
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
@@ -42,7 +43,7 @@ def spring(start=Season.Start.FRESH, days=SPRING) -> Season:
 
 
 def token() -> str:
-    return Revision.objects.get(pk=1).token
+    return Revision.objects.get(scope=LEAGUE).token
 
 
 def rows_of(table: RatingTable) -> dict:
