@@ -165,6 +165,9 @@ def test_a_conditional_request_for_a_cached_page_gets_not_modified(backend, clie
     first, _ = served(client, "/standings/")
     response, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert hit and response.status_code == 304
+    again, hit = served(client, "/standings/")  # the stored page is answered whole again
+    assert hit and again.status_code == 200 and again.content == first.content
+    assert again.headers == first.headers
 
 
 def test_a_deploy_never_serves_pages_of_the_old_code(backend, client, club, monkeypatch):
