@@ -176,6 +176,21 @@ def test_a_deploy_never_serves_pages_of_the_old_code(backend, client, club, monk
     assert not served(client, "/")[1]
 
 
+def test_the_workers_memory_keeps_each_page_as_it_is_under_its_version_for_its_time():
+    memory = page_cache.PageMemory("test-pages", {"OPTIONS": {"MAX_ENTRIES": 3}})
+    page = page_cache.Stored((("Content-Type", "text/html"),), b"<p>stored</p>")
+    memory.set("a", page, 60, version="v1")
+    assert memory.get("a", version="v1") is page  # not a copy: nothing is pickled
+    assert memory.get("a", version="v2") is None
+    assert not memory.add("a", page, version="v1") and memory.add("b", page, version="v1")
+    memory.set("gone", page, 0, version="v1")
+    assert memory.get("gone", version="v1") is None
+    for key in "cdef":
+        memory.set(key, page, 60, version="v1")
+    assert len(memory._cache) <= 3  # the oldest go when it is full
+    memory.clear()
+
+
 def test_a_new_day_never_serves_the_pages_of_the_day_before(backend, client, club, monkeypatch):
     """Who counts as inactive, and which dates need their year, change at midnight."""
     first, _ = served(client, "/")
