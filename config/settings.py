@@ -141,9 +141,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Rendered public pages are cached per league revision (web/page_cache.py). By default each worker
-# keeps its own copies in memory; REDIS_URL shares one cache, and the revision token, between all
-# workers of all servers.
+# Rendered public pages are cached per revision (web/page_cache.py). Each worker keeps the pages it
+# serves in its own memory and shares them with the machine's other workers through a folder;
+# REDIS_URL shares them, and the revisions, between all workers of all servers instead.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Passed to redis-py's connections: a Redis stopped or out of reach must cost a page milliseconds
 # (it is then rendered without the cache: league/shared_cache.py), not redis-py's default 5 s.
@@ -151,6 +151,10 @@ REDIS_OPTIONS = {
     "socket_connect_timeout": float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.2")),
     "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
 }
+PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
+# Each worker keeps up to this many pages in its own memory (web/page_cache.py: PageMemory), and so
+# does the shared folder: 500 pages of ~100 kB is ~50 MB; the oldest third goes when full.
+PAGE_CACHE_ENTRIES = int(os.environ.get("PAGE_CACHE_ENTRIES", "500"))
 if REDIS_URL:
     # Keys are kept apart per database, so two sites sharing one Redis never see each other's
     # revision or pages (servers of one site share a database, hence a prefix).
@@ -164,18 +168,15 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            # Per worker: 500 pages of ~100 kB is ~50 MB each; the oldest third goes when full.
-            "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("PAGE_CACHE_ENTRIES", "500"))},
-        }
-    }
-PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
-# With the local-memory cache, pages one worker renders are shared with the others on this machine
-# through a folder (web/shared_pages.py): by default beside a SQLite database file ("<file>-pages");
-# "off" turns it off. With Redis the cache itself is shared.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Without Redis, the folder through which the machine's workers share the pages they render
+# (web/shared_pages.py): by default beside a SQLite database file ("<file>-pages"); "off": none.
 PAGE_CACHE_SHARED_DIR = os.environ.get("PAGE_CACHE_SHARED_DIR", "")
+_file = str(DATABASES["default"]["NAME"]) if DATABASES["default"]["ENGINE"].endswith("sqlite3") else ""
+if not PAGE_CACHE_SHARED_DIR and _file and _file != ":memory:" and "mode=memory" not in _file:
+    PAGE_CACHE_SHARED_DIR = f"{_file}-pages"
+if PAGE_CACHE_SHARED_DIR == "off" or REDIS_URL:
+    PAGE_CACHE_SHARED_DIR = ""
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import redis
+from django.conf import settings
 from django.core.cache.backends.redis import RedisCache
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,11 @@ class _State:
 
 
 _state = _State()
+
+
+def configured() -> bool:
+    """Whether the default cache is Redis, shared by every worker of every server."""
+    return "redis" in settings.CACHES["default"]["BACKEND"].lower()
 
 
 def reset() -> None:

@@ -56,7 +56,10 @@ def empty_page_cache():
     """Each test starts with no cached pages (they live in the process, not in the test database)."""
     from django.core.cache import cache
 
+    from web import page_cache
+
     cache.clear()
+    page_cache.clear()
 
 
 @pytest.fixture

@@ -12,3 +12,5 @@ AXES_ENABLED = False
 # The tests' leagues are played on fixed dates that age: leaderboards show everyone unless a test
 # hides inactive players itself (tests/test_standings.py).
 LEAGUE_INACTIVE_DAYS = 0
+# The test database is in memory: no file to share pages beside (tests/test_shared_pages.py sets one).
+PAGE_CACHE_SHARED_DIR = ""

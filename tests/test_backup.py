@@ -135,7 +135,7 @@ def test_a_backup_restored_into_a_wiped_database_gives_the_same_pages_byte_for_b
 def test_a_restore_renews_the_revision_so_no_page_cached_since_the_backup_is_served(site, tmp_path):
     def token():
         with sqlite3.connect(site.database) as db:
-            return db.execute("SELECT token FROM league_revision WHERE id = 1").fetchone()[0]
+            return db.execute("SELECT token FROM league_revision WHERE scope = 'league'").fetchone()[0]
 
     site("backup_database", str(tmp_path / "backup.sqlite3"))
     at_backup = token()

@@ -43,6 +43,12 @@ def test_the_load_benchmark_measures_every_page_warm_cold_and_during_imports():
     for row in warm:  # req/s of both sides, and no error in a warm run
         assert float(row[3].replace(",", "")) > 0 and float(row[4].replace(",", "")) > 0 and row[-1] == "0", row
     assert re.search(r"imports completed during the last runs: \d+, failed: 0", result.stdout)
+    assert "targets, warm and during imports: ratio >= 0.7, p99 <= 50 ms" in result.stdout
+    for row in rows:  # each page says whether it met its targets; cold pages have none
+        if row and row[0] in ("warm", "during"):
+            assert row[-2] == "ok" or row[-2].startswith("MISSED:"), row
+        elif row and row[0] == "cold":
+            assert row[-2] == "-", row
 
 
 def test_the_load_benchmark_refuses_an_unbounded_run():

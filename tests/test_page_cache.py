@@ -5,14 +5,16 @@ REDIS_URL points at a server (CI starts one), against Redis shared by all worker
 import contextlib
 import os
 import sqlite3
+from datetime import datetime, time, timedelta
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 
 from league import revision
 from league import services as league_services
-from league.models import Page, Player
+from league.models import Page, Player, Revision
 from ratings.models import RatingTable
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_CSV
@@ -163,11 +165,66 @@ def test_a_conditional_request_for_a_cached_page_gets_not_modified(backend, clie
     first, _ = served(client, "/standings/")
     response, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert hit and response.status_code == 304
+    again, hit = served(client, "/standings/")  # the stored page is answered whole again
+    assert hit and again.status_code == 200 and again.content == first.content
+    assert again.headers == first.headers
 
 
 def test_a_deploy_never_serves_pages_of_the_old_code(backend, client, club, monkeypatch):
     served(client, "/")
     monkeypatch.setattr(page_cache, "CODE_VERSION", "another-deploy")
+    assert not served(client, "/")[1]
+
+
+def test_the_workers_memory_keeps_each_page_as_it_is_under_its_version_for_its_time():
+    memory = page_cache.PageMemory("test-pages", {"OPTIONS": {"MAX_ENTRIES": 3}})
+    page = page_cache.Stored((("Content-Type", "text/html"),), b"<p>stored</p>")
+    memory.set("a", page, 60, version="v1")
+    assert memory.get("a", version="v1") is page  # not a copy: nothing is pickled
+    assert memory.get("a", version="v2") is None
+    assert not memory.add("a", page, version="v1") and memory.add("b", page, version="v1")
+    memory.set("gone", page, 0, version="v1")
+    assert memory.get("gone", version="v1") is None
+    for key in "cdef":
+        memory.set(key, page, 60, version="v1")
+    assert len(memory._cache) <= 3  # the oldest go when it is full
+    memory.clear()
+
+
+def test_a_new_day_never_serves_the_pages_of_the_day_before(backend, client, club, monkeypatch):
+    """Who counts as inactive, and which dates need their year, change at midnight."""
+    first, _ = served(client, "/")
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    monkeypatch.setattr(page_cache, "today", lambda: tomorrow)
+    again, hit = served(client, "/")
+    assert not hit and again["ETag"] != first["ETag"]
+
+
+def test_today_is_the_sites_date_and_turns_at_its_midnight(settings, monkeypatch):
+    settings.TIME_ZONE = "Pacific/Auckland"
+    page_cache._day[:] = [None, 0.0]
+    now = timezone.now()
+    assert page_cache.today() == timezone.localdate(now)
+    midnight = datetime.combine(timezone.localdate(now) + timedelta(days=1), time(), timezone.get_current_timezone())
+    monkeypatch.setattr(page_cache.time, "time", lambda: midnight.timestamp() - 0.001)
+    assert page_cache.today() == timezone.localdate(now)
+    monkeypatch.setattr(page_cache.time, "time", lambda: midnight.timestamp())
+    monkeypatch.setattr(page_cache.timezone, "now", lambda: midnight)
+    assert page_cache.today() == midnight.date()
+    page_cache._day[:] = [None, 0.0]
+
+
+def test_a_write_in_one_scope_leaves_the_pages_of_another_cached(backend, client, club, monkeypatch):
+    """Clubs sharing a site each have their own revision: a page keyed by another scope's revision
+    is still served after this one changes."""
+    monkeypatch.setattr(page_cache, "scope", lambda request: "another-club")
+    served(client, "/")
+    assert served(client, "/")[1]
+    with backend():
+        Revision.bump()  # the league's scope
+    assert served(client, "/")[1]
+    with backend():
+        Revision.bump("another-club")
     assert not served(client, "/")[1]
 
 
@@ -187,23 +244,25 @@ def test_the_calculator_and_the_admin_are_not_cached(backend, client, admin_clie
 
 def test_sqlite_workers_learn_of_a_commit_from_data_version_without_reading_the_token_each_time(tmp_path):
     """Each worker watches the database file with a read-only connection of its own: one cheap
-    PRAGMA per request, and the token row only after another connection committed."""
+    PRAGMA per request, and a scope's row only after another connection committed."""
     path = tmp_path / "league.sqlite3"
     writer = sqlite3.connect(path)
-    writer.execute("CREATE TABLE league_revision (id INTEGER PRIMARY KEY, token TEXT, changed_at TEXT)")
-    writer.execute("INSERT INTO league_revision VALUES (1, 'first', '2025-11-20 10:00:00')")
+    writer.execute("CREATE TABLE league_revision (id INTEGER PRIMARY KEY, scope TEXT UNIQUE, token TEXT)")
+    writer.execute("INSERT INTO league_revision VALUES (1, 'league', 'first'), (2, 'other', 'theirs')")
     writer.commit()
     revision._local.watch = None
     reads = []
-    assert revision._from_sqlite(str(path)).token == "first"
-    revision._local.watch[1].set_trace_callback(reads.append)
+    assert revision._from_sqlite(str(path), "league") == "first"
+    revision._local.watch.db.set_trace_callback(reads.append)
     for _ in range(3):
-        assert revision._from_sqlite(str(path)).token == "first"
+        assert revision._from_sqlite(str(path), "league") == "first"
     assert [sql for sql in reads if "league_revision" in sql] == []
-    writer.execute("UPDATE league_revision SET token = 'second' WHERE id = 1")
+    writer.execute("UPDATE league_revision SET token = 'second' WHERE scope = 'league'")
     writer.commit()
-    assert revision._from_sqlite(str(path)).token == "second"
-    assert len([sql for sql in reads if "league_revision" in sql]) == 1
+    assert revision._from_sqlite(str(path), "league") == "second"
+    assert revision._from_sqlite(str(path), "other") == "theirs"  # each scope's row is its own
+    assert revision._from_sqlite(str(path), "nobody") == ""  # a scope never written
+    assert len([sql for sql in reads if "league_revision" in sql]) == 3
     writer.close()
     revision._local.watch = None
 

@@ -8,19 +8,19 @@
   soon as it is no longer this user's alone.
 """
 
-import json
 import os
+import pickle
 import re
+import zlib
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 from django.utils.http import http_date
 
 from league import services as league_services
 from league.models import Player
 from tests import test_page_cache
-from web import shared_pages
+from web import page_cache, shared_pages
 
 backend = test_page_cache.backend
 served = test_page_cache.served
@@ -37,7 +37,7 @@ def test_checks_the_page_cache_stands_after_djangos_checks_of_the_request(settin
 
 
 def test_checks_a_host_not_allowed_gets_the_same_400_on_a_hit_as_on_a_miss(backend, client, club):
-    cache.clear()
+    page_cache.clear()
     miss = client.get("/standings/", HTTP_HOST="evil.example")
     assert miss.status_code == 400
     assert served(client, "/standings/")[0].status_code == 200 and served(client, "/standings/")[1]
@@ -176,7 +176,7 @@ def test_ask_again_two_changes_within_one_second_never_answer_not_modified_with_
     assert getattr(client.get("/"), "page_cache", None) == "hit"
 
 
-# Class 4: the shared pages' folder is checked once per worker.
+# Class 4: the shared pages' folder is checked at every use.
 
 
 @pytest.fixture
@@ -185,29 +185,48 @@ def shared(settings, tmp_path):
     root = tmp_path / "pages"
     root.mkdir(mode=0o700)
     settings.PAGE_CACHE_SHARED_DIR = str(root)
-    cache.clear()
+    page_cache.clear()
     return root
+
+
+ran: list[str] = []
+
+
+def planted_page():
+    """What unpickling a planted file runs: anything its author wished (here, noted and a page)."""
+    ran.append("planted")
+    return page_cache.Stored((("Content-Type", "text/html"),), b"<p>planted</p>")
+
+
+class Planted:
+    def __reduce__(self):
+        return planted_page, ()
+
+
+def plant(path) -> None:
+    """A file as FileBasedCache writes one (its expiry, then the pickled value, compressed) whose
+    value runs `planted_page` when read."""
+    path.write_bytes(pickle.dumps(None) + zlib.compress(pickle.dumps(Planted())))
 
 
 def _plant(root) -> None:
     """Put a page of another's in place of every page the folder holds."""
-    body = b"<p>planted</p>"
-    head = json.dumps({"status": 200, "headers": [["Content-Type", "text/html"]], "length": len(body)})
-    pages = [p for p in root.glob("*/*") if not p.name.endswith(".lock")]
+    pages = list(root.glob("*.djcache"))
     assert pages
     for page in pages:
-        page.write_bytes(head.encode() + b"\n" + body)
+        plant(page)
 
 
 def _served_without_the_folder(client, root) -> None:
-    cache.clear()  # another worker: nothing in its own memory
+    ran.clear()
+    page_cache.memory().clear()  # another worker: nothing in its own memory
     before = sorted(p.name for p in root.rglob("*")) if root.is_dir() and not root.is_symlink() else None
     for _ in range(2):
         response = client.get("/standings/")
         assert response.status_code == 200 and b"planted" not in response.content
         assert b"Standings" in response.content
-        cache.clear()
-    assert shared_pages.folder() is None
+        page_cache.memory().clear()
+    assert ran == [] and not shared_pages.ours(root)
     if before is not None:
         assert sorted(p.name for p in root.rglob("*")) == before  # nothing written there either
 
@@ -238,17 +257,18 @@ def test_shared_folder_replaced_by_a_symbolic_link_is_no_longer_read(shared, cli
     _served_without_the_folder(client, shared)
 
 
-def test_shared_folder_pages_in_hand_are_neither_read_nor_written_once_it_opens(tmp_path):
-    root = tmp_path / "pages"
-    pages = shared_pages.SharedPages(root)
-    generation = "0123456789abcdef-aa11-20261124"
-    with pages.turn(generation, "page:a"):
-        pages.put(generation, "page:a", 200, (), b"mine")
-    assert pages.get(generation, "page:a")[2] == b"mine"
-    root.chmod(0o757)  # a worker that was handed the folder before it opened
-    assert pages.get(generation, "page:a") is None
-    with pages.turn(generation, "page:b"):
-        pages.put(generation, "page:b", 200, (), b"not stored")
-    assert not (root / generation / "page-b").exists()
+def test_shared_folder_pages_in_hand_are_neither_read_nor_written_once_it_opens(shared):
+    pages = page_cache.shared_pages()
+    with pages.lock("page:a"):
+        pages.set("page:a", b"mine")
+    assert pages.get("page:a") == b"mine"
+    stored = list(shared.glob("*.djcache"))
+    shared.chmod(0o757)  # a worker that was handed the folder before it opened
+    ran.clear()
+    plant(stored[0])
+    assert pages.get("page:a") is None and ran == []
+    with pages.lock("page:b"):
+        pages.set("page:b", b"not stored")
+    assert list(shared.glob("*.djcache")) == stored
     pages.clear()
-    assert (root / generation / "page-a").exists()  # nor emptied: it may not be ours to empty
+    assert stored[0].exists()  # nor emptied: it may not be ours to empty

@@ -22,7 +22,9 @@ from django.urls import reverse
 
 from league import revision, services, shared_cache
 from league.models import Player, Revision
+from league.revision import LEAGUE
 from tests.conftest import NO_FORMER_NAMES, form_data
+from web import page_cache
 
 # What production's settings pass to Redis (config/settings.py): the short timeouts are under test.
 BACKEND = "league.shared_cache.SharedRedisCache"
@@ -82,10 +84,10 @@ def _options():
     return production.REDIS_OPTIONS
 
 
-def _raw(key=revision.CACHE_KEY):
-    """The revision's key as stored in Redis, and a client to look at it."""
+def _raw():
+    """The league's revision's key as stored in Redis, and a client to look at it."""
     cache = caches["default"]
-    return cache._cache.get_client(write=True), cache.make_and_validate_key(key)
+    return cache._cache.get_client(write=True), cache.make_and_validate_key(revision.cache_key(revision.LEAGUE))
 
 
 # Class 3: pages and writes with Redis stopped.
@@ -95,6 +97,8 @@ def _raw(key=revision.CACHE_KEY):
 def test_class_3_every_public_page_is_served_with_redis_stopped(redis_server, client, club, url):
     assert client.get(url).status_code == 200  # stored while Redis is up
     redis_server.stop()
+    assert client.get(url).status_code == 200  # from this worker's memory, the token read from the row
+    page_cache.memory().clear()  # a worker that never served it: rendered from the database
     response = client.get(url)
     assert response.status_code == 200 and getattr(response, "page_cache", None) != "hit"
     assert client.get(url).status_code == 200
@@ -222,8 +226,8 @@ def test_class_7_a_reader_that_read_the_row_before_a_writer_committed_does_not_o
     the reader write back the token it read."""
     read_row = revision._from_database
 
-    def reader_reads_then_writer_commits_and_publishes():
-        found = read_row()
+    def reader_reads_then_writer_commits_and_publishes(scope):
+        found = read_row(scope)
         monkeypatch.setattr(revision, "_from_database", read_row)  # the writer's own reads are plain
         with django_capture_on_commit_callbacks(execute=True):
             _rename("Gerda Lund")
@@ -232,9 +236,9 @@ def test_class_7_a_reader_that_read_the_row_before_a_writer_committed_does_not_o
     caches["default"].clear()
     monkeypatch.setattr(revision, "_from_database", reader_reads_then_writer_commits_and_publishes)
     older = revision.current()
-    newest = Revision.objects.get(pk=1).token
-    assert older.token != newest
-    assert revision.current().token == newest
+    newest = Revision.objects.get(scope=LEAGUE).token
+    assert older != newest
+    assert revision.current() == newest
 
 
 def test_class_7_a_reader_that_paused_longer_than_a_tokens_life_does_not_write_back(
@@ -246,8 +250,8 @@ def test_class_7_a_reader_that_paused_longer_than_a_tokens_life_does_not_write_b
     read_row, clock = revision._from_database, [1000.0]
     monkeypatch.setattr(revision, "monotonic", lambda: clock[0])
 
-    def reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires():
-        found = read_row()
+    def reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires(scope):
+        found = read_row(scope)
         monkeypatch.setattr(revision, "_from_database", read_row)
         with django_capture_on_commit_callbacks(execute=True):
             _rename("Gerda Lund")
@@ -261,9 +265,9 @@ def test_class_7_a_reader_that_paused_longer_than_a_tokens_life_does_not_write_b
         revision, "_from_database", reader_reads_then_pauses_while_a_writer_publishes_and_its_token_expires
     )
     older = revision.current()
-    newest = Revision.objects.get(pk=1).token
-    assert older.token != newest
-    assert revision.current().token == newest
+    newest = Revision.objects.get(scope=LEAGUE).token
+    assert older != newest
+    assert revision.current() == newest
 
 
 def test_class_7_two_writers_publishing_in_reverse_order_leave_the_newer_token(
@@ -273,10 +277,10 @@ def test_class_7_two_writers_publishing_in_reverse_order_leave_the_newer_token(
         _rename("Gerda Lund")
     with django_capture_on_commit_callbacks() as second:
         _rename("Gerda Lindqvist")
-    newest = Revision.objects.get(pk=1).token
+    newest = Revision.objects.get(scope=LEAGUE).token
     for publish in [*second, *first]:
         publish()
-    assert revision.current().token == newest
+    assert revision.current() == newest
 
 
 def test_class_7_a_publication_lost_while_redis_was_away_is_stale_at_most_the_tokens_lifetime(
@@ -285,7 +289,7 @@ def test_class_7_a_publication_lost_while_redis_was_away_is_stale_at_most_the_to
     """Redis reachable by readers but not by the writer (or back after the writer's commit): the token
     stored before the write is served until it expires, at most SHARED_TOKEN_SECONDS after it was
     stored, hence after the write; then the row's token is read and published."""
-    before = revision.current().token
+    before = revision.current()
     reachable = settings.CACHES
     settings.CACHES = {"default": {"BACKEND": BACKEND, "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
     with django_capture_on_commit_callbacks(execute=True):
@@ -293,10 +297,10 @@ def test_class_7_a_publication_lost_while_redis_was_away_is_stale_at_most_the_to
     settings.CACHES = reachable
     shared_cache.reset()
     client, key = _raw()
-    assert revision.current().token == before
+    assert revision.current() == before
     assert 0 < client.ttl(key) <= revision.SHARED_TOKEN_SECONDS
     client.delete(key)  # as its expiry does
-    assert revision.current().token == Revision.objects.get(pk=1).token != before
+    assert revision.current() == Revision.objects.get(scope=LEAGUE).token != before
 
 
 def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
@@ -308,16 +312,16 @@ def test_class_7_a_restored_older_backup_still_moves_the_revision_on(
         _rename("Gerda Lund")
         _rename("Gerda Lindqvist")
     published = revision.current()
-    Revision.objects.filter(pk=1).update(number=0)  # as the backup's row would be
+    Revision.objects.filter(scope=LEAGUE).update(number=0)  # as the backup's row would be
     with django_capture_on_commit_callbacks(execute=True):
         Revision.bump()  # as web/backups.py does after a restore
-    renewed = Revision.objects.get(pk=1).token
-    assert renewed != published.token and revision.current().token == renewed
+    renewed = Revision.objects.get(scope=LEAGUE).token
+    assert renewed != published and revision.current() == renewed
 
 
 def test_class_7_a_token_stored_by_the_previous_deploy_is_replaced(redis_server, club):
     """The previous code stored a pickled token under the same key, with no number."""
-    caches["default"].set(revision.CACHE_KEY, revision.Current("before-the-deploy", revision.timezone.now()), 60)
-    assert revision.current().token == Revision.objects.get(pk=1).token
+    caches["default"].set(revision.cache_key(revision.LEAGUE), revision.Current("before-the-deploy"), 60)
+    assert revision.current() == Revision.objects.get(scope=LEAGUE).token
     client, key = _raw()
-    assert client.get(key).decode().endswith(Revision.objects.get(pk=1).token)
+    assert client.get(key).decode().endswith(Revision.objects.get(scope=LEAGUE).token)

@@ -7,6 +7,7 @@ from datetime import date
 from django.urls import reverse
 
 from league.models import Matchday, Revision, Season
+from league.revision import LEAGUE
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.recompute import differences
 from ratings.services.seasons import save_season
@@ -18,7 +19,7 @@ def season_form(name="November", slug="november", first="2025-11-01", last="2025
 
 
 def token() -> str:
-    return Revision.objects.get(pk=1).token
+    return Revision.objects.get(scope=LEAGUE).token
 
 
 def test_adding_a_fresh_start_season_in_the_admin_rates_its_tables(admin_client, club):

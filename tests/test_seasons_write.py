@@ -15,6 +15,7 @@ from django.db import connection
 from league.models import Category, Game, Matchday, Player, Revision, Season
 from league.results import Play, TypedResult
 from league.validation import name_key
+from league.revision import LEAGUE
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
@@ -45,7 +46,7 @@ def spring(start=Season.Start.FRESH, days=SPRING) -> Season:
 
 
 def token() -> str:
-    return Revision.objects.get(pk=1).token
+    return Revision.objects.get(scope=LEAGUE).token
 
 
 def rows_of(table: RatingTable) -> dict:

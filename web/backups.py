@@ -71,10 +71,10 @@ def restore(source: Path) -> None:
 def _renew_revision() -> None:
     """The backup brought its own revision token, perhaps one that pages were cached under before
     later changes: a new one makes every page cached since unreachable. A backup older than the
-    token gets one when `migrate` brings it up (league/migrations/0010)."""
+    token or the scope gets one when `migrate` brings it up (league/migrations/0010, 0017)."""
     with connection.cursor() as cursor:
         columns = {c.name for c in connection.introspection.get_table_description(cursor, "league_revision")}
-    if "token" in columns:
+    if {"token", "scope"} <= columns:
         Revision.bump()
 
 

@@ -1,47 +1,54 @@
-"""Rendered public pages, cached per league revision for visitors who are not logged in.
+"""Public pages, cached with Django's cache framework for visitors without a session.
 
-A league changes only when results are entered, yet every view builds its page anew; so a public
-page is stored in Django's cache framework under a key made of
+A page is stored under its path and the canonical values of the query parameters its view declares
+(web/page_params.py: parameters it does not read neither change the key nor fill the cache), with
+its scope's **generation** as the cache's `version`: the scope's revision token (league.revision:
+any write makes every older entry unreachable), the code's version (a deploy never serves pages of
+the old templates) and today's date (pages that hide inactive players change at midnight). The
+pages' ETag is the generation too (web/views/sections.py: `public_page`).
 
-- the code's version (a deploy never serves pages of the old templates),
-- the league's revision token (league.revision: any write makes every old entry unreachable),
-- today's date (pages that hide inactive players change at midnight),
-- the path and the canonical values of the query parameters the view reads (each view declares
-  them beside itself with `web.page_params.cached_page`; parameters it does not read neither change
-  the key nor fill the cache).
+The middleware stands right after Django's checks of the request (the Host, the HTTPS redirect),
+which a hit passes as a rendered page does, and before sessions, authentication, CSRF and the rest,
+which a hit skips. A hit of a page asked for without parameters does not even resolve its view.
+Anyone with a session cookie (staff, the admin), and every request that is not a GET of a declared
+page, goes through the whole stack and is never stored.
 
-The middleware stands early in the stack, right after Django's checks of the request (the Host, the
-HTTPS redirect), which a hit must pass as a rendered page does: a hit skips sessions,
-authentication, CSRF, messages and the login throttle, and costs one cheap revision check and one
-cache read. Anyone with a session
-cookie (staff, the admin) and every request that is not a GET of a declared page goes through the
-whole stack as before, and is never stored.
+Without Redis, the workers of a machine also share their pages through a folder
+(web/shared_pages.py), where the first worker to miss a page renders it while the others wait.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from datetime import date
+import time
+from contextlib import nullcontext
+from datetime import date, datetime, timedelta
 from importlib import metadata
 from pathlib import Path, PurePath
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
+from django.utils.http import urlencode
 
-from league import revision
-from web.shared_pages import SharedPages, shared_pages
+from league import revision, shared_cache
+from web.shared_pages import SharedPages
+
+# What makes a request conditional: only such a request needs its stored page compared.
+CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
 
 
 def _code_version() -> str:
     """A digest of what a page is made with as deployed: the code and templates (names, sizes and
-    modification times), the settings (a page's title, page sizes, time zone...; the pages shared
-    through a folder outlive a restart) and the versions of the packages that render pages."""
+    modification times), the settings (a page's title, page sizes, time zone...; pages in Redis or
+    the shared folder outlive a restart) and the versions of the packages that render pages."""
     digest = hashlib.sha256()
     base = Path(settings.BASE_DIR)
     for folder in ("config", "league", "ratings", "web", "templates", "static"):
@@ -74,61 +81,127 @@ def _plain(value) -> str:
 CODE_VERSION = _code_version()
 
 
-@dataclass(frozen=True)
-class Shape:
-    """What the league's pages are made of at one revision: the tables, whose slugs name the page
-    parameters of their grids. Read once per revision per worker."""
-
-    table_slugs: frozenset[str]
+def scope(request: HttpRequest) -> str:
+    """Whose revision the page asked for depends on: the one league; once clubs share a site, the
+    club its path names."""
+    return revision.LEAGUE
 
 
-_shapes: dict[str, Shape] = {}
+_day: list = [None, 0.0]  # today's date in the site's time zone, and the time.time() it ends at
 
 
-def shape(token: str) -> Shape:
-    found = _shapes.get(token)
+def today() -> date:
+    """Today's date in the site's time zone (timezone.localdate()), worked out once a day."""
+    day, ends = _day
+    if time.time() >= ends:
+        now = timezone.localtime()
+        day, midnight = now.date(), datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), now.tzinfo)
+        _day[:] = day, midnight.timestamp()
+    return day
+
+
+def generation(request: HttpRequest) -> str:
+    """The version of the request's scope's pages in the cache, and their ETag: read once per request."""
+    found = request.__dict__.get("page_generation")
     if found is None:
-        from ratings.models import RatingTable
-
-        found = Shape(frozenset(RatingTable.objects.values_list("slug", flat=True)))
-        _shapes.clear()  # only the current revision's shape is worth keeping
-        _shapes[token] = found
+        token = revision.current(scope(request)) or "none"
+        found = request.page_generation = f"{token}.{CODE_VERSION}.{today():%Y%m%d}"
     return found
 
 
+def table_slugs(request: HttpRequest) -> frozenset[str]:
+    """The slugs of the rating tables of the request's scope (a page's grids page by them), read once
+    per generation."""
+
+    def read():
+        from ratings.models import RatingTable
+
+        return frozenset(RatingTable.objects.values_list("slug", flat=True))
+
+    return cache.get_or_set(f"table-slugs:{scope(request)}", read, version=generation(request))
+
+
+def page_key(path: str, params: dict[str, str]) -> str:
+    """The key of a stored page: its path and the declared parameters' canonical values, in one order
+    and URL-encoded (so no value, a `table` holding "&", reads as two), as a digest: paths may hold
+    what cache keys may not (spaces, line breaks, any length)."""
+    page = f"{path}?{urlencode(sorted(params.items()))}" if params else f"{path}?"
+    return "page:" + hashlib.md5(page.encode(), usedforsecurity=False).hexdigest()
+
+
+class Stored(NamedTuple):
+    """A page as stored: what a hit answers with (always a 200)."""
+
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+
+class PageMemory(LocMemCache):
+    """Django's local-memory cache, keeping each value as it is instead of pickled: a stored page
+    (immutable) is answered without copying its body, which unpickling did at every hit (a fifth of
+    a hit of the home page: docs/cache.md). For immutable values only."""
+
+    def get(self, key, default=None, version=None):
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if self._has_expired(key):
+                self._delete(key)
+                return default
+            self._cache.move_to_end(key, last=False)
+            return self._cache[key]
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            self._set(key, value, timeout)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        key = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if not self._has_expired(key):
+                return False
+            self._set(key, value, timeout)
+            return True
+
+    def incr(self, key, delta=1, version=None):
+        raise NotImplementedError("PageMemory keeps pages, not counts")
+
+
+_memory: list[PageMemory] = []
+
+
+def memory() -> PageMemory:
+    """This worker's own pages. Not one of the CACHES: Django's handler visits each of those at the
+    end of every request, which costs a hit a few microseconds per cache (docs/cache.md)."""
+    if not _memory:
+        _memory.append(PageMemory("pages", {"OPTIONS": {"MAX_ENTRIES": settings.PAGE_CACHE_ENTRIES}}))
+    return _memory[0]
+
+
+def shared_pages():
+    """The pages shared with the other workers: Redis (the default cache), else the folder
+    (web/shared_pages.py), else None."""
+    if shared_cache.configured():
+        return cache
+    folder = settings.PAGE_CACHE_SHARED_DIR
+    return SharedPages(folder, {"OPTIONS": {"MAX_ENTRIES": settings.PAGE_CACHE_ENTRIES}}) if folder else None
+
+
 def clear() -> None:
-    """Forget every stored page: this worker's cache and the pages shared with the others."""
-    cache.clear()
+    """Forget every stored page: this worker's and the ones shared with the others."""
+    memory().clear()
     shared = shared_pages()
     if shared is not None:
         shared.clear()
 
 
-def request_revision(request: HttpRequest) -> revision.Current:
-    """The league's revision as this request sees it, read once per request."""
-    if not hasattr(request, "league_revision"):
-        request.league_revision = revision.current()
-    return request.league_revision
-
-
-def request_table_slugs(request: HttpRequest) -> frozenset[str]:
-    """The slugs of the league's rating tables at this request's revision (a page's grids page by them)."""
-    return shape(request_revision(request).token).table_slugs
-
-
-def cache_key(code_version: str, token: str | None, today: date, path: str, params: dict[str, str]) -> str:
-    """The key of a stored page: everything its content depends on, with the declared parameters'
-    canonical values (`params`) in one order. Written as JSON, so no value (a `table` holding "&" or a
-    path holding a line break) can make one page's parts read as another's."""
-    parts = [code_version, token, today.isoformat(), path, sorted(params.items())]
-    return "page:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Entry:
-    status: int
-    headers: tuple[tuple[str, str], ...]
-    content: bytes
+def declared(path: str):
+    """The parameters the view at `path` declares (web/page_params.py), or None when it is not a
+    cached page."""
+    try:
+        return getattr(resolve(path).func, "page_params", None)
+    except Resolver404:
+        return None
 
 
 class PageCacheMiddleware:
@@ -136,58 +209,45 @@ class PageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):
-        key = self.key(request)
-        if key is None:
+        if request.method != "GET" or settings.PAGE_CACHE_SECONDS <= 0:  # off: the load test's cold runs
             return self.get_response(request)
-        entry = cache.get(key)
-        if entry is not None:
-            return self.replay(request, entry)
-        shared = shared_pages()
-        if shared is None:
-            return self.render(request, key)
-        generation = request.page_cache_generation
-        found = shared.get(generation, key)
-        if found is None:
-            with shared.turn(generation, key):  # one worker renders, the others wait for its page
-                found = shared.get(generation, key)
-                if found is None:
-                    return self.render(request, key, shared, generation)
-        entry = Entry(*found)
-        cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
-        return self.replay(request, entry)
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return self.get_response(request)
+        params, page = {}, None
+        if request.META.get("QUERY_STRING"):
+            page = declared(request.path_info)
+            params = page.read(request.GET, lambda: table_slugs(request)) if page else None
+            if params is None:
+                return self.get_response(request)
+        key, version = page_key(request.path_info, params), generation(request)
+        found = memory().get(key, version=version)
+        if found is not None:
+            return self.replay(request, found)
+        if page is None and declared(request.path_info) is None:
+            return self.get_response(request)
+        return self.miss(request, key, version)
 
-    def render(self, request: HttpRequest, key: str, shared: SharedPages | None = None, generation: str = ""):
+    def miss(self, request: HttpRequest, key: str, version: str) -> HttpResponse:
+        """The page from the cache shared with the other workers, else rendered (and stored in both)."""
+        shared = shared_pages()
+        found = shared.get(key, version=version) if shared else None
+        if found is None:
+            lock = getattr(shared, "lock", None)  # the folder's: one worker renders, the others wait
+            with lock(key, version) if lock else nullcontext():
+                found = shared.get(key, version=version) if lock else None
+                if found is None:
+                    return self.render(request, key, version, shared)
+        memory().set(key, found, settings.PAGE_CACHE_SECONDS, version=version)
+        return self.replay(request, found)
+
+    def render(self, request: HttpRequest, key: str, version: str, shared) -> HttpResponse:
         response = self.get_response(request)
         if self.storable(response):
-            entry = Entry(response.status_code, tuple((k, v) for k, v in response.items()), response.content)
-            cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
-            if shared is not None:
-                shared.put(generation, key, entry.status, entry.headers, entry.content)
+            response["Content-Length"] = str(len(response.content))  # what CommonMiddleware adds to every hit
+            stored = Stored(tuple(response.items()), response.content)
+            for store in (memory(), shared) if shared else (memory(),):
+                store.set(key, stored, settings.PAGE_CACHE_SECONDS, version=version)
         return response
-
-    @staticmethod
-    def key(request: HttpRequest) -> str | None:
-        """The cache key of this request's page; None when it is not to be cached."""
-        if settings.PAGE_CACHE_SECONDS <= 0:  # off (the load benchmark's cold runs)
-            return None
-        if request.method != "GET" or settings.SESSION_COOKIE_NAME in request.COOKIES:
-            return None
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return None
-        declared = getattr(match.func, "page_params", None)
-        if declared is None:
-            return None
-        params = declared.read(request.GET, lambda: request_table_slugs(request))
-        if params is None:
-            return None
-        # The view (web/page_params.py: cached_page) sees only these values, so a page stored for one
-        # request is the page of every request with its key: no link on it carries a parameter left out.
-        token, today = request_revision(request).token, timezone.localdate()
-        # What changes for every page at once: the shared folder keeps the pages of one generation.
-        request.page_cache_generation = f"{CODE_VERSION}-{token or 'none'}-{today:%Y%m%d}"
-        return cache_key(CODE_VERSION, token, today, request.path_info, params)
 
     @staticmethod
     def storable(response: HttpResponse) -> bool:
@@ -196,10 +256,10 @@ class PageCacheMiddleware:
         return response.status_code == 200 and not response.streaming and not response.cookies and "cookie" not in vary
 
     @staticmethod
-    def replay(request: HttpRequest, entry: Entry) -> HttpResponse:
-        response = HttpResponse(entry.content, status=entry.status)
-        for name, value in entry.headers:
-            response[name] = value
-        response = get_conditional_response(request, etag=response.get("ETag"), response=response)
+    def replay(request: HttpRequest, stored: Stored) -> HttpResponse:
+        """The stored page as it was rendered (a 304 when the request's copy is current)."""
+        response = HttpResponse(stored.body, headers=stored.headers)
+        if any(name in request.META for name in CONDITIONS):
+            response = get_conditional_response(request, etag=response.get("ETag"), response=response)
         response.page_cache = "hit"  # for tests and the benchmark; not sent
         return response

@@ -17,47 +17,15 @@ from django.http import QueryDict
 from django.utils.cache import patch_cache_control
 
 from league.validation import iso_date
-from web.page_cache import request_table_slugs
+from web.page_cache import table_slugs
 from web.paging import page_number
 
 EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/sections.py)
 
 
-def canonical(
-    query: QueryDict,
-    *,
-    pages: Iterable[str] = frozenset(),
-    choices: dict[str, set[str]] | None = None,
-    exports: bool = False,
-    dates: Iterable[str] = (),
-) -> dict[str, str] | None:
-    """The values of the parameters a page reads, written one way: page numbers as plain numbers
-    (page 1 as no parameter), choices only from their set, dates as 2025-11-03 (blank: none), `export`
-    and `table` for downloads. Anything else is left out; a value the page would refuse (page 0, a sort it
-    does not know, a date that is none) makes the request uncacheable, and it reaches the view as it
-    came, to be refused there."""
-    pages, choices = set(pages), choices or {}
-    known: dict[str, str] = {}
-    for name, values in query.lists():
-        value = values[-1].strip()
-        if name in pages:
-            number = page_number(value)  # the view's own reading (web/paging.py)
-            if number is None:
-                return None
-            if number > 1:
-                known[name] = str(number)
-        elif name in choices:
-            if value not in choices[name]:
-                return None
-            known[name] = value
-        elif name in dates:
-            if value and not _is_date(value):
-                return None
-            if value:
-                known[name] = value
-        elif exports and name in EXPORT_PARAMS:
-            known[name] = value
-    return known
+def page_param(key: str) -> str:
+    """The query parameter of a table section's page number (web/views/sections.py: Section)."""
+    return f"{key}-page"
 
 
 def _is_date(text: str) -> bool:
@@ -68,23 +36,19 @@ def _is_date(text: str) -> bool:
     return True
 
 
-def page_param(key: str) -> str:
-    """The query parameter of a table section's page number (web/views/sections.py: Section)."""
-    return f"{key}-page"
-
-
 @dataclass(frozen=True)
 class PageParams:
     """What one page reads from its query: the page numbers of its table `sections` (and of one
     section per rating table when `tables`), its `choices` (each a set of values), the downloads
-    when `exports`, and names whose presence (`uncached`, e.g. a search) makes the answer unstored."""
+    when `exports`, days (`dates`, as 2025-11-03), and names whose presence (`uncached`, e.g. a
+    search) makes the answer unstored."""
 
     sections: tuple[str, ...] = ()
     tables: bool = False
     choices: dict[str, frozenset[str]] = field(default_factory=dict)
     exports: bool = False
     uncached: tuple[str, ...] = ()
-    dates: tuple[str, ...] = ()  # days, as 2025-11-03 (web/as_at.py)
+    dates: tuple[str, ...] = ()  # web/as_at.py
 
     def pages(self, table_slugs: Iterable[str]) -> set[str]:
         keys = {*self.sections, *(table_slugs if self.tables else ())}
@@ -96,25 +60,49 @@ class PageParams:
         exports = EXPORT_PARAMS if self.exports else ()
         return {*self.pages(table_slugs), *self.choices, *exports, *self.uncached, *self.dates}
 
+    def canonical(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
+        """The declared parameters' values written one way: page numbers as plain numbers (page 1 as
+        no parameter), choices only from their set, dates as 2025-11-03 (blank: none), `export` and
+        `table` for downloads. Anything else is left out. None when a value is one the page would
+        refuse (page 0, a sort it does not know, a date that is none): such a request is never
+        stored, and reaches the view as it came, to be refused there. `table_slugs` is called only
+        for a page that pages by its tables."""
+        pages = self.pages(table_slugs() if self.tables else ())
+        known: dict[str, str] = {}
+        for name, values in query.lists():
+            value = values[-1].strip()
+            if name in pages:
+                number = page_number(value)  # the view's own reading (web/paging.py)
+                if number is None:
+                    return None
+                if number > 1:
+                    known[name] = str(number)
+            elif name in self.choices:
+                if value not in self.choices[name]:
+                    return None
+                known[name] = value
+            elif name in self.dates:
+                if value and not _is_date(value):
+                    return None
+                if value:
+                    known[name] = value
+            elif self.exports and name in EXPORT_PARAMS:
+                known[name] = value
+        return known
+
     def read(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
-        """The canonical values of `query`'s declared parameters; None when the request is not to be
-        cached. `table_slugs` is called only when a table's page number could be in `query`."""
+        """The values that key the stored page; None when the answer is not to be stored (a value
+        the page refuses, a search)."""
         if not query:
             return {}
         if any(query.get(name, "").strip() for name in self.uncached):
             return None
         return self.canonical(query, table_slugs)
 
-    def canonical(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> dict[str, str] | None:
-        slugs = table_slugs() if self.tables else ()
-        return canonical(query, pages=self.pages(slugs), choices=self.choices, exports=self.exports, dates=self.dates)
-
     def seen(self, query: QueryDict, table_slugs: Callable[[], Iterable[str]]) -> QueryDict | None:
         """The query the view is handed: the canonical values, and the names that leave a page unstored
         (a search) as they came; None when a declared value is one the view must refuse itself."""
-        if not query:
-            return query_of({})
-        values = self.canonical(query, table_slugs)
+        values = self.canonical(query, table_slugs) if query else {}
         if values is None:
             return None
         values.update({name: query[name] for name in self.uncached if query.get(name, "").strip()})
@@ -142,7 +130,7 @@ def cached_page(params: PageParams = PageParams()):
     def decorate(view):
         @functools.wraps(view)
         def page(request, *args, **kwargs):
-            seen = params.seen(request.GET, lambda: request_table_slugs(request))
+            seen = params.seen(request.GET, lambda: table_slugs(request))
             if seen is not None:
                 request.GET = seen
             response = view(request, *args, **kwargs)

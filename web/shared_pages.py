@@ -1,83 +1,53 @@
-"""Rendered pages shared by the workers of one machine, through a folder beside the SQLite database.
+"""Pages shared by the workers of one machine when there is no Redis: Django's file-based cache, in a
+folder beside the SQLite database (config/settings.py), with the two things it does not do
+(docs/cache.md):
 
-Each worker keeps its pages in its own memory, so after every write each worker rendered each page
-again, all of them at the same moment: measured in the load test while imports ran, five renders of
-the home page at once after each import, 450-690 ms each on two cores, and no request answered
-meanwhile. Here the first worker to miss a page takes a lock on it and renders it; the others wait
-for that lock (asking for it every few milliseconds, not rendering) and read the page it wrote, so a
-page is rendered once per revision per machine, not once per worker.
-
-A page is a file named by its cache key in a folder named by its generation: the code's version,
-the league's revision token and the date, the parts of the key that change for every page at once.
-A write (or a deploy, a change of settings, midnight) makes every old page unreachable at once, as in
-the cache itself. The first worker to make a new generation's folder removes the generations' folders
-untouched for a minute: not the ones still in use, since a request that read the revision just before
-a write lands still renders and stores its page under the old generation (removing those would
-break the locks of the workers waiting in them). Only folders named like a generation are removed;
-the folder must be this user's own and writable by nobody else, or it is not used; that is checked
-again at every use (one lstat), and a folder found otherwise is dropped by the worker for good, the
-pages being rendered without it. Files hold the status, headers, length and body (no pickle: nothing
-read back from the folder is run). With Redis the cache itself is shared and this folder is not used.
+- **It is used only while the folder is this user's alone.** FileBasedCache unpickles whatever
+  file its folder holds, so a file put there by another user would be run in the worker. The folder
+  is checked at every use (one lstat); one found open to others, another's or not a folder at all
+  (a symbolic link) is dropped by the worker for good, its pages being rendered without it.
+- **One worker renders a page, the others wait for it.** After a write every worker misses each
+  page at the same moment; FileBasedCache's `add` is a look then a write, which they would all
+  pass, and all render. Here the first to miss takes a lock (one of a fixed set of lock files, so
+  none is ever removed) and renders; the others wait for it and read its copy.
 """
 
 from __future__ import annotations
 
-import errno
 import fcntl
-import json
+import functools
+import hashlib
 import logging
 import os
-import re
-import shutil
+import pickle
 import stat
-import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from django.conf import settings
-
-from league import revision
+from django.core.cache.backends.filebased import FileBasedCache
 
 # How long a worker waits for another one rendering the same page before rendering it itself.
 WAIT_SECONDS = 10.0
 _POLL_SECONDS = 0.003
-# A generation's folder untouched for this long is no longer in use by any request.
-IDLE_SECONDS = 60.0
-_GENERATION = re.compile(r"[0-9a-f]{16}-([0-9a-f]+|none)-[0-9]{8}")
+LOCKS = 64  # pages rendered at one moment rarely share a lock, and the files stay few
 # Folders found open to others, another's or not a folder: never used again by this worker, since
 # whatever was put in them meanwhile may still be there when they look right again.
 _refused: set[Path] = set()
 _log = logging.getLogger(__name__)
 
 
-def folder() -> Path | None:
-    """Where the pages are shared: PAGE_CACHE_SHARED_DIR, or beside a SQLite database file when the
-    cache is each worker's own memory; None when there is nothing to share through ("off", Redis,
-    PostgreSQL without a folder set, an in-memory database)."""
-    chosen = settings.PAGE_CACHE_SHARED_DIR
-    if chosen == "off" or "locmem" not in settings.CACHES["default"]["BACKEND"].lower():
-        return None
-    if chosen:
-        root = Path(chosen)
-    elif database := revision.sqlite_path():
-        root = Path(database + "-pages")
-    else:
-        return None
-    return root if _own(root) else None
-
-
-def _own(path: Path) -> bool:
-    """The folder is ours alone (or not made yet): another user who could write in it could have
-    their files served as pages. Asked at every use, of the folder itself (a symbolic link put in its
-    place is refused), so a folder that changes hands or opens to others is dropped at once."""
+def ours(path: Path) -> bool:
+    """The folder is this user's alone (or not made yet: FileBasedCache makes it for this user only).
+    Asked of the folder itself, so a symbolic link put in its place is refused."""
     if path in _refused:
         return False
     try:
         found = path.lstat()
     except FileNotFoundError:
-        return True  # made by the first page stored, for this user only
+        return True
     except OSError:
         found = None
     if found and stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o022:
@@ -87,122 +57,71 @@ def _own(path: Path) -> bool:
     return False
 
 
-def _safe(text: str) -> str:
-    # Tokens and keys are hex made by the project; anything else must not reach the file system.
-    if not text or not all(c.isalnum() or c in "-_:" for c in text):
-        raise ValueError(f"not a page name: {text!r}")
-    return text.replace(":", "-")
+def _only_while_ours(name: str, default=None):
+    method = getattr(FileBasedCache, name)
 
-
-class SharedPages:
-    def __init__(self, root: Path):
-        self.root = root
-
-    def _page(self, generation: str, key: str) -> Path:
-        return self.root / _safe(generation or "none") / _safe(key)
-
-    def _usable(self, page: Path) -> bool:
-        """The folder and the generation's folder holding `page` are still ours alone."""
-        return _own(self.root) and _own(page.parent)
-
-    def get(self, generation: str, key: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
-        """The status, headers and body stored for this page, or None (also for a file cut short)."""
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        if not ours(self.folder):
+            return default
         try:
-            page = self._page(generation, key)
-            if not self._usable(page):
-                return None
-            data = page.read_bytes()
-            head, _, body = data.partition(b"\n")
-            meta = json.loads(head)
-            if int(meta["length"]) != len(body):
-                return None
-            return int(meta["status"]), tuple((str(k), str(v)) for k, v in meta["headers"]), body
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+            return method(self, *args, **kwargs)
+        except OSError:  # a full or read-only disk: the page is served, only not shared
+            return default
 
-    def put(self, generation: str, key: str, status: int, headers, body: bytes) -> None:
-        """Store a page (written whole under a temporary name, then renamed: a reader never sees half)."""
-        try:
-            path = self._page(generation, key)
-            if not self._usable(path) or not path.parent.is_dir():
-                return  # not ours alone, or an older generation's folder, gone: its pages are no longer wanted
-            head = json.dumps({"status": status, "headers": list(headers), "length": len(body)}).encode()
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as out:
-                out.write(head + b"\n" + body)
-            os.replace(temporary, path)
-        except (OSError, ValueError):
-            pass  # a full or read-only disk: the page was served, only not shared
+    return guarded
 
-    def _made(self, generation_folder: Path) -> None:
-        """Make the generation's folder; the first worker to make it removes the folders of the
-        generations no request has used for IDLE_SECONDS."""
-        if generation_folder.is_dir():
-            return
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+class SharedPages(FileBasedCache):
+    def __init__(self, dir, params):
+        self.folder = Path(os.path.abspath(dir))
+        super().__init__(dir, params)
+
+    def _createdir(self):
+        if ours(self.folder):
+            try:
+                super()._createdir()
+            except OSError:
+                pass  # a folder that cannot be made: nothing is shared, nothing fails
+
+    def get(self, key, default=None, version=None):
+        if not ours(self.folder):
+            return default
         try:
-            generation_folder.mkdir(mode=0o700)
-        except FileExistsError:
-            return
-        idle_since = time.time() - IDLE_SECONDS
-        for name in os.listdir(self.root):
-            folder = self.root / name
-            if name != generation_folder.name and _GENERATION.fullmatch(name) and _untouched(folder, idle_since):
-                shutil.rmtree(folder, ignore_errors=True)
+            return super().get(key, default, version)
+        except (OSError, EOFError, ValueError, zlib.error, pickle.UnpicklingError):  # a damaged file: a miss
+            return default
+
+    set = _only_while_ours("set")
+    add = _only_while_ours("add", False)
+    touch = _only_while_ours("touch", False)
+    delete = _only_while_ours("delete", False)
+    has_key = _only_while_ours("has_key", False)
+    clear = _only_while_ours("clear")
 
     @contextmanager
-    def turn(self, generation: str, key: str) -> Iterator[None]:
-        """Hold this page's lock while the block runs; wait up to WAIT_SECONDS for a worker that holds
-        it (then run the block anyway: a lost lock only costs a second render)."""
+    def lock(self, key: str, version=None) -> Iterator[None]:
+        """Hold the page's lock while the block runs; wait up to WAIT_SECONDS for a worker that holds
+        it (then run the block anyway: a lost lock costs a second render, never an answer)."""
         handle = None
         try:
-            lock = self._page(generation, key).with_suffix(".lock")
-            if not _own(self.root):
-                raise ValueError("not our folder")
-            self._made(lock.parent)
-            if not _own(lock.parent):
-                raise ValueError("not our folder")
-            handle = os.open(lock, os.O_CREAT | os.O_RDWR, 0o600)
-            os.utime(handle)  # in use: the folder is not removed while requests wait in it
-            deadline = time.monotonic() + WAIT_SECONDS
-            while True:
-                try:
-                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except OSError as error:
-                    if error.errno not in (errno.EAGAIN, errno.EACCES) or time.monotonic() > deadline:
+            if ours(self.folder):
+                digest = hashlib.md5(self.make_and_validate_key(key, version).encode(), usedforsecurity=False)
+                path = self.folder / f"{int(digest.hexdigest(), 16) % LOCKS:02d}.lock"
+                handle = os.open(path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW, 0o600)
+                deadline = time.monotonic() + WAIT_SECONDS
+                while True:
+                    try:
+                        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                         break
-                    time.sleep(_POLL_SECONDS)
-        except (OSError, ValueError):
+                    except BlockingIOError:
+                        if time.monotonic() > deadline:
+                            break
+                        time.sleep(_POLL_SECONDS)
+        except OSError:
             pass
         try:
             yield
         finally:
             if handle is not None:
                 os.close(handle)  # closing releases the lock
-
-    def clear(self) -> None:
-        """Remove every generation's folder (and nothing else in the folder)."""
-        if not _own(self.root):
-            return
-        try:
-            names = os.listdir(self.root)
-        except OSError:
-            return
-        for name in names:
-            if _GENERATION.fullmatch(name):
-                shutil.rmtree(self.root / name, ignore_errors=True)
-
-
-def _untouched(folder: Path, since: float) -> bool:
-    """No page in the folder was written, and no lock in it asked for, since `since`."""
-    try:
-        times = [folder.stat().st_mtime] + [entry.stat().st_mtime for entry in os.scandir(folder)]
-    except OSError:
-        return False
-    return max(times) < since
-
-
-def shared_pages() -> SharedPages | None:
-    root = folder()
-    return SharedPages(root) if root else None

@@ -205,9 +205,10 @@ class Page(models.Model):
 
 
 class Revision(models.Model):
-    """One row that changes whenever anything the public pages show changes: the key of their
-    cached copies, their ETag and Last-Modified (see league.revision)."""
+    """A row per scope (today the one league) that changes whenever anything its public pages show
+    changes: the `version` of their cached copies and their ETag (see league.revision)."""
 
+    scope = models.SlugField(unique=True, default=revision.LEAGUE, help_text="Whose pages the row stands for.")
     # Moves on at every change (league.revision.next_number): Redis keeps only the newest token by it.
     number = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
@@ -216,15 +217,15 @@ class Revision(models.Model):
     )
 
     def __str__(self) -> str:
-        return f"Revision {self.number} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
+        return f"Revision {self.number} of {self.scope} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
 
     @classmethod
-    def bump(cls) -> None:
-        """Mark that the league changed (called by every service that writes, and by a restore)."""
+    def bump(cls, scope: str = revision.LEAGUE) -> None:
+        """Mark that the scope changed (called by every service that writes, and by a restore)."""
         now, token = timezone.now(), revision.new_token()
-        if not cls.objects.filter(pk=1).update(number=revision.next_number(now), changed_at=now, token=token):
-            cls.objects.create(pk=1, number=revision.first_number(now), changed_at=now, token=token)
-        revision.publish()
+        if not cls.objects.filter(scope=scope).update(number=revision.next_number(now), changed_at=now, token=token):
+            cls.objects.create(scope=scope, number=revision.first_number(now), changed_at=now, token=token)
+        revision.publish(scope)
 
 
 # Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered

@@ -20,7 +20,7 @@ from ratings.selectors.standings import table_history
 from web.entry.form import resolve_players
 from web.errors import NotFound
 from web.formatting import plain_number
-from web.page_cache import request_revision
+from web.page_cache import generation
 from web.page_params import cached_page
 from web.paging import paginate
 from web.views.sections import page_links, public_page
@@ -193,10 +193,9 @@ def _loss(value: float | None) -> str:
 def _compared(request, table: RatingTable):
     """Every method over the table's most recent matchdays, computed once per revision of the
     league (and per process): paging through the lists, or asking again, costs no second rating."""
-    token = request_revision(request).token
-    window = settings.LEAGUE_COMPARE_MATCHDAYS
-    key = f"compare:{table.pk}:{window}:{token}"
-    found = cache.get(key)
+    window, version = settings.LEAGUE_COMPARE_MATCHDAYS, generation(request)
+    key = f"compare:{table.pk}:{window}"
+    found = cache.get(key, version=version)
     if found is None:
         history, players, total = table_history(table, window)
         configs = [
@@ -206,7 +205,7 @@ def _compared(request, table: RatingTable):
         ]
         names = {pk: player.short_name for pk, player in players.items()}  # plain values pickle fast
         found = (comparison.compare(configs, history), history, names, total)
-        cache.set(key, found, timeout=24 * 3600)
+        cache.set(key, found, timeout=24 * 3600, version=version)
     return found
 
 

@@ -11,7 +11,6 @@ from urllib.parse import urlencode
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.http import condition
 
 from ratings.models import RatingTable
@@ -20,7 +19,7 @@ from web.entry import may_enter
 from web.errors import NotFound
 from web.formatting import csv_cell
 from web.names import PlainNames, PlayerNames
-from web.page_cache import CODE_VERSION, request_revision
+from web.page_cache import generation
 
 EXPORT_FORMATS = ("csv", "json")
 BASE_IDS = ("content",)  # the ids base.html gives its own elements
@@ -39,11 +38,11 @@ def bad_request(request, message: str):
 
 
 def _etag(request, *args, **kwargs) -> str:
-    # The league's revision, the code's version and the date (who counts as inactive changes
-    # with it): what the cached copy of a page is keyed by, too. Staff's copy holds the link to the
-    # entry page, so a browser's copy from before a login or a logout is not taken for it.
+    # The generation the cached copy of a page is stored under: the revision, the code's version and
+    # the date (who counts as inactive changes with it). Staff's copy holds the link to the entry
+    # page, so a browser's copy from before a login or a logout is not taken for it.
     staff = "-enter" if may_enter(request) else ""
-    return f'"{request_revision(request).token}-{CODE_VERSION[:8]}-{timezone.localdate():%Y%m%d}{staff}"'
+    return f'"{generation(request)}{staff}"'
 
 
 # Every public page depends on the league's data only, so one revision stands for all of them: a

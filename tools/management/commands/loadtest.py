@@ -15,7 +15,9 @@ from tools import loadtest, redis_outage
 class Command(BaseCommand):
     help = (
         "Each public page warm and cold under gunicorn against the same bytes served from memory by the "
-        "same gunicorn, alone and while an import writes; prints req/s, the ratio, p50, p99 and errors."
+        "same gunicorn, alone and while an import writes; prints req/s, the ratio, p50, p99, errors and "
+        f"whether each page meets its targets (warm and during imports: ratio >= {loadtest.TARGET_RATIO}, "
+        f"p99 <= {loadtest.TARGET_P99_MS:.0f} ms)."
     )
 
     def add_arguments(self, parser):
