@@ -14,8 +14,8 @@ from django.db import connection
 
 from league.models import Category, Game, Matchday, Player, Revision, Season
 from league.results import Play, TypedResult
-from league.validation import name_key
 from league.revision import LEAGUE
+from league.validation import name_key
 from ratings.methods import METHODS
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
