@@ -60,10 +60,9 @@ def _answered() -> None:
         _state.down = False
 
 
-def run(doing: str, call: Callable[[], T], default: T, *, always: bool = False) -> T:
-    """`call()`, or `default` if Redis does not answer it, or is being left alone after a failure
-    (unless `always`: a writer's publication is worth a timeout)."""
-    if _state.down and not always and time.monotonic() < _state.retry_at:
+def run(doing: str, call: Callable[[], T], default: T) -> T:
+    """`call()`, or `default` if Redis does not answer it, or is being left alone after a failure."""
+    if _state.down and time.monotonic() < _state.retry_at:
         return default
     try:
         result = call()

@@ -209,23 +209,20 @@ class Revision(models.Model):
     changes: the `version` of their cached copies and their ETag (see league.revision)."""
 
     scope = models.SlugField(unique=True, default=revision.LEAGUE, help_text="Whose pages the row stands for.")
-    # Moves on at every change (league.revision.next_number): Redis keeps only the newest token by it.
-    number = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField()
     token = models.CharField(
         max_length=32, default="", help_text="Random, new at every change: a restored backup never reuses one."
     )
 
     def __str__(self) -> str:
-        return f"Revision {self.number} of {self.scope} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
+        return f"Revision of {self.scope} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
 
     @classmethod
     def bump(cls, scope: str = revision.LEAGUE) -> None:
         """Mark that the scope changed (called by every service that writes, and by a restore)."""
         now, token = timezone.now(), revision.new_token()
-        if not cls.objects.filter(scope=scope).update(number=revision.next_number(now), changed_at=now, token=token):
-            cls.objects.create(scope=scope, number=revision.first_number(now), changed_at=now, token=token)
-        revision.publish(scope)
+        if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
+            cls.objects.create(scope=scope, changed_at=now, token=token)
 
 
 # Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered
