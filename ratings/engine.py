@@ -29,7 +29,7 @@ from league.validation import fitting_slug
 
 from . import methods
 from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
-from .models import RatingEntry, RatingTable, Standing, from_position
+from .models import RatingEntry, RatingTable, Standing, before, from_position
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
@@ -174,18 +174,20 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     games = [game_id for game_id, counted in counting.items() if counted]
     matchdays = Matchday.objects.filter(game_id__in=games)
     results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)
-    if since is None:
-        _clear_all(runs)
-    else:
+    if since is not None:
         matchdays = matchdays.filter(from_position(*since, prefix=""))
         results = results.filter(from_position(*since, prefix="matchday__"))
-        _resume(runs, since, results, counting)
     # Each matchday's facts once, rather than with every result row.
     facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
+    from_nothing = not _rows_kept(runs, since)
     try:
-        with _indexes_built_after():
+        with _indexes_built_after(from_nothing):
+            if from_nothing or since is None:  # nothing before `since` to resume from
+                _clear_all(runs, from_nothing)
+            else:
+                _resume(runs, since, results, counting)
             written = _write_entries(runs, _rate(stream, facts, counting))
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
@@ -195,16 +197,26 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     return written
 
 
+def _rows_kept(runs: list[_Run], since: Position | None) -> bool:
+    """Whether any rating row outlives the recompute: another table's, or one from before `since`."""
+    kept = ~Q(table_id__in=[run.table.pk for run in runs])
+    if since is not None:
+        kept |= before(*since)
+    return RatingEntry.objects.filter(kept).exists()
+
+
 @contextmanager
-def _indexes_built_after() -> Iterator[None]:
+def _indexes_built_after(from_nothing: bool) -> Iterator[None]:
     """When every rating row is written from nothing (a full rebuild, a league's first import), the
-    rows' indexes are built once after the rows (SQLite sorts them once) rather than entry by entry:
-    rows come in play order, so each one lands at a random place in the index of players' histories,
-    and at 100,000 matchdays that index no longer fits SQLite's page cache (the play-order index
-    gains less: docs/performance.md). Only on SQLite, whose schema changes are part of the
-    transaction and whose readers keep their snapshot meanwhile; on PostgreSQL, dropping an index
-    would lock every reader of rating rows out until the commit."""
-    if connection.vendor != "sqlite" or RatingEntry.objects.exists():
+    rows' indexes are dropped before the old rows are deleted and built once after the new ones
+    (SQLite sorts them once) rather than kept up entry by entry: SQLite cannot empty a table that
+    has foreign keys at once, so it deletes row by row, from every index; and rows come in play
+    order, so each one would land at a random place in the index of players' histories, which at
+    100,000 matchdays no longer fits SQLite's page cache (docs/performance.md). Only on SQLite,
+    whose schema changes are part of the transaction and whose readers keep their snapshot
+    meanwhile; on PostgreSQL, dropping an index would lock every reader of rating rows out until
+    the commit."""
+    if connection.vendor != "sqlite" or not from_nothing:
         yield
         return
     editor = connection.schema_editor(collect_sql=True)  # for its SQL only: never entered
@@ -216,13 +228,17 @@ def _indexes_built_after() -> Iterator[None]:
             cursor.execute(str(index.create_sql(RatingEntry, editor)))
 
 
-def _clear_all(runs: list[_Run]) -> None:
-    """A full rebuild starts from nothing: one DELETE of everything when every table is rebuilt."""
-    if len(runs) == RatingTable.every.count():
+def _clear_all(runs: list[_Run], every_row: bool) -> None:
+    """A rebuild from the start: the runs' rows and standings deleted, in one DELETE of every row
+    when no row outlives the recompute (`every_row`), and of every standing when every table is
+    rebuilt."""
+    if every_row:
         RatingEntry.objects.all().delete()
+    if len(runs) == RatingTable.every.count():
         Standing.objects.all().delete()
     for run in runs:
-        run.table.entries.all().delete()
+        if not every_row:
+            run.table.entries.all().delete()
         run.table.standings.all().delete()
 
 
