@@ -148,7 +148,7 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
                 _clear_all(runs, from_nothing)
             else:
                 _resume(runs, since, results, counting)
-            written = _write_entries(runs, rate(stream, facts, counting))
+            written = _write_entries(runs, rate(stream, facts, counting), by_table=not from_nothing)
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
         # after a method's refusal has rolled the caller's savepoint back (which aborts it).
@@ -266,13 +266,15 @@ def _carries_before(table: RatingTable, position: Position, players: set[int]) -
     }
 
 
-def _write_entries(runs: list[TableRun], rated: Iterable[tuple[int, list[tuple]]]) -> int:
-    """Write the rated rows (by table, as `rate` gives them) in batches, buffered per table so that
-    each batch lands in one part of the table's indexes. Returns the number of rows written."""
-    buffers: dict[int, list[tuple]] = {run.table_id: [] for run in runs}
+def _write_entries(runs: list[TableRun], rated: Iterable[tuple[int, list[tuple]]], by_table: bool = True) -> int:
+    """Write the rated rows (by table, as `rate` gives them) in batches, and returns their number.
+    With `by_table`, each batch holds one table's rows, so that it lands in one part of the indexes
+    that lead with the table; otherwise (indexes built after the rows) the rows keep play order, so
+    that each lands at the end of the one index kept, which leads with the matchday."""
+    buffers: dict[int, list[tuple]] = {run.table_id if by_table else 0: [] for run in runs}
     written = 0
     for table_id, rows in rated:
-        buffer = buffers[table_id]
+        buffer = buffers[table_id if by_table else 0]
         buffer += rows
         if len(buffer) >= BATCH:
             insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)

@@ -60,14 +60,17 @@ def rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[TableRun]]
     """Rate each matchday of the stream (RATED_FIELDS) with every table it counts in (`counting`,
     by game), yielding a table's id and its rows of the matchday (ENTRY_COLUMNS, the id first)."""
     adapt_date = connection.ops.adapt_datefield_value
+    given: dict[tuple, methods.Facts] = {}  # a few kinds of matchday: each one's Facts made once
     for matchday_id, group in groupby(rows, key=itemgetter(0)):
         group = list(group)
         day, number, rounds, winner_score, game_id = facts[matchday_id]
         if len(group) < 2:
             raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
         where = (matchday_id, day, number, adapt_date(day))
-        matchday_facts = methods.Facts(rounds, winner_score)
-        alone = not any(row[_SIDE] for row in group) and all(row[_WEIGHT] == 1 for row in group)
+        matchday_facts = given.get((rounds, winner_score)) or given.setdefault(
+            (rounds, winner_score), methods.Facts(rounds, winner_score)
+        )
+        alone = all(row[_WEIGHT] == 1 and not row[_SIDE] for row in group)
         placings = [row[2] if row[3] is None else row[3] for row in group] if alone else None
         for run in counting[game_id]:
             if run.window and not run.window[0] <= day <= run.window[1]:
