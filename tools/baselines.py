@@ -75,21 +75,22 @@ def club_rows(db: sqlite3.Connection, last: dict[int, dict[int, tuple]]) -> Iter
         for table in counting[game]:
             standings = last[table]
             before = [standings[r[5]][0] if r[5] in standings else 1500.0 for r in group]
-            if in_sides:
-                figures = _in_sides(group, rated, before, k)
-            else:
-                total = sum(before)
-                figures = []
-                for rating, score in zip(before, scores, strict=True):
-                    mean = (total - rating) / (n - 1)
+            total = sum(before)
+            figures = _in_sides(group, rated, before, k) if in_sides else scores
+            for r, rating, figure in zip(group, before, figures, strict=True):
+                if in_sides:
+                    mean, expected, score, change = figure
+                else:
+                    score, mean = figure, (total - rating) / (n - 1)
                     expected = 1 / (1 + 10 ** ((mean - rating) / 400))
-                    figures.append((mean, expected, score, k * (score - expected)))
-            for r, rating, (mean, expected, score, change) in zip(group, before, figures, strict=True):
+                    change = k * (score - expected)
                 after = float(math.floor(rating + change + 0.5))
                 played = standings[r[5]][2] + 1 if r[5] in standings else 1
                 standings[r[5]] = (after, None, played, day, number, after - rating)
-                row = (table, matchday, r[5], r[6], r[7], day, number, rating, after, mean, expected, score, k)
-                yield row + (after - rating, played, None)
+                yield (
+                    (table, matchday, r[5], r[6], r[7], day, number, rating, after)
+                    + (mean, expected, score, k, after - rating, played, None)
+                )
 
 
 def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: float) -> list[tuple]:
