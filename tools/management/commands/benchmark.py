@@ -189,7 +189,8 @@ def report(f: dict, matchdays: int) -> str:
     if "baseline" in f:
         agrees = "same ratings" if f["baseline_agrees"] else "DIFFERENT ratings"
         bare_agrees = "same ratings" if f["bare_agrees"] else "DIFFERENT ratings"
-        ratio, bare = f["recompute"] / f["baseline"], f["recompute"] / f["bare"]
+        # The bare baseline's turns alternate with the recompute's: the median of each turn's ratio.
+        ratio, bare = f["recompute"] / f["baseline"], f.get("bare_ratio", f["recompute"] / f["bare"])
         limit = TARGETS["recompute_bare_ratio"]
         lines += [
             f"{'sqlite3 baseline, project tables (' + agrees + ')':<44} {s(f['baseline']):>14}",
