@@ -7,7 +7,7 @@ pass over the results, and writes the rows in batches:
 
     clear   the rows from the position on (all rows for a full rebuild)
     resume  each player's state before the position, from their standing or their history
-    rate    stream the results in play order through each table's method
+    rate    stream the results in play order through each table's method (ratings.rating_pass)
     write   the rows as they come, then each affected player's standing
 """
 
@@ -15,27 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
-from itertools import groupby
 
 from django.db import connection
 from django.db.models import Q
 from django.utils.text import slugify
 
 from league.models import Category, Game, Matchday, Result, Season
-from league.results import PLACING_FIELDS, RATED_AS_GIVEN
 from league.validation import fitting_slug
 
 from . import methods
 from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
-from .models import RatingEntry, RatingTable, Standing, from_position
+from .models import RatingEntry, RatingTable, Standing, before, from_position
+from .rating_pass import RATED_FIELDS, Carry, TableRun, rate
+from .rating_pass import RecomputeError as RecomputeError  # what the services' callers catch
 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
-
-
-class RecomputeError(Exception):
-    """Stored results that cannot be rated (e.g. a matchday with one player)."""
 
 
 def sync_tables() -> None:
@@ -120,42 +116,6 @@ def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
     return [table for table in tables if any(table.counts(game) for game in games)]
 
 
-@dataclass
-class PlayerState:
-    """Where a player stands in a table after some matchday: what the next matchday starts from."""
-
-    rating: float
-    state: dict | None
-    played: int
-    date: date
-    number: int
-    delta: float
-
-
-# What the methods need of each result, read as plain tuples in play order: the record's fields
-# that a Seat takes as given come last, passed to it by position.
-RATED_FIELDS = ("matchday_id", "player_id", *PLACING_FIELDS, *RATED_AS_GIVEN)
-
-
-@dataclass
-class _Run:
-    """One table being recomputed: its method, and where each of its players stands."""
-
-    table: RatingTable
-    method: methods.Method
-    params: dict
-    start: tuple[float, dict | None]
-    states: dict[int, PlayerState]
-    affected: set[int] | None  # players whose standing is rewritten; None: everyone who plays
-    window: tuple[date, date] | None = None  # a season's table rates only the matchdays of its days
-
-    @classmethod
-    def of(cls, table: RatingTable) -> _Run:
-        method, params = table.rating_method, table.method_params()
-        window = None if table.season_id is None else (table.season.first_day, table.season.last_day)
-        return cls(table, method, params, method.start(params), {}, None, window)
-
-
 def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     """Rebuild `tables` from the matchday at `since` onward (everything when None), each with its
     method, in one pass over the results. Returns the number of rows written.
@@ -169,24 +129,26 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
         return 0
     locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
     list(locked.order_by("pk").values("pk"))
-    runs = [_Run.of(table) for table in tables]
+    runs = [TableRun.of(table) for table in tables]
     counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
     games = [game_id for game_id, counted in counting.items() if counted]
     matchdays = Matchday.objects.filter(game_id__in=games)
     results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)
-    if since is None:
-        _clear_all(runs)
-    else:
+    if since is not None:
         matchdays = matchdays.filter(from_position(*since, prefix=""))
         results = results.filter(from_position(*since, prefix="matchday__"))
-        _resume(runs, since, results, counting)
     # Each matchday's facts once, rather than with every result row.
     facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
     ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
+    from_nothing = not _rows_kept(runs, since)
     try:
-        with _indexes_built_after():
-            written = _write_entries(runs, _rate(stream, facts, counting))
+        with _indexes_built_after(from_nothing):
+            if from_nothing or since is None:  # nothing before `since` to resume from
+                _clear_all(runs, from_nothing)
+            else:
+                _resume(runs, since, results, counting)
+            written = _write_entries(runs, rate(stream, facts, counting), by_table=not from_nothing)
     finally:
         # On PostgreSQL a server-side cursor: closed now, while its transaction is sound, and not
         # after a method's refusal has rolled the caller's savepoint back (which aborts it).
@@ -195,16 +157,26 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     return written
 
 
+def _rows_kept(runs: list[TableRun], since: Position | None) -> bool:
+    """Whether any rating row outlives the recompute: another table's, or one from before `since`."""
+    kept = ~Q(table_id__in=[run.table.pk for run in runs])
+    if since is not None:
+        kept |= before(*since)
+    return RatingEntry.objects.filter(kept).exists()
+
+
 @contextmanager
-def _indexes_built_after() -> Iterator[None]:
+def _indexes_built_after(from_nothing: bool) -> Iterator[None]:
     """When every rating row is written from nothing (a full rebuild, a league's first import), the
-    rows' indexes are built once after the rows (SQLite sorts them once) rather than entry by entry:
-    rows come in play order, so each one lands at a random place in the index of players' histories,
-    and at 100,000 matchdays that index no longer fits SQLite's page cache (the play-order index
-    gains less: docs/performance.md). Only on SQLite, whose schema changes are part of the
-    transaction and whose readers keep their snapshot meanwhile; on PostgreSQL, dropping an index
-    would lock every reader of rating rows out until the commit."""
-    if connection.vendor != "sqlite" or RatingEntry.objects.exists():
+    rows' indexes are dropped before the old rows are deleted and built once after the new ones
+    (SQLite sorts them once) rather than kept up entry by entry: SQLite cannot empty a table that
+    has foreign keys at once, so it deletes row by row, from every index; and rows come in play
+    order, so each one would land at a random place in the index of players' histories, which at
+    100,000 matchdays no longer fits SQLite's page cache (docs/performance.md). Only on SQLite,
+    whose schema changes are part of the transaction and whose readers keep their snapshot
+    meanwhile; on PostgreSQL, dropping an index would lock every reader of rating rows out until
+    the commit."""
+    if connection.vendor != "sqlite" or not from_nothing:
         yield
         return
     editor = connection.schema_editor(collect_sql=True)  # for its SQL only: never entered
@@ -216,17 +188,21 @@ def _indexes_built_after() -> Iterator[None]:
             cursor.execute(str(index.create_sql(RatingEntry, editor)))
 
 
-def _clear_all(runs: list[_Run]) -> None:
-    """A full rebuild starts from nothing: one DELETE of everything when every table is rebuilt."""
-    if len(runs) == RatingTable.every.count():
+def _clear_all(runs: list[TableRun], every_row: bool) -> None:
+    """A rebuild from the start: the runs' rows and standings deleted, in one DELETE of every row
+    when no row outlives the recompute (`every_row`), and of every standing when every table is
+    rebuilt."""
+    if every_row:
         RatingEntry.objects.all().delete()
+    if len(runs) == RatingTable.every.count():
         Standing.objects.all().delete()
     for run in runs:
-        run.table.entries.all().delete()
+        if not every_row:
+            run.table.entries.all().delete()
         run.table.standings.all().delete()
 
 
-def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list[_Run]]) -> None:
+def _resume(runs: list[TableRun], since: Position, results, counting: dict[int, list[TableRun]]) -> None:
     """Each table's players' states just before `since`, and its rows from `since` on cleared.
 
     Only the players who play from `since` on, and those whose standing lies at or after it, are
@@ -242,13 +218,11 @@ def _resume(runs: list[_Run], since: Position, results, counting: dict[int, list
         stale = set()
         for s in standings:
             if (s.matchday_date, s.matchday_number) < since:
-                run.states[s.player_id] = PlayerState(
-                    s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta
-                )
+                run.carries[s.player_id] = (s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
             else:
                 stale.add(s.player_id)
         if stale:
-            run.states.update(_states_before(table, since, stale))
+            run.carries.update(_carries_before(table, since, stale))
         run.affected = stale | playing[table.pk]
         # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
         table.entries.filter(matchday__in=Matchday.objects.from_position(*since)).delete()
@@ -263,19 +237,19 @@ def rate_alone(
     known = {p for p in players if p is not None}
     rated = []
     for table in tables:
-        run = _Run.of(table)
-        states, stale = {}, set()
+        run = TableRun.of(table)
+        carries, stale = {}, set()
         for s in table.standings.filter(player_id__in=known):
             if (s.matchday_date, s.matchday_number) < position:
-                states[s.player_id] = PlayerState(s.rating, s.state, s.played, s.matchday_date, s.matchday_number, 0)
+                carries[s.player_id] = (s.rating, s.state, s.played, s.matchday_date, s.matchday_number, 0)
             else:
                 stale.add(s.player_id)
         if stale:
-            states.update(_states_before(table, position, stale))
+            carries.update(_carries_before(table, position, stale))
         start_rating, start_state = run.start
         placed = [
-            replace(seat, rating=states[p].rating, state=states[p].state)
-            if p in states
+            replace(seat, rating=carries[p][0], state=carries[p][1])
+            if p in carries
             else replace(seat, rating=start_rating, state=start_state)
             for p, seat in zip(players, seats, strict=True)
         ]
@@ -283,90 +257,37 @@ def rate_alone(
     return rated
 
 
-def _states_before(table: RatingTable, position: Position, players: set[int]) -> dict[int, PlayerState]:
-    """The state of each of `players` in `table` just before `position`, from their last row."""
+def _carries_before(table: RatingTable, position: Position, players: set[int]) -> dict[int, Carry]:
+    """Where each of `players` stood in `table` just before `position`, from their last row."""
     entries = table.entries.before_position(*position).filter(player_id__in=players)
     return {
-        e.player_id: PlayerState(e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta)
+        e.player_id: (e.rating_after, e.state, e.played, e.matchday_date, e.matchday_number, e.delta)
         for e in entries.latest_per_player()
     }
 
 
-def _rate(rows: Iterable[tuple], facts: dict, counting: dict[int, list[_Run]]) -> Iterator[tuple]:
-    """Rate each matchday of the stream with every table it counts in, yielding the rows to write
-    (ENTRY_COLUMNS, the table's id first)."""
-    stored_state = RatingEntry._meta.get_field("state")
-    for matchday_id, group in groupby(rows, key=lambda row: row[0]):
-        group = list(group)
-        day, number, rounds, winner_score, game_id = facts[matchday_id]
-        if len(group) < 2:
-            raise RecomputeError(f"Matchday {number} ({day}) has {len(group)} player; it needs at least two.")
-        stored_day = connection.ops.adapt_datefield_value(day)
-        for run in counting[game_id]:
-            if run.window and not run.window[0] <= day <= run.window[1]:
-                continue
-            table_id, states, (start_rating, start_state) = run.table.pk, run.states, run.start
-            seats = []
-            for row in group:
-                current, rated = states.get(row[1]), row[3]
-                seats.append(
-                    methods.Seat(
-                        current.rating if current else start_rating,
-                        rated if rated is not None else row[2],
-                        current.state if current else start_state,
-                        *row[4:],
-                    )
-                )
-            try:
-                changes = run.method.compute(seats, methods.Facts(rounds, winner_score), run.params)
-            except methods.MethodError as error:
-                raise RecomputeError(f"{run.table}: Matchday {number} ({day}): {error}") from error
-            for row, change in zip(group, changes, strict=True):
-                player = row[1]
-                current = states.get(player)
-                played = current.played + 1 if current else 1
-                states[player] = PlayerState(change.rating_after, change.state, played, day, number, change.delta)
-                state = None if change.state is None else stored_state.get_db_prep_save(change.state, connection)
-                yield (
-                    table_id,
-                    matchday_id,
-                    player,
-                    row[2],
-                    row[3],
-                    stored_day,
-                    number,
-                    change.rating_before,
-                    change.rating_after,
-                    change.opponents_mean,
-                    change.expected,
-                    change.score,
-                    change.k,
-                    change.delta,
-                    played,
-                    state,
-                )
-
-
-def _write_entries(runs: list[_Run], rated: Iterable[tuple]) -> int:
-    """Write the rated rows in batches, buffered per table so that each batch lands in one part of
-    the table's indexes. Returns the number of rows written."""
-    buffers: dict[int, list[tuple]] = {run.table.pk: [] for run in runs}
+def _write_entries(runs: list[TableRun], rated: Iterable[tuple[int, list[tuple]]], by_table: bool = True) -> int:
+    """Write the rated rows (by table, as `rate` gives them) in batches, and returns their number.
+    With `by_table`, each batch holds one table's rows, so that it lands in one part of the indexes
+    that lead with the table; otherwise (indexes built after the rows) the rows keep play order, so
+    that each lands at the end of the one index kept, which leads with the matchday."""
+    buffers: dict[int, list[tuple]] = {run.table_id if by_table else 0: [] for run in runs}
     written = 0
-    for row in rated:
-        rows = buffers[row[0]]  # the row's table
-        rows.append(row)
-        if len(rows) >= BATCH:
-            insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-            written += len(rows)
-            rows.clear()
-    for rows in buffers.values():
-        insert_rows(RatingEntry, ENTRY_COLUMNS, rows)
-        written += len(rows)
+    for table_id, rows in rated:
+        buffer = buffers[table_id if by_table else 0]
+        buffer += rows
+        if len(buffer) >= BATCH:
+            insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)
+            written += len(buffer)
+            buffer.clear()
+    for buffer in buffers.values():
+        insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)
+        written += len(buffer)
     return written
 
 
-def _write_standings(runs: list[_Run]) -> None:
-    """Each affected player's standing: their state after their last matchday in the table."""
+def _write_standings(runs: list[TableRun]) -> None:
+    """Each affected player's standing: where they stand after their last matchday in the table."""
     stored_state = Standing._meta.get_field("state")
     adapt_date = connection.ops.adapt_datefield_value
     insert_rows(
@@ -376,15 +297,15 @@ def _write_standings(runs: list[_Run]) -> None:
             (
                 run.table.pk,
                 player,
-                s.rating,
-                None if s.state is None else stored_state.get_db_prep_save(s.state, connection),
-                s.played,
-                adapt_date(s.date),
-                s.number,
-                s.delta,
+                rating,
+                None if state is None else stored_state.get_db_prep_save(state, connection),
+                played,
+                adapt_date(day),
+                number,
+                delta,
             )
             for run in runs
-            for player, s in run.states.items()
+            for player, (rating, state, played, day, number, delta) in run.carries.items()
             if run.affected is None or player in run.affected
         ],
     )

@@ -45,9 +45,16 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path, sides):
         "ratio as-at / current standings",
         "cold player page",
         "cold game page",
+        "home page, first after a write (warm)",
+        "game page, first after a write (warm)",
+        "player page, first after a write (warm)",
         "peak memory (RSS) of a full recompute",
     ):
         assert figure in out, figure
+    # The targets, each printed beside its figure (the cold home and player pages have none).
+    for target in ("<= 2.5x", "<= 50 ms", "<= 150 ms", "<= 100 ms", "<= 2000 ms", "<= 300 MB"):
+        assert target in out, target
+    assert not [line for line in out.splitlines() if line.startswith(("cold home", "cold player")) and "<=" in line]
     assert "(0 queries)" not in out
     assert "STATUS" not in out  # every page measured answered 200
     assert ("in sides (2 against 2, 5 against 4)" in out) == bool(sides)

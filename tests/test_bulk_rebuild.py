@@ -71,7 +71,7 @@ def test_a_full_rebuild_builds_the_history_index_after_its_rows(club):
 def test_a_rebuild_that_fails_leaves_the_index_and_the_rows(club, monkeypatch):
     before, rows = indexes_sql(), sorted(RatingEntry.objects.values_list("pk", "rating_after"))
 
-    def failing(runs, rated):
+    def failing(runs, rated, **options):
         next(iter(rated))
         raise engine.RecomputeError("stopped halfway")
 

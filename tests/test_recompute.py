@@ -2,7 +2,10 @@
 
 from datetime import date
 
+import pytest
+
 from league.models import Category, Game, Matchday
+from ratings.methods import METHODS, Facts, MethodError, Seat
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
 from ratings.services.matchdays import delete_matchdays
@@ -135,3 +138,24 @@ def test_each_row_keeps_its_players_running_count_through_every_kind_of_write(cl
     assert standings == seen
     rebuild_all()
     assert played_counts()[0].values() and sorted(played_counts()[0].values()) == sorted(counted.values())
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS.values() if m.rates_plainly], ids=lambda m: m.slug)
+def test_a_method_that_rates_plainly_gives_the_engine_what_it_gives_through_seats(method):
+    """The engine rates a matchday of players alone from `plain_outcomes` where a method offers them
+    (ratings/rating_pass.py): they must be its outcomes through seats, to the last bit, carrying
+    nothing, and refuse what rating through seats refuses."""
+    params = method.defaults()
+    cases = [
+        ([1500, 1480.0, 1530, 1410], [1, 2, 2, 4], 3),  # a tie, whole and fractional ratings
+        ([1617.0, 1383.5], [2, 1], 1),
+        ([1500] * 6, [1, 2, 3, 4, 5, 6], 10),
+    ]
+    for ratings, placings, rounds in cases:
+        facts = Facts(rounds=rounds)
+        outcomes = method.compute([Seat(r, p) for r, p in zip(ratings, placings, strict=True)], facts, params)
+        pieces = [(o.opponents_mean, o.expected, o.score, o.k, o.delta, o.rating_after) for o in outcomes]
+        assert method.plain_outcomes(ratings, placings, facts, params) == pieces
+        assert [o.state for o in outcomes] == [None] * len(ratings)
+    with pytest.raises(MethodError):
+        method.plain_outcomes([1500, 1500], [1, 3], Facts(), params)

@@ -1,13 +1,17 @@
-"""The full recompute done by hand, to show what the project costs beyond the work itself.
+"""The full recompute done by a plain script, to show what the project costs beyond the work itself.
 
-Both baselines read the results in play order with plain `sqlite3`, apply the club formula in plain
-Python over every rating table, and replace (DELETE, then executemany) the rows the engine writes:
-every column of a rating row, and each player's standing.
+Both baselines are the same few lines of plain `sqlite3` and Python: read the results in play order,
+rate each matchday with the club formula as it comes (each matchday scored once, whatever the
+number of tables it counts in), and write every column of a rating row as the rows come
+(`executemany` over a generator, nothing held in memory), then each player's standing.
 
-- `with_indexes`: into the project's own tables, with all their indexes and foreign keys checked,
-  as Django's connections check them.
-- `bare`: into tables of the same columns that have only an integer primary key: no other index,
-  no foreign key. The issue's "bare baseline": the cost of the writes themselves.
+- `bare`: into tables of the same columns with only an integer primary key: no other index, no
+  foreign key. The plain minimum, the issue's "bare baseline".
+- `with_indexes`: into the project's own tables, replacing their rows (DELETE, then the inserts),
+  with all their indexes and foreign keys kept up row by row, as Django's connections check them.
+
+docs/performance.md says why the bare baseline was rewritten (issue 36): it held every result and
+every row in lists before writing, and took twice the plain script's time.
 """
 
 from __future__ import annotations
@@ -15,79 +19,78 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
+from itertools import groupby
 
 from django.db import connection
 
 from ratings.bulk import ENTRY_COLUMNS, STANDING_COLUMNS
 
 BARE_ENTRIES, BARE_STANDINGS = "bench_bare_entry", "bench_bare_standing"
+# The results in play order, with what a matchday's rating needs of it.
+RESULTS = (
+    "SELECT r.matchday_id, m.date, m.number, m.rounds, m.game_id, r.player_id, r.placing, r.rated_placing,"
+    " r.side, r.weight FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
+    " ORDER BY m.date, m.number, r.id"
+)
 
 
 def _connect() -> sqlite3.Connection:
     db = sqlite3.connect(connection.settings_dict["NAME"])
-    # Django turns SQLite's foreign key checks on for every connection; the same work includes them
-    # (without them SQLite empties a table by truncation and skips the checks on each row written).
+    # Django turns SQLite's foreign key checks on for every connection; the project's tables are
+    # written with them (the bare tables have none to check).
     db.execute("PRAGMA foreign_keys = ON")
     return db
 
 
-def club_rows(db: sqlite3.Connection) -> tuple[list[tuple], list[tuple]]:
-    """Every table's rating rows and standings under the club formula, columns as the engine's."""
+def _counting(db: sqlite3.Connection) -> dict[int, list[int]]:
+    """Each game's tables: overall (official games), its own, and its category's (unofficial ones)."""
     tables = db.execute("SELECT id, scope, game_id, category_id FROM ratings_ratingtable").fetchall()
-    results = db.execute(
-        "SELECT m.id, m.date, m.number, m.rounds, g.id, g.official, g.category_id, r.player_id,"
-        " r.placing, r.rated_placing, r.side, r.weight"
-        " FROM league_result r JOIN league_matchday m ON m.id = r.matchday_id"
-        " JOIN league_game g ON g.id = m.game_id ORDER BY m.date, m.number, r.id"
-    ).fetchall()
-    matchdays: dict[int, list[tuple]] = {}
-    for row in results:
-        matchdays.setdefault(row[0], []).append(row)
-    rows, standings = [], []
-    for table_id, scope, table_game, table_category in tables:
-        last: dict[int, list] = {}  # player -> [rating, state, played, date, number, delta]
-        for matchday, group in matchdays.items():
-            _, day, number, rounds, game, official, category = group[0][:7]
-            if scope == "overall":
-                counts = official
-            elif scope == "game":
-                counts = game == table_game
-            else:
-                counts = not official and category == table_category
-            if not counts:
-                continue
-            n, k = len(group), 10.0 * rounds
-            rated = [r[9] if r[9] is not None else r[8] for r in group]
-            before = [last[r[7]][0] if r[7] in last else 1500.0 for r in group]
-            if any(r[10] for r in group) or any(r[11] != 1 for r in group):
-                figures = _in_sides(group, rated, before, k)
-            else:
-                tied, total, figures = Counter(rated), sum(before), []
-                for place, rating in zip(rated, before, strict=True):
-                    span = range(place, place + tied[place])
-                    score = sum(1 - (q - 1) / (n - 1) for q in span) / len(span)
-                    mean = (total - rating) / (n - 1)
+    return {
+        game: [
+            table
+            for table, scope, table_game, table_category in tables
+            if (scope == "overall" and official)
+            or (scope == "game" and table_game == game)
+            or (scope == "category" and not official and table_category == category)
+        ]
+        for game, official, category in db.execute("SELECT id, official, category_id FROM league_game")
+    }
+
+
+def club_rows(db: sqlite3.Connection, last: dict[int, dict[int, tuple]]) -> Iterator[tuple]:
+    """Every table's rating rows under the club formula (ENTRY_COLUMNS), as the matchdays come;
+    `last` is filled with each table's players' standings (STANDING_COLUMNS after the player)."""
+    counting = _counting(db)
+    for table in {table for tables in counting.values() for table in tables}:
+        last[table] = {}
+    for matchday, group in groupby(db.execute(RESULTS), key=lambda r: r[0]):
+        group = list(group)
+        _, day, number, rounds, game = group[0][:5]
+        n, k = len(group), 10.0 * rounds
+        rated = [r[7] if r[7] is not None else r[6] for r in group]
+        in_sides = any(r[8] for r in group) or any(r[9] != 1 for r in group)
+        tied = Counter(rated)
+        scores = [sum(1 - (q - 1) / (n - 1) for q in range(p, p + tied[p])) / tied[p] for p in rated]
+        for table in counting[game]:
+            standings = last[table]
+            before = [standings[r[5]][0] if r[5] in standings else 1500.0 for r in group]
+            total = sum(before)
+            figures = _in_sides(group, rated, before, k) if in_sides else scores
+            for r, rating, figure in zip(group, before, figures, strict=True):
+                if in_sides:
+                    mean, expected, score, change = figure
+                else:
+                    score, mean = figure, (total - rating) / (n - 1)
                     expected = 1 / (1 + 10 ** ((mean - rating) / 400))
-                    figures.append((mean, expected, score, k * (score - expected)))
-            for r, rating, (mean, expected, score, change) in zip(group, before, figures, strict=True):
-                player = r[7]
+                    change = k * (score - expected)
                 after = float(math.floor(rating + change + 0.5))
-                played = last[player][2] + 1 if player in last else 1
-                last[player] = [after, None, played, day, number, after - rating]
-                values = (table_id, matchday, player, r[8], r[9], day, number, rating, after, mean, expected, score, k)
-                rows.append(_entry_row(values, after - rating, played))
-        standings.extend((table_id, player, *state) for player, state in last.items())
-    return rows, standings
-
-
-_COMPUTED = ("table_id", "matchday_id", "player_id", "placing", "rated_placing", "matchday_date", "matchday_number")
-_COMPUTED += ("rating_before", "rating_after", "opponents_mean", "expected", "score", "k")
-
-
-def _entry_row(values: tuple, delta: float, played: int) -> tuple:
-    """A rating row's columns in the engine's order (ENTRY_COLUMNS), from the values named in _COMPUTED."""
-    named = dict(zip(_COMPUTED, values, strict=True), delta=delta, played=played, state=None)
-    return tuple(named[c] for c in ENTRY_COLUMNS)
+                played = standings[r[5]][2] + 1 if r[5] in standings else 1
+                standings[r[5]] = (after, None, played, day, number, after - rating)
+                yield (
+                    (table, matchday, r[5], r[6], r[7], day, number, rating, after)
+                    + (mean, expected, score, k, after - rating, played, None)
+                )
 
 
 def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: float) -> list[tuple]:
@@ -95,9 +98,9 @@ def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: floa
     rows): each side at the weighted mean of its players' ratings, each player taking w K (S - E)."""
     sides: dict[str, list[int]] = {}
     for i, row in enumerate(group):
-        sides.setdefault(row[10] or f"\0{i}", []).append(i)
+        sides.setdefault(row[8] or f"\0{i}", []).append(i)
     members = list(sides.values())
-    ratings = [sum(group[i][11] * before[i] for i in m) / sum(group[i][11] for i in m) for m in members]
+    ratings = [sum(group[i][9] * before[i] for i in m) / sum(group[i][9] for i in m) for m in members]
     places = [rated[m[0]] for m in members]
     n, tied, total = len(members), Counter(places), sum(ratings)
     by_side = []
@@ -110,32 +113,38 @@ def _in_sides(group: list[tuple], rated: list[int], before: list[float], k: floa
     figures: list[tuple] = [()] * len(group)
     for m, (mean, expected, score) in zip(members, by_side, strict=True):
         for i in m:
-            figures[i] = (mean, expected, score, group[i][11] * k * (score - expected))
+            figures[i] = (mean, expected, score, group[i][9] * k * (score - expected))
     return figures
 
 
-def _replace(db: sqlite3.Connection, entries: str, standings: str, rows: list, standing_rows: list) -> None:
+def _replace(db: sqlite3.Connection, entries: str, standings: str) -> int:
+    """Every rating row and standing written afresh into `entries` and `standings`; the rows written."""
     db.execute(f"DELETE FROM {entries}")  # noqa: S608 - our own table names
     db.execute(f"DELETE FROM {standings}")  # noqa: S608
+    last: dict[int, dict[int, tuple]] = {}
     marks = ", ".join("?" * len(ENTRY_COLUMNS))
-    db.executemany(f"INSERT INTO {entries} ({', '.join(ENTRY_COLUMNS)}) VALUES ({marks})", rows)  # noqa: S608
+    rows = db.executemany(
+        f"INSERT INTO {entries} ({', '.join(ENTRY_COLUMNS)}) VALUES ({marks})",  # noqa: S608
+        club_rows(db, last),
+    ).rowcount
+    # STANDING_COLUMNS: the table, the player, then what `club_rows` keeps of each (rating, state,
+    # played, date, number, delta).
     marks = ", ".join("?" * len(STANDING_COLUMNS))
     db.executemany(
         f"INSERT INTO {standings} ({', '.join(STANDING_COLUMNS)}) VALUES ({marks})",  # noqa: S608
-        standing_rows,
+        ((table, player, *standing) for table, players in last.items() for player, standing in players.items()),
     )
     db.commit()
+    return rows
 
 
 def with_indexes() -> int:
     """Into the project's tables, with their indexes and foreign keys."""
     db = _connect()
     try:
-        rows, standings = club_rows(db)
-        _replace(db, "ratings_ratingentry", "ratings_standing", rows, standings)
+        return _replace(db, "ratings_ratingentry", "ratings_standing")
     finally:
         db.close()
-    return len(rows)
 
 
 def prepare_bare() -> None:
@@ -154,11 +163,9 @@ def bare() -> int:
     """Into the bare tables (made by `prepare_bare`)."""
     db = _connect()
     try:
-        rows, standings = club_rows(db)
-        _replace(db, BARE_ENTRIES, BARE_STANDINGS, rows, standings)
+        return _replace(db, BARE_ENTRIES, BARE_STANDINGS)
     finally:
         db.close()
-    return len(rows)
 
 
 def bare_checksum() -> dict[int, tuple[int, float]]:

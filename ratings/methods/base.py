@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from league.placings import is_ranking
@@ -148,6 +149,10 @@ class Facts:
     winner_score: int | None = None  # blank: a full game
 
 
+# An outcome as `Method.plain_outcomes` gives it: (opponents_mean, expected, score, k, delta, rating_after).
+PlainOutcome = tuple[float | None, float, float, float | None, float, float]
+
+
 @dataclass
 class Outcome:
     """One player's rating change at one matchday, with every piece of the computation."""
@@ -189,6 +194,10 @@ class Method:
     two_players_only = False
     against_deals = False  # rates attempts at deals (solitaire), not matchdays: see methods/deals.py
     display_only: tuple[str, ...] = ()  # parameters that change what pages show, not the ratings
+    # A full recompute rates every player of every matchday in every table, where making a Seat and
+    # an Outcome for each costs more than the club formula itself: a method that reads nothing of a
+    # seat but its rating and placing, and carries no state, also gives `plain_outcomes`.
+    rates_plainly = False
 
     def __repr__(self) -> str:
         return f"<Method {self.slug}>"
@@ -260,11 +269,16 @@ class Method:
 
     def check_players(self, seats: Sequence[Seat]) -> None:
         """MethodError if these players, each a side of one, cannot be rated by this method."""
-        if len(seats) < 2:
+        self.check_placings([s.placing for s in seats])
+
+    def check_placings(self, placings: Sequence[int]) -> None:
+        """MethodError if players alone with these placings cannot be rated: too few (or, for a
+        two-player method, not two), or placings that are not a ranking."""
+        if len(placings) < 2:
             raise MethodError("a matchday needs at least two players", "ratings")
-        check_ranking([s.placing for s in seats])
-        if self.two_players_only and len(seats) != 2:
-            raise MethodError(f"{self.name} rates two-player games only, not {len(seats)} players", "ratings")
+        check_ranking(placings)
+        if self.two_players_only and len(placings) != 2:
+            raise MethodError(f"{self.name} rates two-player games only, not {len(placings)} players", "ratings")
 
     def compute(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         """Each player's outcome, in the order given. Players whose side labels match play as one side
@@ -276,6 +290,14 @@ class Method:
 
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         """Each player's outcome when every player is a side of one at full weight."""
+        raise NotImplementedError
+
+    def plain_outcomes(
+        self, ratings: Sequence[float], placings: Sequence[int], facts: Facts, params: Mapping[str, Any]
+    ) -> list[PlainOutcome]:
+        """What `rate_players` gives players alone at full weight, each outcome as a plain tuple
+        (opponents_mean, expected, score, k, delta, rating_after), for the methods that read nothing
+        of a seat but its rating and placing and carry no state (`rates_plainly`)."""
         raise NotImplementedError
 
     def rate_sides(
@@ -322,12 +344,18 @@ def side_groups(seats: Sequence[Seat]) -> list[list[int]] | None:
 
 def check_ranking(placings: Sequence[int]) -> None:
     """Placings must be a standard competition ranking: ties share a place, the next is skipped."""
-    if is_ranking(placings):
+    if _a_ranking(tuple(placings)):
         return
     raise MethodError(
         f"placings {', '.join(map(str, placings))} are not a ranking of {len(placings)} players "
         "(1 is the winner; tied players share a place and the next place is skipped, as in 1, 2, 2, 4)"
     )
+
+
+@lru_cache(maxsize=1024)
+def _a_ranking(placings: tuple[int, ...]) -> bool:
+    """`is_ranking`, remembered: a recompute checks the same few orders of placings again and again."""
+    return is_ranking(placings)
 
 
 def round_half_up(value: float) -> int:
@@ -341,35 +369,11 @@ def elo_expected(rating: float, opponent: float) -> float:
     A difference past 120,000 points (10^300) is taken as 10^300: the result is then 0 or 1 to
     every digit a float holds, and the power cannot overflow whatever ratings come in."""
     exponent = (opponent - rating) / 400
-    return 1 / (1 + 10 ** min(max(exponent, -300.0), 300.0))
-
-
-def normal_win(mu: float, sigma: float, other_mu: float, other_sigma: float, beta: float) -> float:
-    """The chance that a performance of N(mu, sigma^2 + beta^2) beats one of N(other_mu, ...): the
-    pairwise win probability of TrueSkill, and openskill's `predict_win` for two players, written as
-    openskill writes it so that the two agree to the last bit."""
-    x = (mu - other_mu) / math.sqrt(2 * beta**2 + sigma**2 + other_sigma**2)
-    return 0.5 * math.erfc(-x / SQRT2)
-
-
-SQRT2 = math.sqrt(2.0)
-
-
-def side_performance(
-    states: Sequence[Mapping[str, float]], weights: Sequence[float], beta: float
-) -> tuple[float, float]:
-    """A side's performance in TrueSkill's model: the weighted sum of its players' performances, each
-    N(mu, sigma^2 + beta^2); returns its mean and variance."""
-    mean = sum(w * s["mu"] for s, w in zip(states, weights, strict=True))
-    variance = sum(w * w * (s["sigma"] ** 2 + beta**2) for s, w in zip(states, weights, strict=True))
-    return mean, variance
-
-
-def side_win(side: tuple[float, float], other: tuple[float, float]) -> float:
-    """The chance that the performance `side` (mean, variance) beats `other`: TrueSkill's and
-    openskill's win probability for two teams."""
-    x = (side[0] - other[0]) / math.sqrt(side[1] + other[1])
-    return 0.5 * math.erfc(-x / SQRT2)
+    if exponent > 300.0:  # not min() and max(): this runs for every player a recompute rates
+        exponent = 300.0
+    elif exponent < -300.0:
+        exponent = -300.0
+    return 1 / (1 + 10**exponent)
 
 
 def pair_score(placing: int, other: int) -> float:

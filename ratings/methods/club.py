@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from .base import Facts, Method, Outcome, Param, Seat, elo_expected, round_half_up, start_rating_param
+from .base import Facts, Method, Outcome, Param, PlainOutcome, Seat, elo_expected, round_half_up, start_rating_param
 from .sides import MeanSides
 
 START_RATING = 1500
@@ -30,13 +31,19 @@ def placing_scores(placings: Sequence[int]) -> list[float]:
     places p .. p+m-1. Linear in the number of players: each place's players are counted once and
     each tie's average is computed once, not once per tied player.
     """
+    return list(_scores(tuple(placings)))
+
+
+@lru_cache(maxsize=1024)
+def _scores(placings: tuple[int, ...]) -> tuple[float, ...]:
+    """`placing_scores`, remembered: a recompute scores the same few orders of placings again and again."""
     n = len(placings)
     if n < 2:
         raise ValueError("a matchday needs at least two players")
-    if len(set(placings)) == n:  # no ties: the common case, and the engine's hot path
+    if len(set(placings)) == n:  # no ties: the common case
         if min(placings) < 1 or max(placings) > n:
             raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
-        return [1 - (p - 1) / (n - 1) for p in placings]
+        return tuple(1 - (p - 1) / (n - 1) for p in placings)
     tied = Counter(placings)
 
     def score_of_place(q: int) -> float:
@@ -49,7 +56,7 @@ def placing_scores(placings: Sequence[int]) -> list[float]:
         if p < 1 or span[-1] > n:
             raise ValueError(f"placings {_shown(placings)} are not a ranking of {n} players")
         average[p] = sum(score_of_place(q) for q in span) / m
-    return [average[p] for p in placings]
+    return tuple(average[p] for p in placings)
 
 
 def _shown(placings: Sequence[int]) -> str:
@@ -69,23 +76,39 @@ def club_changes(
     `placings` are the rated placings (after any penalty). With `whole_numbers` the new rating is
     rounded, which is how the club carries ratings from one matchday to the next.
     """
+    pieces = club_pieces(ratings, placings, rounds=rounds, k_per_round=k_per_round, whole_numbers=whole_numbers)
+    return [
+        Outcome(rating, placing, expected, score, k, delta, after, mean)
+        for rating, placing, (mean, expected, score, k, delta, after) in zip(ratings, placings, pieces, strict=True)
+    ]
+
+
+def club_pieces(
+    ratings: Sequence[float],
+    placings: Sequence[int],
+    *,
+    rounds: int,
+    k_per_round: float = K_PER_ROUND,
+    whole_numbers: bool = True,
+) -> list[PlainOutcome]:
+    """`club_changes` as plain tuples (M, E, S, K, change, new rating), which a full recompute
+    writes without making an Outcome of each."""
     if len(ratings) != len(placings):
         raise ValueError("one placing per rating is needed")
     if rounds < 1:
         raise ValueError("rounds must be at least 1")
-    n = len(ratings)
-    scores = placing_scores(placings)
+    others = len(ratings) - 1
     k = k_per_round * rounds
     total = sum(ratings)
-    changes = []
-    for rating, placing, score in zip(ratings, placings, scores, strict=True):
-        opponents_mean = (total - rating) / (n - 1)
+    pieces = []
+    for rating, score in zip(ratings, _scores(tuple(placings)), strict=True):
+        opponents_mean = (total - rating) / others
         expected = elo_expected(rating, opponents_mean)
         after = rating + k * (score - expected)
         if whole_numbers:
             after = round_half_up(after)
-        changes.append(Outcome(rating, placing, expected, score, k, after - rating, after, opponents_mean))
-    return changes
+        pieces.append((opponents_mean, expected, score, k, after - rating, after))
+    return pieces
 
 
 class Club(MeanSides, Method):
@@ -122,6 +145,8 @@ R' = R + K (S - E)
         Param("round", "Whole numbers", True, "Round ratings to whole numbers after every matchday.", bool),
     )
 
+    rates_plainly = True
+
     def rate_players(self, seats: Sequence[Seat], facts: Facts, params: Mapping[str, Any]) -> list[Outcome]:
         self.check_players(seats)
         return club_changes(
@@ -130,4 +155,12 @@ R' = R + K (S - E)
             rounds=facts.rounds,
             k_per_round=params["k"],
             whole_numbers=params["round"],
+        )
+
+    def plain_outcomes(
+        self, ratings: Sequence[float], placings: Sequence[int], facts: Facts, params: Mapping[str, Any]
+    ) -> list[PlainOutcome]:
+        self.check_placings(placings)
+        return club_pieces(
+            ratings, placings, rounds=facts.rounds, k_per_round=params["k"], whole_numbers=params["round"]
         )

@@ -31,7 +31,8 @@ from collections.abc import Mapping, Sequence
 from math import erfc, exp
 from typing import Any
 
-from .base import Facts, Method, MethodError, Outcome, Param, Seat, finish, normal_win, pair_score
+from .base import Facts, Method, MethodError, Outcome, Param, Seat, finish, pair_score
+from .gaussian import normal_win
 from .trueskill_ffa import mills_ratio
 
 Z = 3  # the rating shown is mu - Z (sigma - sigma_lim)

@@ -18,20 +18,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .base import (
-    RATING_LIMIT,
-    Facts,
-    Method,
-    MethodError,
-    Outcome,
-    Param,
-    Seat,
-    finish,
-    normal_win,
-    pair_score,
-    side_performance,
-    side_win,
-)
+from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, pair_score
+from .gaussian import normal_win, side_performance, side_win
 
 Z = 3  # ordinal = mu - Z sigma
 SIGMAS = Param(

@@ -24,20 +24,8 @@ from typing import Any
 import trueskill
 import trueskill.backends
 
-from .base import (
-    RATING_LIMIT,
-    Facts,
-    Method,
-    MethodError,
-    Outcome,
-    Param,
-    Seat,
-    finish,
-    normal_win,
-    pair_score,
-    side_performance,
-    side_win,
-)
+from .base import RATING_LIMIT, Facts, Method, MethodError, Outcome, Param, Seat, finish, pair_score
+from .gaussian import normal_win, side_performance, side_win
 
 Z = 3  # the rating shown is mu - Z sigma
 TAIL = -37.0  # below this the package's normal tail underflows; the continued fraction takes over

@@ -1,5 +1,6 @@
-"""`manage.py benchmark`: import, recompute, a raw baseline, incremental edits, pages and memory,
-measured on a generated league in a throwaway database and printed as a table."""
+"""`manage.py benchmark`: import, recompute, the plain baselines, incremental edits, pages (cold, and
+the first after a write) and memory, measured on a generated league in a throwaway database and
+printed as a table with the issue's targets."""
 
 import json
 import os
@@ -11,11 +12,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-TARGETS = {  # issue targets at 100,000 matchdays on SQLite
+TARGETS = {  # issue targets at 100,000 matchdays on SQLite (docs/performance.md)
     "recompute_bare_ratio": 2.5,  # full recompute against the bare baseline
     "add_latest": 0.050,
-    # cold: rendered in the request, nothing cached
-    "pages": {"home": 0.100, "player": 0.050, "compare": 2.0, "as-at standings": 0.100},
+    # cold: rendered in the request, nothing cached; the other cold pages are figures only
+    "pages": {"compare": 2.0, "as-at standings": 0.100},
+    "after_write": 0.150,  # each page's first request after a write, in a warm worker
     "rss_mb": 300,
 }
 
@@ -187,7 +189,8 @@ def report(f: dict, matchdays: int) -> str:
     if "baseline" in f:
         agrees = "same ratings" if f["baseline_agrees"] else "DIFFERENT ratings"
         bare_agrees = "same ratings" if f["bare_agrees"] else "DIFFERENT ratings"
-        ratio, bare = f["recompute"] / f["baseline"], f["recompute"] / f["bare"]
+        # The bare baseline's turns alternate with the recompute's: the median of each turn's ratio.
+        ratio, bare = f["recompute"] / f["baseline"], f.get("bare_ratio", f["recompute"] / f["bare"])
         limit = TARGETS["recompute_bare_ratio"]
         lines += [
             f"{'sqlite3 baseline, project tables (' + agrees + ')':<44} {s(f['baseline']):>14}",
@@ -196,10 +199,17 @@ def report(f: dict, matchdays: int) -> str:
             f"{'ratio project / bare baseline':<44} {bare:>13.2f}x   <= {limit}x" + _verdict(bare <= limit),
         ]
     lines += [
-        f"{'add one matchday at the end':<44} {ms(f['add_latest']):>14}   < 50 ms"
-        + _verdict(f["add_latest"] < TARGETS["add_latest"]),
+        f"{'add one matchday at the end':<44} {ms(f['add_latest']):>14}   <= 50 ms"
+        + _verdict(f["add_latest"] <= TARGETS["add_latest"]),
         f"{'edit a matchday in the middle':<44} {ms(f['edit_middle']):>14}",
     ]
+    for name, page in f["after_write"].items():
+        label = f"{name} page, first after a write (warm)"
+        if page["status"] != 200:
+            label += f" STATUS {page['status']}"
+        target = TARGETS["after_write"]
+        check = f"   <= {target * 1000:.0f} ms" + _verdict(page["seconds"] <= target)
+        lines.append(f"{label:<44} {ms(page['seconds']):>14}{check}")
     for name, page in f["pages"].items():
         label = f"cold {name} page ({page['queries']} queries)"
         if page["status"] != 200:  # a figure of an error page would mean nothing
@@ -213,8 +223,8 @@ def report(f: dict, matchdays: int) -> str:
         lines.append(f"{'ratio as-at / current standings':<44} {ratio:>13.2f}x")
     if f.get("rss_mb") is not None:
         lines.append(
-            f"{'peak memory (RSS) of a full recompute':<44} {f['rss_mb']:>11,.0f} MB   < 300 MB"
-            + _verdict(f["rss_mb"] < TARGETS["rss_mb"])
+            f"{'peak memory (RSS) of a full recompute':<44} {f['rss_mb']:>11,.0f} MB   <= 300 MB"
+            + _verdict(f["rss_mb"] <= TARGETS["rss_mb"])
         )
     return "\n".join(lines)
 
