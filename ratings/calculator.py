@@ -98,7 +98,9 @@ def league_problem(placings: list[int], per_player: dict[str, list], facts: Fact
 
 
 @dataclass
-class Game:
+class CalculatedGame:
+    """One game as the calculator rates it: the method, its parameters, the seats and the facts."""
+
     method: Method
     params: dict[str, Any]
     seats: list[Seat]
@@ -183,7 +185,7 @@ def method_and_params(query: Mapping[str, str], ignore: set[str] = GAME_KEYS) ->
     return method, method.clean_params(raw)
 
 
-def game_from_query(query: Mapping[str, str]) -> Game:
+def game_from_query(query: Mapping[str, str]) -> CalculatedGame:
     """`method`, `ratings`, `placings` and optional `rounds`, `winner_score`, per-player lists
     (`sides`, `weights`, `left_early`, the Sedma counts, and the method's own such as Glicko-2's
     `deviations`), and the method's parameters by name (`k`, `round`, ...). With sides, the placings
@@ -212,10 +214,10 @@ def game_from_query(query: Mapping[str, str]) -> Game:
         given = {name: values[i] for name, values in inputs.items()}
         play = {name: values[i] for name, values in per_player.items()}
         seats.append(Seat(rating, placing, method.state_for(rating, given, params), **play))
-    return Game(method, params, seats, facts)
+    return CalculatedGame(method, params, seats, facts)
 
 
-def as_json(game: Game) -> dict[str, Any]:
+def as_json(game: CalculatedGame) -> dict[str, Any]:
     """The JSON API's answer: every player's step, in the order given."""
     players = []
     teamed = any(seat.side or seat.weight != 1 for seat in game.seats)
@@ -239,7 +241,9 @@ def as_json(game: Game) -> dict[str, Any]:
 
 
 @dataclass
-class Step:
+class SeriesStep:
+    """One line of a series of games: its players by name, its facts and what the method gave them."""
+
     line: int
     names: list[str]
     facts: Facts
@@ -277,7 +281,7 @@ def _start_ratings(start_text: str) -> dict[str, tuple[float, Any]]:
     return ratings
 
 
-def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[list[Step], dict[str, float]]:
+def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[list[SeriesStep], dict[str, float]]:
     """Several games in a row, one per line as `NAME:PLACING ...` with optional `rounds=N` and
     `winner_score=S`; each player's rating carries from game to game. `start_text` gives starting
     ratings as `NAME=RATING, ...` (others start at the method's start rating). Mistakes name the line.
@@ -324,7 +328,7 @@ def series(query: Mapping[str, str], start_text: str, games_text: str) -> tuple[
             raise ParamError("games", f"line {number}: {problem.text}")
         for name, outcome in zip(names, outcomes, strict=True):
             ratings[name] = (outcome.rating_after, outcome.state)
-        steps.append(Step(number, names, facts, outcomes))
+        steps.append(SeriesStep(number, names, facts, outcomes))
     return steps, {name: rating for name, (rating, _) in ratings.items()}
 
 

@@ -54,7 +54,7 @@ REFERENCES = (
 
 
 @dataclass(frozen=True, kw_only=True)
-class Played(Play):
+class StoredPlay(Play):
     """One player's result at one matchday, as read from the database: methods rate its effective
     placing; the predictions are scored against its placing."""
 
@@ -66,7 +66,7 @@ class MatchdayRecord:
     matchday_id: int
     number: int
     facts: Facts
-    results: tuple[Played, ...]
+    results: tuple[StoredPlay, ...]
     date: date | None = None
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from league.models import Category, Game, Player
 from ratings.models import RatingEntry, RatingTable
-from ratings.selectors.players import Played, record_of
+from ratings.selectors.players import HistoryPoint, record_of
 from tests.conftest import section, table_rows
 from web.formatting import format_change, format_rating, formula_html
 
@@ -57,10 +57,10 @@ def test_the_change_over_30_days_sums_the_matchdays_of_the_last_30_days(client, 
 def test_a_record_is_counted_from_the_history_by_hand():
     day = date(2026, 3, 1)
     points = [
-        Played(day - timedelta(days=45), 1, 1520, 20, 1, 10),
-        Played(day - timedelta(days=30), 2, 1530, 10, 3, 11),  # a day before the window
-        Played(day - timedelta(days=29), 3, 1515, -15, 4, 12),
-        Played(day, 4, 1530, 15, 1, 13),
+        HistoryPoint(day - timedelta(days=45), 1, 1520, 20, 1, 10),
+        HistoryPoint(day - timedelta(days=30), 2, 1530, 10, 3, 11),  # a day before the window
+        HistoryPoint(day - timedelta(days=29), 3, 1515, -15, 4, 12),
+        HistoryPoint(day, 4, 1530, 15, 1, 13),
     ]
     record = record_of(points, day)
     assert (record.matchdays, record.wins, record.podiums) == (4, 2, 3)

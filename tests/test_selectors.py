@@ -71,14 +71,14 @@ def test_spans_agree_with_the_matchdays_of_each_table(league):
             matchdays = Matchday.objects.filter(table.counted()).order_by("date")
             days = list(matchdays.values_list("date", flat=True))
             games = tuple(sorted(set(matchdays.values_list("game_id", flat=True))))
-            assert spans.of(table) == standings.Span(len(days) if counted else 0, days[0], days[-1], games)
+            assert spans.of(table) == standings.TableSpan(len(days) if counted else 0, days[0], days[-1], games)
         every = list(Matchday.objects.order_by("date").values_list("date", flat=True))
         games = tuple(sorted(set(Matchday.objects.values_list("game_id", flat=True))))
-        assert spans.everything == standings.Span(len(every) if counted else 0, every[0], every[-1], games)
+        assert spans.everything == standings.TableSpan(len(every) if counted else 0, every[0], every[-1], games)
     sedma = league[1]
     only = standings.spans(tables, games=[sedma.pk])
     assert only.everything.matchdays == Matchday.objects.filter(game=sedma).count()
-    nothing = standings.Spans({t.pk: standings.Span() for t in tables}, standings.Span())
+    nothing = standings.Spans({t.pk: standings.TableSpan() for t in tables}, standings.TableSpan())
     assert standings.spans(tables, games=[]) == nothing
 
 

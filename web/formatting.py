@@ -63,7 +63,7 @@ def long_date(day: date) -> str:
 
 def table_date(day: date | None, with_year: bool) -> str:
     """A date in a table: "November 3", or "November 3, 2025" when the table's matchdays cross a
-    year or reach into the future (see `ratings.selectors.standings.Span.needs_year`)."""
+    year or reach into the future (see `ratings.selectors.standings.TableSpan.needs_year`)."""
     if day is None:
         return ""
     return long_date(day) if with_year else month_day(day)

@@ -97,7 +97,7 @@ class SiteRows(BoundRows):
 
 class SiteTable(tables.Table):
     """A table of the site: its player names are rendered by the page's `PlayerNames`, and its dates
-    carry their year when `with_year` (see `ratings.selectors.standings.Span.needs_year`). Rendered
+    carry their year when `with_year` (see `ratings.selectors.standings.TableSpan.needs_year`). Rendered
     by `as_html(request)` through the tables' template (DJANGO_TABLES2_TEMPLATE)."""
 
     def __init__(self, data, names: PlayerNames | None = None, *, with_year: bool = False, **kwargs):

@@ -26,7 +26,9 @@ MAX_LINES = 500
 
 
 @dataclass(frozen=True)
-class Step:
+class AttemptStep:
+    """One attempt of "What happened?": the player's and the deal's ratings before and after it."""
+
     line: int
     player_before: float
     deal_before: float
@@ -58,14 +60,14 @@ def parse_k(text: str | None) -> float:
     return float(K_PARAM.parse(text))
 
 
-def what_happened(text: str, k: float = K) -> list[Step]:
+def what_happened(text: str, k: float = K) -> list[AttemptStep]:
     """Every attempt of `text` rated in turn; ParamError naming the line of the first mistake."""
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ParamError("attempts", "is empty: paste one attempt a line, as player rating, deal rating, W/L")
     if len(lines) > MAX_LINES:
         raise ParamError("attempts", f"has more than {MAX_LINES} lines")
-    steps: list[Step] = []
+    steps: list[AttemptStep] = []
     for number, line in lines:
         parts = [p for p in re.split(r"[,;\s]+", line) if p]
         if len(parts) == 3:
@@ -85,11 +87,11 @@ def what_happened(text: str, k: float = K) -> list[Step]:
             raise ParamError("attempts", f"line {number}: {error}") from None
         chance = expected(player, deal)
         delta = k * ((1.0 if won else 0.0) - chance)
-        steps.append(Step(number, player, deal, won, chance, k, delta, player + delta, deal - delta))
+        steps.append(AttemptStep(number, player, deal, won, chance, k, delta, player + delta, deal - delta))
     return steps
 
 
-def as_json(steps: list[Step], k: float) -> dict[str, Any]:
+def as_json(steps: list[AttemptStep], k: float) -> dict[str, Any]:
     return {
         "method": SLUG,
         "k": k,

@@ -15,7 +15,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from league.models import Game, Matchday, Player, Result
 
 from ..models import RatingEntry, RatingTable
-from .standings import Span
+from .standings import TableSpan
 
 NEWEST_FIRST = ("-date", "-number")
 
@@ -143,7 +143,7 @@ class Grid:
 
 
 def grid_matchdays(
-    table: RatingTable, span: Span, until: date | None = None, since: date | None = None
+    table: RatingTable, span: TableSpan, until: date | None = None, since: date | None = None
 ) -> MatchdayPages:
     """The table's matchdays newest first (from `since`, up to `until`), as a grid pages them (with
     their games); `span` is the table's, from `spans`, which names the games played in it."""

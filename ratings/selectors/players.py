@@ -16,7 +16,7 @@ from ..models import RatingEntry, RatingTable, Standing
 from .standings import count_of, provisional, table_order
 
 
-class Played(NamedTuple):
+class HistoryPoint(NamedTuple):
     """One of a player's matchdays in one table, as their chart and record read it."""
 
     day: date
@@ -27,7 +27,7 @@ class Played(NamedTuple):
     matchday_id: int
 
 
-def played_matchdays(history: dict[int, list[Played]]) -> list[tuple[date, int, int]]:
+def played_matchdays(history: dict[int, list[HistoryPoint]]) -> list[tuple[date, int, int]]:
     """(date, number, matchday id) of every matchday in `history` (each table's, from
     `rating_history`), newest first and each once: the rows of the player's one list."""
     seen = {(p.day, p.number, p.matchday_id) for points in history.values() for p in points}
@@ -117,11 +117,11 @@ def player_standings(player: Player, tables: list[RatingTable], provisional_belo
     return sorted(rows, key=lambda row: table_order(row["table"]))
 
 
-def rating_history(player: Player, table_ids: list[int], until: date | None = None) -> dict[int, list[Played]]:
+def rating_history(player: Player, table_ids: list[int], until: date | None = None) -> dict[int, list[HistoryPoint]]:
     """Table id -> each of `player`'s matchdays in that table (of `table_ids`), in play order (up to
     `until`, when given): the points of the rating chart, the player's record and the rows of their
     list, read in one query (through the (table, player, date, number) index, one range per table)."""
-    history: dict[int, list[Played]] = {}
+    history: dict[int, list[HistoryPoint]] = {}
     rows = RatingEntry.objects.filter(player=player, table_id__in=table_ids)
     if until is not None:
         rows = rows.filter(matchday_date__lte=until)
@@ -131,7 +131,7 @@ def rating_history(player: Player, table_ids: list[int], until: date | None = No
     ):  # table by table
         if table_id not in history:
             points = history[table_id] = []
-        points.append(Played(*point))
+        points.append(HistoryPoint(*point))
     return history
 
 
@@ -159,7 +159,7 @@ class Record:
         return self.wins / self.matchdays
 
 
-def record_of(points: list[Played], today: date, *, podiums: bool = True) -> Record | None:
+def record_of(points: list[HistoryPoint], today: date, *, podiums: bool = True) -> Record | None:
     """The record in `points` (one table's, from `rating_history`, in play order); None without any.
     Without `podiums`, a placing of 1 is a won attempt at a deal and anything else a lost one."""
     if not points:

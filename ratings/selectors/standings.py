@@ -17,13 +17,13 @@ from django.db.models import Count, Func, IntegerField, OuterRef, QuerySet, Subq
 from league.models import Game, Matchday, Player, Result
 from league.results import values as result_values
 
-from ..comparison import MatchdayRecord, Played
+from ..comparison import MatchdayRecord, StoredPlay
 from ..methods import Facts, Method
 from ..models import RatingEntry, RatingTable, Standing, from_position
 
 
 @dataclass(frozen=True)
-class Span:
+class TableSpan:
     """How many matchdays a table has and the dates of its first and last."""
 
     matchdays: int = 0
@@ -31,11 +31,11 @@ class Span:
     last: date | None = None
     games: tuple[int, ...] = ()  # the ids of the games whose matchdays these are, when known
 
-    def __add__(self, other: Span) -> Span:
+    def __add__(self, other: TableSpan) -> TableSpan:
         firsts = [d for d in (self.first, other.first) if d]
         lasts = [d for d in (self.last, other.last) if d]
         games = self.games + other.games
-        return Span(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None), games)
+        return TableSpan(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None), games)
 
     def needs_year(self, today: date) -> bool:
         """Dates show their year when the matchdays cross a new year, or when any lies ahead."""
@@ -46,11 +46,11 @@ class Span:
 class Spans:
     """The span of every rating table and of all matchdays together, from one grouped query."""
 
-    by_table: dict[int, Span]
-    everything: Span
+    by_table: dict[int, TableSpan]
+    everything: TableSpan
 
-    def of(self, table: RatingTable | None) -> Span:
-        return self.everything if table is None else self.by_table.get(table.pk, Span())
+    def of(self, table: RatingTable | None) -> TableSpan:
+        return self.everything if table is None else self.by_table.get(table.pk, TableSpan())
 
 
 def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted: bool = True) -> Spans:
@@ -58,8 +58,8 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
     others): per game, its first and last date and, if `counted`, its number of matchdays, each
     read off the index of matchdays by (game, date, number) without visiting the matchdays (the
     count steps through the game's part of the index: a page that needs no count should not ask)."""
-    by_table = {t.pk: Span() for t in tables}
-    everything = Span()
+    by_table = {t.pk: TableSpan() for t in tables}
+    everything = TableSpan()
     if games is not None and not games:
         return Spans(by_table, everything)
     of_game = Matchday.objects.filter(game=OuterRef("pk"))
@@ -69,7 +69,7 @@ def spans(tables: list[RatingTable], games: list[int] | None = None, *, counted:
         last=Subquery(of_game.order_by("-date").values("date")[:1]),
     ).order_by("pk")
     for game in found if games is None else found.filter(pk__in=games):
-        span = Span(game.n, game.first, game.last, (game.pk,) if game.first is not None else ())
+        span = TableSpan(game.n, game.first, game.last, (game.pk,) if game.first is not None else ())
         everything += span
         for table in tables:
             if table.counts(game):
@@ -84,10 +84,10 @@ def count_of(rows: QuerySet) -> Subquery:
     return Subquery(rows.order_by().annotate(n=Func("pk", function="COUNT", output_field=IntegerField())).values("n"))
 
 
-def all_dates() -> Span:
+def all_dates() -> TableSpan:
     """The dates of the first and last matchday of all (two index lookups; no count)."""
     days = Matchday.objects.order_by("date").values_list("date", flat=True)
-    return Span(0, days.first(), days.reverse().first())
+    return TableSpan(0, days.first(), days.reverse().first())
 
 
 @dataclass
@@ -236,7 +236,7 @@ def table_history(table: RatingTable, limit: int) -> tuple[list[MatchdayRecord],
         played = []
         for r in group:
             players[r.player_id] = r.player
-            played.append(Played(*result_values(r), player_id=r.player_id))
+            played.append(StoredPlay(*result_values(r), player_id=r.player_id))
         facts = Facts(rounds=matchday.rounds, winner_score=matchday.winner_score)
         history.append(MatchdayRecord(matchday.pk, matchday.number, facts, tuple(played), matchday.date))
     return history, players, total

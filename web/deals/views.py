@@ -143,7 +143,7 @@ def player_section(section: Section, player: Player, table: RatingTable, until=N
     return section
 
 
-def _calculation(query) -> tuple[float, list[deal_calculator.Step]]:
+def _calculation(query) -> tuple[float, list[deal_calculator.AttemptStep]]:
     k = deal_calculator.parse_k(query.get("k"))
     return k, deal_calculator.what_happened(query.get("attempts", ""), k)
 

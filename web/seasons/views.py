@@ -14,7 +14,7 @@ from django.utils import timezone
 from league.models import Player, Season
 from ratings.models import RatingTable
 from ratings.selectors import seasons
-from ratings.selectors.standings import Span
+from ratings.selectors.standings import TableSpan
 from ratings.selectors.standings import spans as spans_of
 from web.nights.tables import MoversTable
 from web.page_params import PageParams, cached_page
@@ -97,7 +97,7 @@ def season(request, slug):
     if boards:
         spans = spans_of([b.table for b in boards], counted=False)
         for board in boards:
-            span = Span(0, season.first_day, season.last_day, spans.of(board.table).games)
+            span = TableSpan(0, season.first_day, season.last_day, spans.of(board.table).games)
             section = exports.section(board.table.slug)
             grids.append(
                 rating_section(section, board.source, span, settings.LEAGUE_GRID_PAGE_SIZE, end, season.first_day)

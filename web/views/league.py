@@ -14,7 +14,7 @@ from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
 from ratings.selectors import boards, grids, overview, seasons
 from ratings.selectors.sides import in_sides, with_sides
-from ratings.selectors.standings import Span, matchday_entries
+from ratings.selectors.standings import TableSpan, matchday_entries
 from ratings.selectors.standings import spans as spans_of
 from web import as_at
 from web.deals import views as deals
@@ -37,7 +37,7 @@ LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: Span, per_page: int, until=None, since=None) -> Section:
+def rating_section(section: Section, table: RatingTable, span: TableSpan, per_page: int, until=None, since=None) -> Section:
     """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
     everyone who played in it."""
     whole = until is None and since is None and table.season_id is None
@@ -55,7 +55,7 @@ def rating_section(section: Section, table: RatingTable, span: Span, per_page: i
     )
 
 
-def results_section(section: Section, game: Game | None, span: Span, per_page: int, table=None, until=None) -> Section:
+def results_section(section: Section, game: Game | None, span: TableSpan, per_page: int, table=None, until=None) -> Section:
     """The placings at every matchday (or `game`'s, up to `until`), a page at a time, newest first, of
     everyone who played in it."""
     count = span.matchdays if until is None else None

@@ -138,7 +138,7 @@ def _matchdays_section(section, player: Player, rated: list[RatingTable], histor
     page = paginate(played, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
     rows = matchday_rows(player, page.object_list, games)
     add_partners(player, rows)
-    with_year = bool(played) and standings.Span(len(played), played[-1][0], played[0][0]).needs_year(today)
+    with_year = bool(played) and standings.TableSpan(len(played), played[-1][0], played[0][0]).needs_year(today)
     sided = {table_id for row in rows if row.side or row.weight != 1 for table_id in row.changes}
     sides, points = bool(sided), any(row.points is not None for row in rows)
 
