@@ -75,7 +75,11 @@ def test_a_bayesian_method_is_scored_by_its_own_probability():
 def history(*matchdays, start=date(2025, 1, 1), step=1):
     return [
         MatchdayRecord(
-            i, i, Facts(), tuple(StoredPlay(p, player_id=pid) for pid, p in placings.items()), start + timedelta(i * step)
+            i,
+            i,
+            Facts(),
+            tuple(StoredPlay(p, player_id=pid) for pid, p in placings.items()),
+            start + timedelta(i * step),
         )
         for i, placings in enumerate(matchdays, start=1)
     ]

@@ -160,7 +160,9 @@ def player_record(player: Player, table: RatingTable, today: date, until: date |
     rows = table.attempt_ratings.filter(player=player).order_by("session_date", "position")
     rows = rows if until is None else rows.filter(session_date__lte=until)
     read = rows.values_list("session_date", "position", "player_after", "delta", "won")
-    points = [HistoryPoint(day, position, after, delta, 1 if won else 2, 0) for day, position, after, delta, won in read]
+    points = [
+        HistoryPoint(day, position, after, delta, 1 if won else 2, 0) for day, position, after, delta, won in read
+    ]
     return record_of(points, today, podiums=False)
 
 

@@ -37,7 +37,9 @@ LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
 
 
-def rating_section(section: Section, table: RatingTable, span: TableSpan, per_page: int, until=None, since=None) -> Section:
+def rating_section(
+    section: Section, table: RatingTable, span: TableSpan, per_page: int, until=None, since=None
+) -> Section:
     """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
     everyone who played in it."""
     whole = until is None and since is None and table.season_id is None
@@ -55,7 +57,9 @@ def rating_section(section: Section, table: RatingTable, span: TableSpan, per_pa
     )
 
 
-def results_section(section: Section, game: Game | None, span: TableSpan, per_page: int, table=None, until=None) -> Section:
+def results_section(
+    section: Section, game: Game | None, span: TableSpan, per_page: int, table=None, until=None
+) -> Section:
     """The placings at every matchday (or `game`'s, up to `until`), a page at a time, newest first, of
     everyone who played in it."""
     count = span.matchdays if until is None else None
