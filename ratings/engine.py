@@ -26,7 +26,7 @@ from league.models import Category, Game, Matchday, Result, Season
 from league.validation import fitting_slug
 
 from . import methods
-from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, insert_rows
+from .bulk import BATCH, ENTRY_COLUMNS, STANDING_COLUMNS, indexes_set_aside, insert_rows
 from .models import RatingEntry, RatingTable, Standing, before, from_position
 from .rating_pass import RATED_FIELDS, Carry, TableRun, rate
 from .rating_pass import RecomputeError as RecomputeError  # what the services' callers catch
@@ -179,13 +179,8 @@ def _indexes_built_after(from_nothing: bool) -> Iterator[None]:
     if connection.vendor != "sqlite" or not from_nothing:
         yield
         return
-    editor = connection.schema_editor(collect_sql=True)  # for its SQL only: never entered
-    with connection.cursor() as cursor:
-        for index in RatingEntry._meta.indexes:
-            cursor.execute(f"DROP INDEX IF EXISTS {connection.ops.quote_name(index.name)}")
+    with indexes_set_aside(RatingEntry):
         yield
-        for index in RatingEntry._meta.indexes:
-            cursor.execute(str(index.create_sql(RatingEntry, editor)))
 
 
 def _clear_all(runs: list[TableRun], every_row: bool) -> None:

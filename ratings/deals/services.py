@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import DEALS, LEVELS, name_key, seed_problem, variant_problem
 
-from ..bulk import insert_rows
+from ..bulk import analyze_after_load, insert_rows
 from ..models import AttemptRating
 from ..services.catalogue import free_game_slug, game_table, save_game
 from ..services.imports import players_named
@@ -262,9 +262,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
             for position, a in enumerate(given.attempts, start=1)
         )
     insert_rows(Attempt, ("session_id", "position", "player_id", "deal_id", "won", "rated"), rows)
-    if connection.vendor == "postgresql" and len(rows) > 10_000:
-        with connection.cursor() as cursor:  # statistics for the recompute's plans, as for matchdays
-            cursor.execute("ANALYZE league_attempt, league_dealsession, league_deal")
+    analyze_after_load(len(rows), Attempt, DealSession, Deal)
     since: dict[int, date] = {}
     for game_id, day in by_key:
         since[game_id] = min(day, since.get(game_id, day))

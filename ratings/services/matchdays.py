@@ -8,14 +8,14 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import transaction
 
 from league.models import Game, Matchday, Player, Result
 from league.results import RESULT_FIELDS, values
 from league.validation import name_key
 
 from .. import engine, methods
-from ..bulk import insert_rows
+from ..bulk import analyze_after_load, insert_rows
 from ..models import RatingEntry, RatingTable
 from ..selectors.standings import matchday_changes, table_order
 from .checks import CheckedMatchday
@@ -24,7 +24,6 @@ from .recompute import recompute_from
 # A matchday's row and its results' rows as the writer stores them: the record's fields as checked.
 MATCHDAY_COLUMNS = ("number", "date", "game", "rounds", "winner_score", "notes")
 RESULT_COLUMNS = ("matchday_id", "player_id", "note", *RESULT_FIELDS)
-ANALYZED_FROM = 10_000  # results written at once, past which PostgreSQL is given fresh statistics
 
 
 @transaction.atomic
@@ -59,11 +58,7 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     if entered:
         rows.sort(key=lambda row: (row[0], entered.get(row[:2], math.inf)))  # stable: the new as typed
     insert_rows(Result, RESULT_COLUMNS, rows)
-    if connection.vendor == "postgresql" and len(rows) > ANALYZED_FROM:
-        # The planner has no statistics for rows added in this transaction; without them it may
-        # choose a nested loop that rescans the matchdays for every result of the recompute below.
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE league_matchday, league_result")
+    analyze_after_load(len(rows), Matchday, Result)
     touched = [*matchdays, *before]
     recompute_from(min(m.position for m in touched), {m.game.pk: m.game for m in touched}.values())
     return matchdays
