@@ -27,6 +27,7 @@ from ratings.services.checks import check_matchday
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from ratings.services.recompute import rebuild_all
 from tools import baselines
+from tools.baselines import settle
 from tools.generate import UNOFFICIAL_GAME
 from web import page_cache
 from web.importing import import_results
@@ -42,14 +43,6 @@ def timed(action: Callable[[], object], runs: int, before: Callable[[], object] 
         action()
         seconds.append(time.perf_counter() - start)
     return statistics.median(seconds)
-
-
-def settle() -> None:
-    """Start each timed run from the same state: on SQLite, the write-ahead log folded into the
-    database, so that neither the project nor the baseline pays for the other's checkpoint."""
-    if connection.vendor == "sqlite":
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def empty_database() -> None:

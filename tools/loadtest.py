@@ -13,7 +13,6 @@ import secrets
 import shutil
 import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -100,20 +99,23 @@ class Site:
         ):
             subprocess.run([*MANAGE, *command], env=self.env, check=True, cwd=ROOT, capture_output=True)
 
+    def ask(self, expression: str):
+        """The value of a Python `expression` over the site's models, read through its own settings
+        and ORM (`manage.py shell`): the site's database is not this process's."""
+        imports = "import json; from league.models import *; from django.db.models import *"
+        code = f"{imports}; print(json.dumps({expression}, default=str))"
+        out = subprocess.run(
+            [*MANAGE, "shell", "--no-imports", "-c", code], env=self.env, check=True, cwd=ROOT, capture_output=True
+        )
+        return json.loads(out.stdout)
+
     def pages(self) -> dict[str, str]:
         """The public pages to measure, by name: the player is the one with the most matchdays."""
-        db = sqlite3.connect(self.folder / "db.sqlite3")
-        try:
-            player = db.execute(
-                "SELECT player_id FROM league_result GROUP BY player_id ORDER BY COUNT(*) DESC LIMIT 1"
-            ).fetchone()[0]
-            game = db.execute(
-                "SELECT g.slug FROM league_game g JOIN league_matchday m ON m.game_id = g.id"
-                " GROUP BY g.id ORDER BY COUNT(*) DESC LIMIT 1"
-            ).fetchone()[0]
-            matchday = db.execute("SELECT number FROM league_matchday ORDER BY date DESC, number DESC").fetchone()[0]
-        finally:
-            db.close()
+        player, game, matchday = self.ask(
+            "[Player.objects.annotate(n=Count('results')).order_by('-n').values_list('pk', flat=True).first(),"
+            " Game.objects.annotate(n=Count('matchdays')).order_by('-n').values_list('slug', flat=True).first(),"
+            " Matchday.objects.order_by('-date', '-number').values_list('number', flat=True).first()]"
+        )
         pages = {
             "home": "/",
             "standings": "/standings/",

@@ -8,7 +8,6 @@ was saved (the secretary would enter it again); then checks that the last save i
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import subprocess
 import threading
 import time
@@ -95,13 +94,11 @@ class _Writer:
 
     def __init__(self, site: Site, env: dict, outage: Outage):
         self.site, self.env, self.outage, self.lock = site, env, outage, threading.Lock()
-        db = sqlite3.connect(site.folder / "db.sqlite3")
-        try:
-            self.number, last = db.execute("SELECT MAX(number), MAX(date) FROM league_matchday").fetchone()
-            self.game = db.execute("SELECT id, name FROM league_game ORDER BY id").fetchone()
-            self.players = db.execute("SELECT id, short_name FROM league_player ORDER BY id LIMIT 3").fetchall()
-        finally:
-            db.close()
+        self.number, last, self.game, self.players = site.ask(
+            "[*Matchday.objects.aggregate(Max('number'), Max('date')).values(),"
+            " Game.objects.order_by('pk').values_list('pk', 'name').first(),"
+            " list(Player.objects.order_by('pk').values_list('pk', 'short_name')[:3])]"
+        )
         self.day = date.fromisoformat(last)  # today at the latest: a matchday is entered once played
 
     def _next(self) -> int:
@@ -187,11 +184,7 @@ def run(matchdays: int, players: int, seconds: float, workers: int, folder, log=
             outage.stale = last is not None and f'href="/matchdays/{last}/"' not in _page(url + "/")
     finally:
         redis_server.stop()
-    db = sqlite3.connect(folder / "db.sqlite3")
-    try:
-        outage.stored = {row[0] for row in db.execute("SELECT number FROM league_matchday")}
-    finally:
-        db.close()
+    outage.stored = set(site.ask("list(Matchday.objects.values_list('number', flat=True))"))
     return outage
 
 
