@@ -188,10 +188,12 @@ def shared_pages():
 
 
 def clear() -> None:
-    """Forget every stored page: this worker's and the ones shared with the others."""
+    """Forget every stored page, this worker's and the ones shared with the others, and what pages
+    keep under their generation in the default cache (the comparison's figures, the tables' slugs)."""
     memory().clear()
+    cache.clear()
     shared = shared_pages()
-    if shared is not None:
+    if shared is not None and shared is not cache:
         shared.clear()
 
 
