@@ -21,8 +21,8 @@ from ratings.selectors.players import matchday_rows, played_matchdays, rating_hi
 from tests.conftest import grid_page, section
 from web import grid_table, partners, points, tables
 from web.deals import tables as deal_tables
-from web.names import PlayerNames
 from web.nights import tables as night_tables
+from web.pages.names import PlayerNames
 from web.seasons import tables as season_tables
 
 HOSTILE = 'G <"&> L'  # a name that must be escaped wherever it is shown
@@ -208,7 +208,7 @@ def test_the_home_page_shows_every_table_through_the_site_template(club, client)
     "value", [0, 0.0, -0.0, 1535, 1535.0, -7.0, 1498.25, 2.5, -0.04, 1e20, 10**30, float("nan"), float("inf"), True]
 )
 def test_a_rating_is_written_as_its_whole_number_or_to_a_tenth(value):
-    from web.formatting import format_rating
+    from web.pages.formatting import format_rating
 
     assert format_rating(value) == (str(int(value)) if float(value).is_integer() else f"{value:.1f}")
 

@@ -26,8 +26,8 @@ from tests.conftest import section, table_rows
 from tests.team_play import setup_team_tables
 from tests.test_tables import _rated, _rows, html, names
 from web import grid_table, tables
-from web.formatting import format_change, format_rating, formula_html
 from web.importing import import_results
+from web.pages.formatting import format_change, format_rating, formula_html
 from web.partners import PartnersTable
 
 TEAM_CSV = """matchday,date,game,rounds,player,placing,rated_placing,side,weight

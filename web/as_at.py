@@ -18,12 +18,12 @@ from league.validation import iso_date
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors import as_at, boards
-from web.columns import ChangeColumn
 from web.deals.tables import DealChangeColumn, DealStandingsTable
-from web.formatting import long_date
-from web.paging import paginate
+from web.pages.columns import ChangeColumn
+from web.pages.formatting import long_date
+from web.pages.paging import paginate
+from web.pages.sections import Section, shown_with
 from web.tables import MovementColumn, StandingsTable
-from web.views.sections import Section, shown_with
 
 AS_AT, FROM, TO = "as_at", "from", "to"
 DATES = (AS_AT, FROM, TO)  # declared with the pages' other parameters (web/page_params.py)

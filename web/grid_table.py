@@ -10,9 +10,9 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString
 
 from ratings.selectors.grids import Grid
-from web.columns import DateColumn, MatchdayColumn
-from web.formatting import explain_change, format_rating, plain_number
-from web.names import PlayerNames
+from web.pages.columns import DateColumn, MatchdayColumn
+from web.pages.formatting import explain_change, format_rating, plain_number
+from web.pages.names import PlayerNames
 from web.tables import SiteTable
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.columns import ChangeColumn, NumberColumn, PlayerNameColumn
+from web.pages.columns import ChangeColumn, NumberColumn, PlayerNameColumn
 from web.tables import SiteTable
 
 

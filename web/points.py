@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.columns import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
+from web.pages.columns import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
 from web.tables import SiteTable
 
 

@@ -1,7 +1,7 @@
 """django-tables2 tables: the one declaration of every table on the pages and of its CSV and JSON
 download (the matchday grids are in `web.grid_table`, the deal games' in `web.deals.tables`).
 
-A column (`web.columns`) declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
+A column (`web.pages.columns`) declares its header, its accessor, its cells' attributes, `render` (the cell shown) and
 `value` (the plain value a download holds: numbers as numbers, names as text, dates as ISO 8601).
 Pages render these tables with django-tables2 through `tables/table.html`; downloads go through
 django-tables2's `as_values`. What a cell shows besides its record (the page's names, whether dates
@@ -21,7 +21,7 @@ from django_tables2.rows import BoundRow, BoundRows
 from django_tables2.utils import signature
 
 from ratings.methods import Method
-from web.columns import (
+from web.pages.columns import (
     NUM,
     SIDE_COLUMNS,
     ChangeColumn,
@@ -38,8 +38,8 @@ from web.columns import (
     WeightColumn,
     change_html,
 )
-from web.formatting import explain_change, format_rating, plain_number
-from web.names import PlayerNames
+from web.pages.formatting import explain_change, format_rating, plain_number
+from web.pages.names import PlayerNames
 
 
 class SiteRow(BoundRow):

@@ -34,7 +34,7 @@ from web.admin import upload
 from web.admin.clashes import CheckedAgainOnClash
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS, GivenField
-from web.formatting import format_change, format_rating, long_date
+from web.pages.formatting import format_change, format_rating, long_date
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:

@@ -3,7 +3,7 @@ deal ratings, power rankings and attempts, rendered by django-tables2 like the s
 (`web.tables.SiteTable`); cells come from data already loaded.
 
 Ratings move by fractions of a point here (K = 8), so ratings and changes are shown to two decimals, as
-the seed does (`web.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
+the seed does (`web.pages.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
 green and red; each column declares that in `render` and the plain number a download holds in `value`.
 """
 
@@ -13,8 +13,8 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deals.selectors import AttemptRow, LevelGrid
-from web.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, change_html
-from web.formatting import format_fine_change, format_fine_rating, plain_number
+from web.pages.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, change_html
+from web.pages.formatting import format_fine_change, format_fine_rating, plain_number
 from web.tables import SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}

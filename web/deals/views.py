@@ -14,12 +14,12 @@ from ratings.deals import selectors as deal_selectors
 from ratings.methods import ParamError
 from ratings.models import RatingTable
 from ratings.selectors.standings import ranked_standings, standing_rows
-from web import charts
 from web.deals.tables import AttemptTable, DealStandingsTable, PowerRankingsTable, level_grid_table
-from web.formatting import format_fine_rating, long_date
 from web.page_params import PageParams, cached_page
-from web.paging import WHOLE, paginate
-from web.views.sections import Exports, Section, get_or_404, player_names, public_page
+from web.pages import charts
+from web.pages.formatting import format_fine_rating, long_date
+from web.pages.paging import WHOLE, paginate
+from web.pages.sections import Exports, Section, get_or_404, player_names, public_page
 
 PAGE = settings.LEAGUE_STANDINGS_PAGE_SIZE
 

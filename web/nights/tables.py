@@ -6,7 +6,7 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.html import format_html_join
 
-from web.columns import ChangeColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
+from web.pages.columns import ChangeColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
 from web.tables import SiteTable
 
 

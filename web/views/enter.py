@@ -24,10 +24,11 @@ from league.placings import side_groups
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.selectors.grids import with_points
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
-from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm, described
-from web.entry.names import Resolved
+from web.entry import LINES, EntryForm
 from web.fields import refusal
-from web.formatting import explain_change
+from web.pages.access import ENTRY_PERMISSIONS
+from web.pages.formatting import explain_change
+from web.pages.typed_names import Resolved, described
 
 
 def _initial() -> dict:

@@ -20,7 +20,8 @@ from web import as_at
 from web.deals import views as deals
 from web.grid_table import grid_table
 from web.page_params import PageParams, cached_page
-from web.paging import WHOLE, paginate
+from web.pages.paging import WHOLE, paginate
+from web.pages.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
 from web.points import PlayerPointsTable, RecordScoresTable
 from web.tables import (
     EntryTable,
@@ -29,7 +30,6 @@ from web.tables import (
     MatchdayResultsTable,
     StandingsTable,
 )
-from web.views.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print

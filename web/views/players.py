@@ -23,15 +23,16 @@ from ratings.selectors.players import (
     record_of,
 )
 from ratings.selectors.sides import add_partners, partnerships
-from web import as_at, charts
-from web.columns import change_html
+from web import as_at
 from web.deals import views as deals
-from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, long_date
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
+from web.pages import charts
+from web.pages.columns import change_html
+from web.pages.formatting import format_change, format_fine_change, format_fine_rating, format_rating, long_date
+from web.pages.paging import paginate
+from web.pages.sections import Exports, bad_request, get_or_404, player_names, public_page
 from web.partners import PartnersTable
 from web.tables import HeadToHeadTable, PlayerMatchdaysTable, PlayersTable, matchday_columns
-from web.views.sections import Exports, bad_request, get_or_404, player_names, public_page
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
 SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from web.formatting import format_change, format_rating, plain_number, table_date
+from web.pages.formatting import format_change, format_rating, plain_number, table_date
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 
