@@ -48,7 +48,7 @@ class PageParams:
     choices: dict[str, frozenset[str]] = field(default_factory=dict)
     exports: bool = False
     uncached: tuple[str, ...] = ()
-    dates: tuple[str, ...] = ()  # web/as_at.py
+    dates: tuple[str, ...] = ()  # web/pages/as_at.py
 
     def pages(self, table_slugs: Iterable[str]) -> set[str]:
         keys = {*self.sections, *(table_slugs if self.tables else ())}

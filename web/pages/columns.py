@@ -1,6 +1,6 @@
-"""The columns of the site's tables (`web.tables`, `web.grid_table`, `web.points`, `web.partners`, the
-deal games'): each declares its header, its cells' attributes, `render` (the cell shown) and `value`
-(the plain value a download holds)."""
+"""The columns of the site's tables (`web.pages.tables`, `web.pages.grid_table` and every feature's
+tables): each declares its header, its cells' attributes, `render` (the cell shown) and `value` (the
+plain value a download holds)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from web.pages.columns import (
     RatingColumn,
 )
 from web.pages.formatting import format_change, format_rating, plain_number
-from web.tables import SiteTable
+from web.pages.tables import SiteTable
 
 
 class SeasonStandingsTable(SiteTable):
