@@ -1,6 +1,6 @@
 """The secretary's entry page: result lines as typed (`lines`), the facts a game's tables read
-(`facts`) and the page's form (`form`); the names typed are found among the players by
-web.pages.typed_names, as the odds page and the calculator find theirs."""
+(`facts`), the page's form (`form`) and the page itself (`views`); the names typed are found
+among the players by web.pages.typed_names, as the odds page and the calculator find theirs."""
 
 from web.entry.form import LINES, EntryForm
 from web.entry.lines import parse_results, side_label
