@@ -196,7 +196,7 @@ AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "web.views.errors.locked_out"
+AXES_LOCKOUT_CALLABLE = "web.pages.errors.locked_out"
 # The admin is the site's only login: after it, a `next` that is not safe (another site) is dropped
 # and the secretary lands on the admin's index, not on Django's default /accounts/profile/ (a 404).
 LOGIN_REDIRECT_URL = "admin:index"

@@ -8,6 +8,6 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
-handler400 = "web.views.errors.request_refused"
-handler404 = "web.views.errors.not_found"
-handler500 = "web.views.errors.server_error"
+handler400 = "web.pages.errors.request_refused"
+handler404 = "web.pages.errors.not_found"
+handler500 = "web.pages.errors.server_error"

@@ -51,7 +51,7 @@ def two_saves_at_once(user, *, one_preview: bool = False) -> dict:
     the next number before either saves. Then the one who lost saves the preview they were shown.
     What each was answered, and what was saved. With `one_preview`, both save the first preview (a
     double click reaching two servers)."""
-    from web.views import enter as view
+    from web.entry import views as view
 
     clients = [Client(), Client()]
     for client in clients:

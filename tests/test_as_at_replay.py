@@ -21,8 +21,8 @@ from ratings.services.recompute import rebuild_all
 from tests.conftest import csv_bytes, section, store, table_rows
 from tests.test_method_tables import use
 from tools.generate import generate, people
-from web.formatting import format_rating
 from web.importing import COLUMNS, import_results
+from web.pages.formatting import format_rating
 
 PROVISIONAL = 3
 MATCHDAY_METHODS = [slug for slug, method in METHODS.items() if not method.against_deals]

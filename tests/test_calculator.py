@@ -212,7 +212,7 @@ def test_a_name_that_finds_no_member_or_several_is_refused_naming_the_field(clie
 
 
 def test_picking_members_costs_three_queries_more(client, club, django_assert_num_queries):
-    # navigation (2), the tables, the players and their former names (web/entry/names.py), their standings
+    # navigation (2), the tables, the players and their former names (web/pages/typed_names.py), their standings
     with django_assert_num_queries(6):
         client.get(PAGE, {"players": "J, I", "placings": "1, 2"})
 

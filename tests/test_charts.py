@@ -4,7 +4,7 @@ import random
 import re
 from datetime import date, timedelta
 
-from web import charts
+from web.pages import charts
 
 
 def written_with_round(shape: str, cx: float, cy: float, size: float) -> str:

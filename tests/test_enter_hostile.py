@@ -210,7 +210,7 @@ def lost_the_race(outcome: dict) -> None:
 
 def another_secretary_saves_first(monkeypatch, make_matchday):
     """Matchday 7 saved by someone else just after this save read the next number."""
-    from web.views import enter as view
+    from web.entry import views as view
 
     next_number, calls = view._next_number, []
 

@@ -58,7 +58,7 @@ def test_a_failure_inside_the_site_gets_a_plain_500_page_without_details(club, m
     def broken(*args, **kwargs):
         raise RuntimeError("secret detail of the failure")
 
-    monkeypatch.setattr("web.views.league.grids.rating_grid", broken)
+    monkeypatch.setattr("web.pages.grid_table.grids.rating_grid", broken)
     response = Client(raise_request_exception=False).get("/")
     assert response.status_code == 500
     text = response.content.decode()

@@ -13,8 +13,8 @@ from league.models import FormerName, Matchday, Player, Result, Revision
 from tests.conftest import section, table_rows
 from tests.test_enter import post
 from tests.test_import import csv, failure
-from web.entry import resolve_players
 from web.importing import import_results
+from web.pages.typed_names import resolve_players
 
 
 def rename(short_name: str, new_short: str, new_full: str | None = None) -> Player:

@@ -123,8 +123,9 @@ def test_the_nights_tables_link_their_players_and_colour_the_changes(night):
     from ratings.models import RatingTable
     from ratings.selectors import nights, standings
     from tests.test_tables import html
-    from web.names import PlayerNames
-    from web.nights.tables import MoversTable, WinnersTable
+    from web.nights.tables import WinnersTable
+    from web.pages.names import PlayerNames
+    from web.pages.tables import MoversTable
 
     found = nights.night(date(2025, 11, 20), list(RatingTable.objects.in_page_order()))
     names = PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))

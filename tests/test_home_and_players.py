@@ -17,7 +17,7 @@ from ratings.models import RatingTable, Standing
 from ratings.selectors import overview
 from ratings.services.catalogue import save_category, save_game
 from tests.conftest import csv_bytes, section, table_rows
-from web.formatting import csv_cell
+from web.pages.formatting import csv_cell
 
 
 def test_the_home_page_leads_with_the_leaderboard_and_the_latest_matchdays(client, club):

@@ -14,7 +14,7 @@ from league.models import Category, Game, Player
 from ratings.models import RatingEntry, RatingTable
 from ratings.selectors.players import HistoryPoint, record_of
 from tests.conftest import section, table_rows
-from web.formatting import format_change, format_rating, formula_html
+from web.pages.formatting import format_change, format_rating, formula_html
 
 
 def player_url(short_name):

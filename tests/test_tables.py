@@ -1,5 +1,5 @@
 """The site's tables as django-tables2 renders them through `tables/table.html`: their markup, their
-escaping, their cells' attributes, and the two per-cell costs `web.tables.SiteRow` takes off
+escaping, their cells' attributes, and the two per-cell costs `web.pages.tables.SiteRow` takes off
 django-tables2 without changing a cell."""
 
 import inspect
@@ -19,10 +19,14 @@ from ratings.models import RatingTable
 from ratings.selectors import grids, overview, standings
 from ratings.selectors.players import matchday_rows, played_matchdays, rating_history
 from tests.conftest import grid_page, section
-from web import grid_table, partners, points, tables
 from web.deals import tables as deal_tables
-from web.names import PlayerNames
+from web.league import points
+from web.league import tables as league_tables
 from web.nights import tables as night_tables
+from web.pages import grid_table, tables
+from web.pages.names import PlayerNames
+from web.players import partners
+from web.players import tables as player_tables
 from web.seasons import tables as season_tables
 
 HOSTILE = 'G <"&> L'  # a name that must be escaped wherever it is shown
@@ -50,7 +54,8 @@ def html(table) -> str:
 
 
 def _cases():
-    """One table of each class of web.tables and web.grid_table, built from the club's data as the
+    """One table of each class of web.pages.tables, web.pages.grid_table, web.league.tables and
+    web.players.tables, built from the club's data as the
     pages build them."""
     overall = RatingTable.objects.get(slug="overall")
     matchday = Matchday.objects.get(number=5)
@@ -72,15 +77,17 @@ def _cases():
         "standings": lambda: tables.StandingsTable(
             standings.standing_rows(overall, Paginator(standings.ranked_standings(overall), 25).page(1), 3), names()
         ),
-        "leaderboard": lambda: tables.LeaderboardTable(overview.leaderboard(overall, 10, 3).rows, names()),
+        "leaderboard": lambda: league_tables.LeaderboardTable(overview.leaderboard(overall, 10, 3).rows, names()),
         "latest matchday": lambda: tables.LatestResultsTable(latest[0].results, names()),
-        "players directory": lambda: tables.PlayersTable(overview.directory_rows(directory), names(), with_year=True),
-        "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"]),
-        "player matchdays": lambda: tables.PlayerMatchdaysTable(
-            _rows(r), extra_columns=tables.matchday_columns(_rated(r), sides=False, downloads=True)
+        "players directory": lambda: player_tables.PlayersTable(
+            overview.directory_rows(directory), names(), with_year=True
         ),
-        "head to head": lambda: tables.HeadToHeadTable(head_to_head_records(head_to_head_counts(r)), names()),
-        "matchday results": lambda: tables.MatchdayResultsTable(
+        "entries": lambda: league_tables.EntryTable(entries, names(), method=METHODS["club"]),
+        "player matchdays": lambda: player_tables.PlayerMatchdaysTable(
+            _rows(r), extra_columns=player_tables.matchday_columns(_rated(r), sides=False, downloads=True)
+        ),
+        "head to head": lambda: player_tables.HeadToHeadTable(head_to_head_records(head_to_head_counts(r)), names()),
+        "matchday results": lambda: league_tables.MatchdayResultsTable(
             list(Result.objects.filter(matchday=matchday).select_related("player")), names()
         ),
     }
@@ -89,7 +96,17 @@ def _cases():
 def test_every_table_of_the_site_is_a_site_table():
     """Its rows and its cells' attributes are what `tables/table.html` reads (`SiteRow`,
     `SiteTable.shown_columns`)."""
-    modules = (tables, grid_table, points, partners, deal_tables, season_tables, night_tables)
+    modules = (
+        tables,
+        grid_table,
+        league_tables,
+        points,
+        player_tables,
+        partners,
+        deal_tables,
+        season_tables,
+        night_tables,
+    )
     found = {
         cls
         for module in modules
@@ -134,7 +151,7 @@ def test_names_in_tables_and_grids_are_escaped(club):
     r = Player.objects.get(short_name="R")
     for written in (
         html(_cases()["rating grid"]()),
-        html(tables.HeadToHeadTable(head_to_head_records(head_to_head_counts(r)), names())),
+        html(player_tables.HeadToHeadTable(head_to_head_records(head_to_head_counts(r)), names())),
     ):
         assert "G&lt;&quot;&amp;&gt;L" in written and 'G<"&>L' not in written and HOSTILE not in written
 
@@ -154,7 +171,7 @@ def test_a_players_matchdays_explain_each_change_on_hover(club, make_matchday):
     r = Player.objects.get(short_name="R")
     rows, rated = _rows(r), _rated(r)
     rows[1].changes[rated[0].pk].k = None  # a method without K says so on hover
-    written = html(tables.PlayerMatchdaysTable(rows, extra_columns=tables.matchday_columns(rated, False)))
+    written = html(player_tables.PlayerMatchdaysTable(rows, extra_columns=player_tables.matchday_columns(rated, False)))
     assert written.count("<tr>") == 8 and 'class="after"' in written
     titles = [part.split('"')[0] for part in written.split('<span title="')[1:]]
     assert any(", K " not in title for title in titles) and any(", K " in title for title in titles)
@@ -208,7 +225,7 @@ def test_the_home_page_shows_every_table_through_the_site_template(club, client)
     "value", [0, 0.0, -0.0, 1535, 1535.0, -7.0, 1498.25, 2.5, -0.04, 1e20, 10**30, float("nan"), float("inf"), True]
 )
 def test_a_rating_is_written_as_its_whole_number_or_to_a_tenth(value):
-    from web.formatting import format_rating
+    from web.pages.formatting import format_rating
 
     assert format_rating(value) == (str(int(value)) if float(value).is_integer() else f"{value:.1f}")
 

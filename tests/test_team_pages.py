@@ -25,10 +25,13 @@ from ratings.services.matchdays import delete_matchdays
 from tests.conftest import section, table_rows
 from tests.team_play import setup_team_tables
 from tests.test_tables import _rated, _rows, html, names
-from web import grid_table, tables
-from web.formatting import format_change, format_rating, formula_html
 from web.importing import import_results
-from web.partners import PartnersTable
+from web.league import tables as league_tables
+from web.pages import grid_table
+from web.pages.columns import PlacingOfColumn
+from web.pages.formatting import format_change, format_rating, formula_html
+from web.players import tables as player_tables
+from web.players.partners import PartnersTable
 
 TEAM_CSV = """matchday,date,game,rounds,player,placing,rated_placing,side,weight
 7,2025-11-20,Spades,1,GL,1,,A,1
@@ -318,10 +321,10 @@ def _sided_tables():
     add_partners(r, rows)
     grid = grids.results_grid(Paginator(grids.results_matchdays(), 25).page(1))
     return {
-        "entries": lambda: tables.EntryTable(entries, names(), method=METHODS["club"], sides=True),
-        "results": lambda: tables.MatchdayResultsTable(results, names(), sides=True),
-        "player matchdays": lambda: tables.PlayerMatchdaysTable(
-            rows, extra_columns=tables.matchday_columns(rated, sides=True, downloads=True)
+        "entries": lambda: league_tables.EntryTable(entries, names(), method=METHODS["club"], sides=True),
+        "results": lambda: league_tables.MatchdayResultsTable(results, names(), sides=True),
+        "player matchdays": lambda: player_tables.PlayerMatchdaysTable(
+            rows, extra_columns=player_tables.matchday_columns(rated, sides=True, downloads=True)
         ),
         "partners": lambda: PartnersTable(partnerships(r, Game.objects.in_bulk()), names()),
         "results grid": lambda: grid_table.grid_table(grid, names(), show_game=True, ratings=False, with_year=False),
@@ -339,7 +342,9 @@ def test_a_players_rows_in_sides_show_the_side_and_weight(teams):
     r = Player.objects.get(short_name="R")
     rows, rated = _rows(r), _rated(r)
     add_partners(r, rows)
-    written = html(tables.PlayerMatchdaysTable(rows, extra_columns=tables.matchday_columns(rated, sides=True)))
+    written = html(
+        player_tables.PlayerMatchdaysTable(rows, extra_columns=player_tables.matchday_columns(rated, sides=True))
+    )
     assert "A, with GL, K" in written and ">0.5<" in written
 
 
@@ -348,6 +353,6 @@ def test_the_player_pages_placing_counts_sides_not_players(teams):
     rows = {row.matchday.number: row for row in _rows(Player.objects.get(short_name="GL"))}
     assert {n: rows[n].players for n in (7, 8, 9)} == {7: 2, 8: 2, 9: 2}
     assert rows[1].players == 4
-    assert tables.PlacingOfColumn().render(rows[7]) == "1 of 2"
+    assert PlacingOfColumn().render(rows[7]) == "1 of 2"
     spades, overall = RatingTable.objects.get(slug="spades"), RatingTable.objects.get(slug="overall")
     assert rows[7].changes.keys() == {spades.pk, overall.pk}  # one row, every table it counted in

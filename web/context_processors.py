@@ -3,7 +3,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.functional import SimpleLazyObject
 
 from league.models import DealSession, Game, Matchday, Page
-from web.entry import may_enter
+from web.pages.access import may_enter
 
 
 def played_games() -> list[Game]:
@@ -21,6 +21,6 @@ def navigation(request):
         "league_name": settings.LEAGUE_NAME,
         "nav_games": SimpleLazyObject(played_games),
         "nav_pages": SimpleLazyObject(lambda: list(Page.objects.all())),
-        # Staff's link to the entry page; a visitor's page never asks (web.entry.may_enter).
+        # Staff's link to the entry page; a visitor's page never asks (web.pages.access.may_enter).
         "nav_enter": SimpleLazyObject(lambda: may_enter(request)),
     }

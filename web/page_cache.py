@@ -5,7 +5,7 @@ A page is stored under its path and the canonical values of the query parameters
 its scope's **generation** as the cache's `version`: the scope's revision token (league.revision:
 any write makes every older entry unreachable), the code's version (a deploy never serves pages of
 the old templates) and today's date (pages that hide inactive players change at midnight). The
-pages' ETag is the generation too (web/views/sections.py: `public_page`).
+pages' ETag is the generation too (web/pages/sections.py: `public_page`).
 
 The middleware stands right after Django's checks of the request (the Host, the HTTPS redirect),
 which a hit passes as a rendered page does, and before sessions, authentication, CSRF and the rest,

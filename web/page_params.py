@@ -18,13 +18,13 @@ from django.utils.cache import patch_cache_control
 
 from league.validation import iso_date
 from web.page_cache import table_slugs
-from web.paging import page_number
+from web.pages.paging import page_number
 
-EXPORT_PARAMS = ("export", "table")  # a table's download (web/views/sections.py)
+EXPORT_PARAMS = ("export", "table")  # a table's download (web/pages/sections.py)
 
 
 def page_param(key: str) -> str:
-    """The query parameter of a table section's page number (web/views/sections.py: Section)."""
+    """The query parameter of a table section's page number (web/pages/sections.py: Section)."""
     return f"{key}-page"
 
 
@@ -48,11 +48,11 @@ class PageParams:
     choices: dict[str, frozenset[str]] = field(default_factory=dict)
     exports: bool = False
     uncached: tuple[str, ...] = ()
-    dates: tuple[str, ...] = ()  # web/as_at.py
+    dates: tuple[str, ...] = ()  # web/pages/as_at.py
 
     def pages(self, table_slugs: Iterable[str]) -> set[str]:
         keys = {*self.sections, *(table_slugs if self.tables else ())}
-        # A section whose key is taken on its page (a game named "Results") gets "-2" (web/views/sections.py).
+        # A section whose key is taken on its page (a game named "Results") gets "-2" (web/pages/sections.py).
         return {page_param(f"{key}{suffix}") for key in keys for suffix in ("", "-2")}
 
     def names(self, table_slugs: Iterable[str]) -> set[str]:
@@ -72,7 +72,7 @@ class PageParams:
         for name, values in query.lists():
             value = values[-1].strip()
             if name in pages:
-                number = page_number(value)  # the view's own reading (web/paging.py)
+                number = page_number(value)  # the view's own reading (web/pages/paging.py)
                 if number is None:
                     return None
                 if number > 1:

@@ -7,10 +7,13 @@ parameters it reads beside its view (web/page_params.py: `cached_page`).
 from django.urls import include, path
 
 from web.deals import views as deals
+from web.entry import views as enter
+from web.league import views as league
+from web.methods import views as methods
 from web.nights import views as nights
 from web.odds import views as odds
+from web.players import views as players
 from web.seasons import views as seasons
-from web.views import enter, league, methods, players
 
 league_patterns = [
     path("", league.home, name="home"),

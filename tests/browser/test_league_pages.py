@@ -108,7 +108,7 @@ def mixed_pages(mixed_site):
     pages = public_pages(mixed_site, player, 60, games)
     home = urllib.request.urlopen(f"{mixed_site}/").read().decode()  # noqa: S310 - our own loopback server
     night = re.search(r'href="(/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
-    # As they stood on a day, and the standings' comparison of two days (web/as_at.py).
+    # As they stood on a day, and the standings' comparison of two days (web/pages/as_at.py, web/league/as_at.py).
     day = "2026-03-01"
     as_at = [f"/standings/?as_at={day}", f"/standings/?from=2026-01-15&to={day}", f"{player}?as_at={day}"]
     as_at += [f"/games/hearts/?as_at={day}", f"/players/?as_at={day}"]

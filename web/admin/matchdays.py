@@ -31,10 +31,10 @@ from ratings.selectors.standings import matchday_changes
 from ratings.services.checks import FACT_FIELDS, check_matchday
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from web.admin import upload
-from web.admin.clashes import CheckedAgainOnClash
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS, GivenField
-from web.formatting import format_change, format_rating, long_date
+from web.pages.clashes import CheckedAgainOnClash
+from web.pages.formatting import format_change, format_rating, long_date
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:

@@ -21,7 +21,7 @@ from league.validation import DEALS, LEVELS, VARIANT_LENGTH, parse_won, variant_
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
 from web.fields import READERS, FlagField, WholeNumberField, refusal
-from web.formatting import format_change, format_rating
+from web.pages.formatting import format_change, format_rating
 
 
 class VariantField(forms.CharField):

@@ -1,9 +1,9 @@
 """django-tables2 tables of games played against deals: standings, the variant × level grid of average
 deal ratings, power rankings and attempts, rendered by django-tables2 like the site's other tables
-(`web.tables.SiteTable`); cells come from data already loaded.
+(`web.pages.tables.SiteTable`); cells come from data already loaded.
 
 Ratings move by fractions of a point here (K = 8), so ratings and changes are shown to two decimals, as
-the seed does (`web.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
+the seed does (`web.pages.formatting.format_fine_rating` and `format_fine_change`), changes in the site's
 green and red; each column declares that in `render` and the plain number a download holds in `value`.
 """
 
@@ -13,9 +13,9 @@ import django_tables2 as tables
 from django.utils.html import format_html
 
 from ratings.deals.selectors import AttemptRow, LevelGrid
-from web.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, change_html
-from web.formatting import format_fine_change, format_fine_rating, plain_number
-from web.tables import SiteTable, StandingsTable
+from web.pages.columns import ChangeColumn, DateColumn, PlayerNameColumn, RatingColumn, change_html
+from web.pages.formatting import format_fine_change, format_fine_rating, plain_number
+from web.pages.tables import SiteTable, StandingsTable
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 

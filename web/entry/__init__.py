@@ -1,18 +1,8 @@
-"""The secretary's entry page: result lines as typed (`lines`), names found among the players
-(`names`), the facts a game's tables read (`facts`) and the page's form (`form`)."""
+"""The secretary's entry page: result lines as typed (`lines`), the facts a game's tables read
+(`facts`), the page's form (`form`) and the page itself (`views`); the names typed are found
+among the players by web.pages.typed_names, as the odds page and the calculator find theirs."""
 
-from web.entry.form import ENTRY_PERMISSIONS, LINES, EntryForm, may_enter
+from web.entry.form import LINES, EntryForm
 from web.entry.lines import parse_results, side_label
-from web.entry.names import ambiguity, described, resolve_players
 
-__all__ = [
-    "ENTRY_PERMISSIONS",
-    "LINES",
-    "EntryForm",
-    "ambiguity",
-    "described",
-    "may_enter",
-    "parse_results",
-    "resolve_players",
-    "side_label",
-]
+__all__ = ["LINES", "EntryForm", "parse_results", "side_label"]

@@ -1,5 +1,5 @@
 """The entry page's form: date, game, rounds and the result lines, with the typed names found among
-the players (web.entry.names) and a box to tick for each new one; a valid form holds its matchday
+the players (web.pages.typed_names) and a box to tick for each new one; a valid form holds its matchday
 checked once (ratings.services.checks), for the preview and the save."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ import json
 from dataclasses import replace
 
 from django import forms
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -20,8 +19,8 @@ from league.validation import ROUNDS, WINNER_SCORES, name_key
 from ratings.services.checks import FACT_FIELDS, CheckedMatchday, check_matchday
 from web.entry.facts import FACTS, GameSelect, facts_by_game, settled
 from web.entry.lines import parse_results
-from web.entry.names import Resolved, ambiguity, resolve_players
 from web.fields import IsoDateField, WholeNumberField
+from web.pages.typed_names import Resolved, ambiguity, resolve_players
 
 
 def _new_player_problems(short_name: str, full: str) -> list[str]:
@@ -36,18 +35,6 @@ def _new_player_problems(short_name: str, full: str) -> list[str]:
 
 
 LINES = 10  # lines shown at first; "More lines" adds as many again
-# What staff need to use the entry page, as the admin needs them to add a matchday with its results.
-ENTRY_PERMISSIONS = ("league.add_matchday", "league.add_result")
-
-
-def may_enter(request) -> bool:
-    """Whether the site's navigation offers this request the entry page: staff who may use it. Asked
-    only with a session cookie, so a visitor's page (the one the page cache stores for everyone) never
-    reads the session and never holds the link."""
-    if settings.SESSION_COOKIE_NAME not in request.COOKIES or not hasattr(request, "user"):
-        return False
-    user = request.user
-    return user.is_active and user.is_staff and user.has_perms(ENTRY_PERMISSIONS)
 
 
 LINE_LENGTH = 200

@@ -1,13 +1,14 @@
-"""The game-night page's tables: the winners of each matchday and each rating table's biggest movers
-(their downloads hold short names and plain numbers, as everywhere)."""
+"""The game-night page's table of the winners of each matchday (its download holds short names, as
+everywhere); each rating table's biggest movers are `web.pages.tables.MoversTable`, as on a season's
+page."""
 
 from __future__ import annotations
 
 import django_tables2 as tables
 from django.utils.html import format_html_join
 
-from web.columns import ChangeColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
-from web.tables import SiteTable
+from web.pages.columns import MatchdayColumn
+from web.pages.tables import SiteTable
 
 
 class WinnersColumn(tables.Column):
@@ -32,14 +33,3 @@ class WinnersTable(SiteTable):
         orderable = False
         attrs = {"class": "winners"}
         empty_text = "No matchday."
-
-
-class MoversTable(SiteTable):
-    player = PlayerNameColumn()
-    matchdays = NumberColumn("Matchdays")
-    change = ChangeColumn()
-
-    class Meta:
-        orderable = False
-        attrs = {"class": "movers"}
-        empty_text = "Nobody's rating moved."

@@ -8,12 +8,12 @@ from django.shortcuts import render
 from league.validation import iso_date
 from ratings.models import RatingTable
 from ratings.selectors import nights
-from web.errors import NotFound
-from web.formatting import long_date
-from web.nights.tables import MoversTable, WinnersTable
+from web.nights.tables import WinnersTable
 from web.page_params import PageParams, cached_page
-from web.tables import LatestResultsTable
-from web.views.sections import Exports, player_names, public_page
+from web.pages.errors import NotFound
+from web.pages.formatting import long_date
+from web.pages.sections import Exports, player_names, public_page
+from web.pages.tables import LatestResultsTable, MoversTable
 
 SHOWN = 40  # characters of an address that is not a date, repeated in the answer
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from league.models import Game, Player
 from ratings.models import RatingTable, Standing
 from ratings.odds import Proposal, Sitter, balanced_tables, table_odds
-from web.formatting import format_change, format_rating, ordinal
 from web.odds.tonight import Tonight
-from web.views.sections import player_names
+from web.pages.formatting import format_change, format_rating, ordinal
+from web.pages.sections import player_names
 
 
 def rating_tables(game: Game) -> list[RatingTable]:

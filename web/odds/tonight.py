@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from league.models import Game, Player
 from league.validation import NAME_LENGTH, ROUNDS, Span, name_key, name_problem, whole_number
-from web.entry import ambiguity, resolve_players
+from web.pages.typed_names import ambiguity, resolve_players
 
 MAX_TABLES = 12  # lines: tables tonight
 MAX_AT_TABLE = 10  # players at one table: each place of each player is one rating of the table

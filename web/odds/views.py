@@ -9,7 +9,7 @@ from league.models import Game, Player
 from web.odds import tonight as form
 from web.odds.page import odds_page
 from web.page_params import PageParams, cached_page
-from web.views.sections import public_page
+from web.pages.sections import public_page
 
 # Whatever is typed into the form is answered in the request, never stored; the empty form is cached.
 FIELDS = ("tables", "game", "rounds", "size")

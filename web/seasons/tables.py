@@ -6,9 +6,17 @@ from __future__ import annotations
 import django_tables2 as tables
 from django.utils.html import format_html, format_html_join
 
-from web.columns import NUM, ChangeColumn, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn, RatingColumn
-from web.formatting import format_change, format_rating, plain_number
-from web.tables import SiteTable
+from web.pages.columns import (
+    NUM,
+    ChangeColumn,
+    DateColumn,
+    MatchdayColumn,
+    NumberColumn,
+    PlayerNameColumn,
+    RatingColumn,
+)
+from web.pages.formatting import format_change, format_rating, plain_number
+from web.pages.tables import SiteTable
 
 
 class SeasonStandingsTable(SiteTable):

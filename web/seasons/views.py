@@ -16,12 +16,12 @@ from ratings.models import RatingTable
 from ratings.selectors import seasons
 from ratings.selectors.standings import TableSpan
 from ratings.selectors.standings import spans as spans_of
-from web.nights.tables import MoversTable
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
+from web.pages.grid_table import rating_section
+from web.pages.paging import paginate
+from web.pages.sections import Exports, get_or_404, player_names, public_page
+from web.pages.tables import MoversTable
 from web.seasons.tables import HonoursTable, SeasonMatchdaysTable, SeasonsTable, SeasonStandingsTable
-from web.views.league import rating_section
-from web.views.sections import Exports, get_or_404, player_names, public_page
 
 
 def start_words(season: Season) -> str:

@@ -3,8 +3,8 @@ import nh3
 from django import template
 from django.utils.safestring import mark_safe
 
-from web.columns import change_html
-from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, formula_html
+from web.pages.columns import change_html
+from web.pages.formatting import format_change, format_fine_change, format_fine_rating, format_rating, formula_html
 
 register = template.Library()
 

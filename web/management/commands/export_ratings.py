@@ -9,8 +9,8 @@ from league.placings import typed_rated_placings
 from league.results import RATED_AS_GIVEN, RESULT_FIELDS, Play
 from league.validation import quoted
 from ratings.models import RatingTable
-from web.formatting import csv_cell, plain_number
 from web.importing import COLUMNS, DERIVED_COLUMNS, FACT_COLUMNS
+from web.pages.formatting import csv_cell, plain_number
 
 # The import's columns, then the rating: the file imports back (`import_results`) to the same ratings,
 # sides, partial play, penalties and who left early included.

@@ -24,10 +24,11 @@ from league.placings import side_groups
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.selectors.grids import with_points
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
-from web.entry import ENTRY_PERMISSIONS, LINES, EntryForm, described
-from web.entry.names import Resolved
+from web.entry import LINES, EntryForm
 from web.fields import refusal
-from web.formatting import explain_change
+from web.pages.access import ENTRY_PERMISSIONS
+from web.pages.formatting import explain_change
+from web.pages.typed_names import Resolved, described
 
 
 def _initial() -> dict:
@@ -128,7 +129,7 @@ def _refusal(request):
         "You may not enter results: that needs the permissions to add matchdays and results "
         "(Matchday: Can add matchday; Result: Can add result). An administrator gives them in the admin's Users."
     )
-    return render(request, "league/enter.html", {"refused": text}, status=403)
+    return render(request, "entry/enter.html", {"refused": text}, status=403)
 
 
 @staff_member_required
@@ -138,18 +139,18 @@ def enter(request):
     lines, lines_error = _line_count(request.POST) if request.method == "POST" else (LINES, None)
     ctx = {"players": Player.objects.order_by("short_name").values_list("short_name", "name"), "lines": lines}
     if request.method != "POST":
-        return render(request, "league/enter.html", {**ctx, "form": EntryForm(initial=_initial(), lines=lines)})
+        return render(request, "entry/enter.html", {**ctx, "form": EntryForm(initial=_initial(), lines=lines)})
     form = EntryForm(request.POST, lines=lines, may_add_players=request.user.has_perm("league.add_player"))
     action, token = request.POST.get("action"), request.POST.get("token", "")
     if lines_error or action in ("more", "edit"):  # back to the form as typed
         form.is_valid()  # finds the new players' boxes to show again
         if lines_error:
             form.add_error(None, lines_error)
-        return render(request, "league/enter.html", {**ctx, "form": form, "quiet": not lines_error})
+        return render(request, "entry/enter.html", {**ctx, "form": form, "quiet": not lines_error})
     if action == "save" and submissions.is_token(token) and (done := submissions.saved_with(token)):
         return _already_saved(request, ctx, done)
     if not form.is_valid():
-        return render(request, "league/enter.html", {**ctx, "form": form})
+        return render(request, "entry/enter.html", {**ctx, "form": form})
     if action == "save":
         return _save_as_previewed(request, form, ctx, token)
     return _preview(request, form, ctx, _next_number())
@@ -172,12 +173,12 @@ def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
     except (IntegrityError, ValidationError) as error:
         if isinstance(error, ValidationError) and not Matchday.objects.filter(number=number).exists():
             form.add_error(None, error.messages)
-            return render(request, "league/enter.html", {**ctx, "form": form})
+            return render(request, "entry/enter.html", {**ctx, "form": form})
     # Another save took the number (or a new player's name) between our check and our save: the
     # form is read again, so that a player added meanwhile is found, and previewed as the next number.
     form = EntryForm(request.POST, lines=ctx["lines"], may_add_players=form.may_add_players)
     if not form.is_valid():
-        return render(request, "league/enter.html", {**ctx, "form": form})
+        return render(request, "entry/enter.html", {**ctx, "form": form})
     number = _next_number()
     ctx["notice"] = _taken_notice(previewed, number, token)
     return _preview(request, form, ctx, number)
@@ -192,7 +193,7 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
     plays = [result.play for result in preview.checked.results]
     ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
     ctx["also"] = _also_went_by(form.resolved)
-    return render(request, "league/enter.html", {**ctx, "form": form})
+    return render(request, "entry/enter.html", {**ctx, "form": form})
 
 
 def _also_went_by(resolved: Resolved) -> list[str]:
@@ -207,4 +208,4 @@ def _also_went_by(resolved: Resolved) -> list[str]:
 def _already_saved(request, ctx: dict, done: submissions.Submission):
     """A second Save of one preview: nothing saved, a link to what the first saved, an empty form."""
     form = EntryForm(initial=_initial(), lines=LINES)
-    return render(request, "league/enter.html", {**ctx, "form": form, "already": done, "lines": LINES})
+    return render(request, "entry/enter.html", {**ctx, "form": form, "already": done, "lines": LINES})

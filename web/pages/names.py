@@ -15,7 +15,7 @@ from html import escape  # Django's escape is this, behind a lazy-string check p
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from web.formatting import format_rating
+from web.pages.formatting import format_rating
 
 
 class PlayerNames:

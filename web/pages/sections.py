@@ -15,11 +15,11 @@ from django.views.decorators.http import condition
 
 from ratings.models import RatingTable
 from ratings.selectors import standings
-from web.entry import may_enter
-from web.errors import NotFound
-from web.formatting import csv_cell
-from web.names import PlainNames, PlayerNames
 from web.page_cache import generation
+from web.pages.access import may_enter
+from web.pages.errors import NotFound
+from web.pages.formatting import csv_cell
+from web.pages.names import PlainNames, PlayerNames
 
 EXPORT_FORMATS = ("csv", "json")
 BASE_IDS = ("content",)  # the ids base.html gives its own elements

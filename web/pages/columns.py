@@ -1,6 +1,6 @@
-"""The columns of the site's tables (`web.tables`, `web.grid_table`, `web.points`, `web.partners`, the
-deal games'): each declares its header, its cells' attributes, `render` (the cell shown) and `value`
-(the plain value a download holds)."""
+"""The columns of the site's tables (`web.pages.tables`, `web.pages.grid_table` and every feature's
+tables): each declares its header, its cells' attributes, `render` (the cell shown) and `value` (the
+plain value a download holds)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from web.formatting import format_change, format_rating, plain_number, table_date
+from web.pages.formatting import format_change, format_rating, plain_number, table_date
 
 NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
 

@@ -23,15 +23,16 @@ from ratings.selectors.players import (
     record_of,
 )
 from ratings.selectors.sides import add_partners, partnerships
-from web import as_at, charts
-from web.columns import change_html
-from web.deals import views as deals
-from web.formatting import format_change, format_fine_change, format_fine_rating, format_rating, long_date
+from web.deals import sections as deals
 from web.page_params import PageParams, cached_page
-from web.paging import paginate
-from web.partners import PartnersTable
-from web.tables import HeadToHeadTable, PlayerMatchdaysTable, PlayersTable, matchday_columns
-from web.views.sections import Exports, bad_request, get_or_404, player_names, public_page
+from web.pages import charts
+from web.pages.as_at import AS_AT, Days, read_days
+from web.pages.columns import change_html
+from web.pages.formatting import format_change, format_fine_change, format_fine_rating, format_rating, long_date
+from web.pages.paging import paginate
+from web.pages.sections import Exports, bad_request, get_or_404, player_names, public_page
+from web.players.partners import PartnersTable
+from web.players.tables import HeadToHeadTable, PlayerMatchdaysTable, PlayersTable, matchday_columns
 
 SEARCH_LENGTH = 100  # longer searches are cut: no name is longer
 SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
@@ -39,16 +40,14 @@ SORTS = {"name": "Name", "rating": "Rating", "last-played": "Last played"}
 
 # A search is whatever anyone types: answered in the request, never stored.
 @cached_page(
-    PageParams(
-        sections=("players",), choices={"sort": frozenset(SORTS)}, exports=True, uncached=("q",), dates=(as_at.AS_AT,)
-    )
+    PageParams(sections=("players",), choices={"sort": frozenset(SORTS)}, exports=True, uncached=("q",), dates=(AS_AT,))
 )
 @public_page
 def directory(request):
     search = request.GET.get("q", "").strip()[:SEARCH_LENGTH]
     order = request.GET.get("sort") if request.GET.get("sort") in SORTS else "name"
     try:
-        days = as_at.read_days(request.GET, timezone.localdate())
+        days = read_days(request.GET, timezone.localdate())
     except ValueError as error:
         return bad_request(request, str(error))
     exports = Exports(request)
@@ -166,13 +165,13 @@ def _partners_section(section, player: Player, games: dict):
     return (section if partners else None), partners
 
 
-@cached_page(PageParams(sections=("matchdays", "head-to-head"), tables=True, exports=True, dates=(as_at.AS_AT,)))
+@cached_page(PageParams(sections=("matchdays", "head-to-head"), tables=True, exports=True, dates=(AS_AT,)))
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
     today = timezone.localdate()
     try:
-        day = as_at.read_days(request.GET, today).day
+        day = read_days(request.GET, today).day
     except ValueError as error:
         return bad_request(request, str(error))
     exports = Exports(request, reserved=("history", "history-heading", "honours", "honours-heading"))
@@ -206,7 +205,7 @@ def player(request, pk):
         "attempts": attempts,
         "head_to_head": head_to_head,
         "partners": partners_section,
-        "days": as_at.Days(day),
+        "days": Days(day),
         "honours": seasons.player_honours(player, today) if day is None else [],  # finished seasons'
     }
     return exports.response() or render(request, "league/player.html", ctx)

@@ -9,7 +9,7 @@ from django.contrib import admin, messages
 from league.models import Season
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.seasons import delete_season, save_season
-from web.admin.clashes import CheckedAgainOnClash
+from web.pages.clashes import CheckedAgainOnClash
 
 
 @admin.register(Season)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.columns import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
-from web.tables import SiteTable
+from web.pages.columns import NUM, DateColumn, MatchdayColumn, NumberColumn, PlayerNameColumn
+from web.pages.tables import SiteTable
 
 
 class AverageColumn(NumberColumn):

@@ -1,5 +1,6 @@
-"""The names typed on the entry page (and the odds page) found among the players: by their short, full
-or former names, current names first; a name that may mean several players lists them all."""
+"""The names typed into a form (the entry page, the odds page, the calculator) found among the
+players: by their short, full or former names, current names first; a name that may mean several
+players lists them all."""
 
 from __future__ import annotations
 

@@ -17,13 +17,13 @@ from ratings.methods import METHODS, Outcome, ParamError
 from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
 from ratings.models import RatingTable, Standing
 from ratings.selectors.standings import table_history
-from web.entry.form import resolve_players
-from web.errors import NotFound
-from web.formatting import plain_number
 from web.page_cache import generation
 from web.page_params import cached_page
-from web.paging import paginate
-from web.views.sections import page_links, public_page
+from web.pages.errors import NotFound
+from web.pages.formatting import plain_number
+from web.pages.paging import paginate
+from web.pages.sections import page_links, public_page
+from web.pages.typed_names import resolve_players
 
 
 def _notes(outcome: Outcome) -> str:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from web.formatting import format_rating
+from web.pages.formatting import format_rating
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 52, 30, 14, 34

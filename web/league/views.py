@@ -12,67 +12,25 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result, Season
 from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
-from ratings.selectors import boards, grids, overview, seasons
+from ratings.selectors import boards, overview, seasons
 from ratings.selectors.sides import in_sides, with_sides
-from ratings.selectors.standings import TableSpan, matchday_entries
+from ratings.selectors.standings import matchday_entries
 from ratings.selectors.standings import spans as spans_of
-from web import as_at
-from web.deals import views as deals
-from web.grid_table import grid_table
+from web.deals import sections as deals
+from web.league import as_at
+from web.league.points import PlayerPointsTable, RecordScoresTable
+from web.league.tables import EntryTable, LeaderboardTable, MatchdayResultsTable
 from web.page_params import PageParams, cached_page
-from web.paging import WHOLE, paginate
-from web.points import PlayerPointsTable, RecordScoresTable
-from web.tables import (
-    EntryTable,
-    LatestResultsTable,
-    LeaderboardTable,
-    MatchdayResultsTable,
-    StandingsTable,
-)
-from web.views.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
+from web.pages.as_at import AS_AT, DATES, Days, read_days
+from web.pages.grid_table import rating_section, results_section
+from web.pages.paging import WHOLE, paginate
+from web.pages.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
+from web.pages.tables import LatestResultsTable, StandingsTable
 
 SHOW_ALL = {"all": frozenset({"1"})}  # the standings' inactive players too
 PRINT = {"print": frozenset({"1"})}  # every player of every table on one page, to print
 LEADERS = 10  # the home page's leaderboard
 LATEST_AT_LEAST, LATEST_AT_MOST = 3, 6  # the newest matchdays on the home page: these, or all of the newest day
-
-
-def rating_section(
-    section: Section, table: RatingTable, span: TableSpan, per_page: int, until=None, since=None
-) -> Section:
-    """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
-    everyone who played in it."""
-    whole = until is None and since is None and table.season_id is None
-    count = span.matchdays if whole else None  # as at a day, or a season's: counted within its days
-    page = paginate(grids.grid_matchdays(table, span, until, since), section.page_number, per_page, count=count)
-    grid = grids.rating_grid(table, page)
-    show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
-    return section.show(
-        lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
-        page,
-        title=f"{table.name} rating",
-        newest_first=True,
-        rating_table=table,
-        players=grid.players,
-    )
-
-
-def results_section(
-    section: Section, game: Game | None, span: TableSpan, per_page: int, table=None, until=None
-) -> Section:
-    """The placings at every matchday (or `game`'s, up to `until`), a page at a time, newest first, of
-    everyone who played in it."""
-    count = span.matchdays if until is None else None
-    page = paginate(grids.results_matchdays(game, until), section.page_number, per_page, count=count)
-    grid = grids.results_grid(page, table)
-    show_game, with_year = table is None, span.needs_year(timezone.localdate())
-    return section.show(
-        lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
-        page,
-        title="Results",
-        newest_first=True,
-        players=grid.players,
-    )
 
 
 @cached_page(PageParams(sections=("results",), tables=True, choices=SHOW_ALL, exports=True))
@@ -147,7 +105,7 @@ def whole_url(request) -> str:
     return f"?{query.urlencode()}"
 
 
-@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True, dates=as_at.DATES))
+@cached_page(PageParams(tables=True, choices={**SHOW_ALL, **PRINT}, exports=True, dates=DATES))
 @public_page
 def standings(request):
     exports = Exports(request)
@@ -156,9 +114,9 @@ def standings(request):
     show_all = request.GET.get("all") == "1"
     whole = request.GET.get("print") == "1"  # every player on one page, to print
     try:
-        when = as_at.read_days(request.GET, today, compare=True)
+        when = read_days(request.GET, today, compare=True)
     except ValueError as error:
-        ctx = {"error": str(error), "days": as_at.Days(), "first": spans.everything.first, "today": today}
+        ctx = {"error": str(error), "days": Days(), "first": spans.everything.first, "today": today}
         return render(request, "league/standings.html", ctx, status=400)
     if when.day is not None:  # as it stood at the end of a day
         ctx = as_at.standings_page(exports, tables, spans, when, show_all, _repeated(tables, spans))
@@ -224,12 +182,12 @@ def board_section(
 
 @cached_page(
     PageParams(
-        # a deal game's page (web/deals/views.py: game_page) has sections of its own
+        # a deal game's page (web/deals/sections.py: game_page) has sections of its own
         sections=("standings", "results", "power-rankings", "latest-session"),
         tables=True,
         choices=SHOW_ALL,
         exports=True,
-        dates=(as_at.AS_AT,),
+        dates=(AS_AT,),
     )
 )
 @public_page
@@ -237,7 +195,7 @@ def game(request, slug):
     game = get_or_404(Game.objects.select_related("category", "rating_table"), f"There is no game “{slug}”.", slug=slug)
     today = timezone.localdate()
     try:
-        when = as_at.read_days(request.GET, today)
+        when = read_days(request.GET, today)
     except ValueError as error:
         return bad_request(request, str(error))
     if game.against_deals:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.paginator import InvalidPage, Page, Paginator
 
 from league.validation import Span, whole_number
-from web.errors import NotFound
+from web.pages.errors import NotFound
 
 PAGE_NUMBERS = Span(1, 9_999_999)
 WHOLE = 1_000_000_000  # a page size no table reaches: the whole table on one page

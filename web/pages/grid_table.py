@@ -1,19 +1,27 @@
 """The matchday grids: a row per matchday and a column per player shown, each cell the player's
 rating after that matchday (or their placing, in a results grid). Declared once, as a django-tables2
-table (`grid_table`), which the page renders and the downloads read.
+table (`grid_table`), which the page renders and the downloads read; a page shows one as a section
+(`rating_section`, `results_section`: the league's pages and a season's).
 """
 
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString
 
+from league.models import Game
+from ratings.models import RatingTable
+from ratings.selectors import grids
 from ratings.selectors.grids import Grid
-from web.columns import DateColumn, MatchdayColumn
-from web.formatting import explain_change, format_rating, plain_number
-from web.names import PlayerNames
-from web.tables import SiteTable
+from ratings.selectors.standings import TableSpan
+from web.pages.columns import DateColumn, MatchdayColumn
+from web.pages.formatting import explain_change, format_rating, plain_number
+from web.pages.names import PlayerNames
+from web.pages.paging import paginate
+from web.pages.sections import Section
+from web.pages.tables import SiteTable
 
 
 class PlayerColumn(tables.Column):
@@ -83,3 +91,41 @@ def grid_table(grid: Grid, names: PlayerNames, *, show_game: bool, ratings: bool
 
 def _columns_left_out(show_game: bool) -> tuple[str, ...]:
     return () if show_game else ("game",)
+
+
+def rating_section(
+    section: Section, table: RatingTable, span: TableSpan, per_page: int, until=None, since=None
+) -> Section:
+    """One table's rating grid: the page asked for (the newest first, from `since` up to `until`),
+    everyone who played in it."""
+    whole = until is None and since is None and table.season_id is None
+    count = span.matchdays if whole else None  # as at a day, or a season's: counted within its days
+    page = paginate(grids.grid_matchdays(table, span, until, since), section.page_number, per_page, count=count)
+    grid = grids.rating_grid(table, page)
+    show_game, with_year = table.scope != RatingTable.Scope.GAME, span.needs_year(timezone.localdate())
+    return section.show(
+        lambda names: grid_table(grid, names, show_game=show_game, ratings=True, with_year=with_year),
+        page,
+        title=f"{table.name} rating",
+        newest_first=True,
+        rating_table=table,
+        players=grid.players,
+    )
+
+
+def results_section(
+    section: Section, game: Game | None, span: TableSpan, per_page: int, table=None, until=None
+) -> Section:
+    """The placings at every matchday (or `game`'s, up to `until`), a page at a time, newest first, of
+    everyone who played in it."""
+    count = span.matchdays if until is None else None
+    page = paginate(grids.results_matchdays(game, until), section.page_number, per_page, count=count)
+    grid = grids.results_grid(page, table)
+    show_game, with_year = table is None, span.needs_year(timezone.localdate())
+    return section.show(
+        lambda names: grid_table(grid, names, show_game=show_game, ratings=False, with_year=with_year),
+        page,
+        title="Results",
+        newest_first=True,
+        players=grid.players,
+    )

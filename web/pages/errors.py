@@ -1,13 +1,16 @@
-"""Pages that say what went wrong: Django's error handlers and django-axes' lockout."""
+"""Pages that say what went wrong: a 404 with a message for the visitor (`NotFound`), Django's error
+handlers and django-axes' lockout."""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template import loader
 
-from web.errors import NotFound
+
+class NotFound(Http404):
+    """A 404 whose message is written for the visitor; the 404 page shows it."""
 
 
 def locked_out(request, original_response=None, credentials=None):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import django_tables2 as tables
 
-from web.columns import ChangeColumn, NumberColumn, PlayerNameColumn
-from web.tables import SiteTable
+from web.pages.columns import ChangeColumn, NumberColumn, PlayerNameColumn
+from web.pages.tables import SiteTable
 
 
 class PartnersTable(SiteTable):
