@@ -141,7 +141,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Rendered public pages are cached per revision (web/page_cache.py). Each worker keeps the pages it
+# Rendered public pages are cached per revision (web/page_cache/__init__.py). Each worker keeps the pages it
 # serves in its own memory and shares them with the machine's other workers through a folder;
 # REDIS_URL shares them, and the revisions, between all workers of all servers instead.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -152,7 +152,7 @@ REDIS_OPTIONS = {
     "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
 }
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
-# Each worker keeps up to this many pages in its own memory (web/page_cache.py: PageMemory), and so
+# Each worker keeps up to this many pages in its own memory (web/page_cache/__init__.py: PageMemory), and so
 # does the shared folder: 500 pages of ~100 kB is ~50 MB; the oldest third goes when full.
 PAGE_CACHE_ENTRIES = int(os.environ.get("PAGE_CACHE_ENTRIES", "500"))
 if REDIS_URL:
@@ -170,7 +170,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Without Redis, the folder through which the machine's workers share the pages they render
-# (web/shared_pages.py): by default beside a SQLite database file ("<file>-pages"); "off": none.
+# (web/page_cache/shared.py): by default beside a SQLite database file ("<file>-pages"); "off": none.
 PAGE_CACHE_SHARED_DIR = os.environ.get("PAGE_CACHE_SHARED_DIR", "")
 _file = str(DATABASES["default"]["NAME"]) if DATABASES["default"]["ENGINE"].endswith("sqlite3") else ""
 if not PAGE_CACHE_SHARED_DIR and _file and _file != ":memory:" and "mode=memory" not in _file:

@@ -13,7 +13,7 @@ from league.models import Player
 from ratings.models import HISTORY_INDEX, PLAY_ORDER_INDEX, RatingEntry, RatingTable
 from ratings.selectors.as_at import last_rows, window_rows
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
-from web.page_params import PageParams
+from web.page_cache.params import PageParams
 
 # The club's matchdays 1-6 were played on these days.
 DAYS = ["2025-11-03", "2025-11-06", "2025-11-08", "2025-11-09", "2025-11-10", "2025-11-15"]

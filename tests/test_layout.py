@@ -11,9 +11,9 @@ functions reach the recompute engines (of matchdays, and of games played against
 
 Features are sorted one way. In web, each feature is a package with its views, tables, forms and
 admin inside (web/league/, web/players/, web/deals/, web/seasons/, ...); what several of them share
-sits below them all (web/pages/ and web's top-level modules), and the places Django finds by name
-(web/urls.py, the admin's registry web/admin/__init__.py, the management commands) put them
-together. A feature is a package, not a prefix: no three modules side by side share one.
+sits below them all (web/pages/, the page cache in web/page_cache/ and web's top-level modules), and
+the places Django finds by name (web/urls.py, the admin's registry web/admin/__init__.py, the
+management commands) put them together. A feature is a package, not a prefix: no three modules side by side share one.
 """
 
 import ast
@@ -153,7 +153,7 @@ def test_the_walk_sees_the_imports_it_checks():
 
 
 # web's packages that are not features: what the features share, and the folders Django looks in.
-BELOW_PACKAGES = {"pages"}
+BELOW_PACKAGES = {"pages", "page_cache"}
 DJANGO_PACKAGES = {"management", "templatetags"}
 FEATURES = {
     path.parent.name

@@ -20,7 +20,8 @@ from django.utils.http import http_date
 from league import services as league_services
 from league.models import Player
 from tests import test_page_cache
-from web import page_cache, shared_pages
+from web import page_cache
+from web.page_cache import shared as shared_pages
 
 backend = test_page_cache.backend
 served = test_page_cache.served

@@ -1,7 +1,7 @@
 """A write reaches every worker: several gunicorn workers, each with its own cached copies, all show
 the new data on the next view after an import run by another process (SQLite's data_version), and
 the same with Redis shared between them. With each worker's own memory, the page one worker renders
-after the write is the one the others serve (web/shared_pages.py)."""
+after the write is the one the others serve (web/page_cache/shared.py)."""
 
 import os
 import pickle

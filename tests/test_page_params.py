@@ -16,10 +16,10 @@ from league import services as league_services
 from league.models import Deal, Game, Matchday, Page, Player, Season
 from ratings.models import RatingTable
 from tools.generate_deals import generate_attempts, generate_seeds
-from web import page_params
 from web.deals.importing import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
 from web.page_cache import page_key
-from web.page_params import PageParams, cached_page
+from web.page_cache import params as page_params
+from web.page_cache.params import PageParams, cached_page
 
 
 def test_the_key_of_a_stored_page_is_the_same_whatever_the_query_order():

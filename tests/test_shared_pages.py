@@ -1,5 +1,5 @@
 """Pages one worker renders are shared with the other workers of the machine through a folder, and
-one worker renders a page while the others wait for it (web/shared_pages.py). Another worker is
+one worker renders a page while the others wait for it (web/page_cache/shared.py). Another worker is
 played here by emptying this process's own memory: what is left is what the folder holds."""
 
 import runpy
@@ -13,8 +13,9 @@ from django.core.cache.backends.filebased import FileBasedCache
 from league import services as league_services
 from league.models import Player
 from tests.test_page_cache_checks import plant, ran
-from web import page_cache, shared_pages
-from web.shared_pages import SharedPages
+from web import page_cache
+from web.page_cache import shared as shared_pages
+from web.page_cache.shared import SharedPages
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""A worker compiles the site's templates and URL tables when it starts (web/warmup.py), so the
+"""A worker compiles the site's templates and URL tables when it starts (web/page_cache/warmup.py), so the
 first page it renders after a write costs what any other render does."""
 
 import logging
@@ -11,7 +11,7 @@ from django.db import close_old_connections
 from django.template import engines
 from django.urls import NoReverseMatch, URLResolver, clear_url_caches, get_resolver, reverse
 
-from web import warmup
+from web.page_cache import warmup
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ def test_a_broken_template_is_logged_and_the_worker_still_starts(fresh_caches, t
     (tmp_path / "broken.html").write_text("{% if %}")
     (tmp_path / "fine.html").write_text("fine")
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path]}]
-    with caplog.at_level(logging.ERROR, logger="web.warmup"):
+    with caplog.at_level(logging.ERROR, logger="web.page_cache.warmup"):
         warmup.warm_up()
     assert "broken.html" in caplog.text
 
@@ -90,6 +90,6 @@ def test_a_worker_whose_warm_up_fails_still_starts(caplog):
     def broken(environ, start_response):
         raise RuntimeError("no database yet")
 
-    with caplog.at_level(logging.INFO, logger="web.warmup"):
+    with caplog.at_level(logging.INFO, logger="web.page_cache.warmup"):
         assert warmup.render_home(broken) is None
     assert "warm-up request failed" in caplog.text

@@ -1,7 +1,7 @@
 """The public pages: the club's tables and history (`league:`), and the rating methods (`ratings:`).
 
 Only routes: a page that may be cached for visitors who are not logged in declares the query
-parameters it reads beside its view (web/page_params.py: `cached_page`).
+parameters it reads beside its view (web/page_cache/params.py: `cached_page`).
 """
 
 from django.urls import include, path

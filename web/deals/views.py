@@ -12,7 +12,7 @@ from ratings.deals import selectors as deal_selectors
 from ratings.methods import ParamError
 from web.deals.sections import PAGE
 from web.deals.tables import AttemptTable
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages import charts
 from web.pages.formatting import format_fine_rating, long_date
 from web.pages.paging import paginate

@@ -20,7 +20,7 @@ from web.deals import sections as deals
 from web.league import as_at
 from web.league.points import PlayerPointsTable, RecordScoresTable
 from web.league.tables import EntryTable, LeaderboardTable, MatchdayResultsTable
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages.as_at import AS_AT, DATES, Days, read_days
 from web.pages.grid_table import rating_section, results_section
 from web.pages.paging import WHOLE, paginate

@@ -18,7 +18,7 @@ from ratings.methods.examples import EXAMPLES, TEAM_EXAMPLES
 from ratings.models import RatingTable, Standing
 from ratings.selectors.standings import table_history
 from web.page_cache import generation
-from web.page_params import cached_page
+from web.page_cache.params import cached_page
 from web.pages.errors import NotFound
 from web.pages.formatting import plain_number
 from web.pages.paging import paginate

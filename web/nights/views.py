@@ -9,7 +9,7 @@ from league.validation import iso_date
 from ratings.models import RatingTable
 from ratings.selectors import nights
 from web.nights.tables import WinnersTable
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages.errors import NotFound
 from web.pages.formatting import long_date
 from web.pages.sections import Exports, player_names, public_page

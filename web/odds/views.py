@@ -8,7 +8,7 @@ from django.shortcuts import render
 from league.models import Game, Player
 from web.odds import tonight as form
 from web.odds.page import odds_page
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages.sections import public_page
 
 # Whatever is typed into the form is answered in the request, never stored; the empty form is cached.

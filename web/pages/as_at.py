@@ -12,7 +12,7 @@ from ratings.selectors import as_at
 from web.pages.formatting import long_date
 
 AS_AT, FROM, TO = "as_at", "from", "to"
-DATES = (AS_AT, FROM, TO)  # declared with the pages' other parameters (web/page_params.py)
+DATES = (AS_AT, FROM, TO)  # declared with the pages' other parameters (web/page_cache/params.py)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from ratings.selectors.players import (
 )
 from ratings.selectors.sides import add_partners, partnerships
 from web.deals import sections as deals
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages import charts
 from web.pages.as_at import AS_AT, Days, read_days
 from web.pages.columns import change_html

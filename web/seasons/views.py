@@ -16,7 +16,7 @@ from ratings.models import RatingTable
 from ratings.selectors import seasons
 from ratings.selectors.standings import TableSpan
 from ratings.selectors.standings import spans as spans_of
-from web.page_params import PageParams, cached_page
+from web.page_cache.params import PageParams, cached_page
 from web.pages.grid_table import rating_section
 from web.pages.paging import paginate
 from web.pages.sections import Exports, get_or_404, player_names, public_page

@@ -2,7 +2,7 @@
 site's templates, build the URL resolver's tables, and render the home page once for itself (which
 loads the context processors, the cache and message backends, and the lazily compiled patterns).
 
-After a write one worker renders each page for all of them (web/shared_pages.py), so a worker that had
+After a write one worker renders each page for all of them (web/page_cache/shared.py), so a worker that had
 never rendered a page paid all this inside that one render while every other request waited for it:
 measured in the load test during imports, 150 to 250 ms instead of 40 to 60 (docs/performance.md).
 """

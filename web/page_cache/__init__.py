@@ -1,7 +1,7 @@
 """Public pages, cached with Django's cache framework for visitors without a session.
 
 A page is stored under its path and the canonical values of the query parameters its view declares
-(web/page_params.py: parameters it does not read neither change the key nor fill the cache), with
+(web/page_cache/params.py: parameters it does not read neither change the key nor fill the cache), with
 its scope's **generation** as the cache's `version`: the scope's revision token (league.revision:
 any write makes every older entry unreachable), the code's version (a deploy never serves pages of
 the old templates) and today's date (pages that hide inactive players change at midnight). The
@@ -14,7 +14,7 @@ Anyone with a session cookie (staff, the admin), and every request that is not a
 page, goes through the whole stack and is never stored.
 
 Without Redis, the workers of a machine also share their pages through a folder
-(web/shared_pages.py), where the first worker to miss a page renders it while the others wait.
+(web/page_cache/shared.py), where the first worker to miss a page renders it while the others wait.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import urlencode
 
 from league import revision, shared_cache
-from web.shared_pages import SharedPages
+from web.page_cache.shared import SharedPages
 
 # What makes a request conditional: only such a request needs its stored page compared.
 CONDITIONS = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_UNMODIFIED_SINCE")
@@ -180,7 +180,7 @@ def memory() -> PageMemory:
 
 def shared_pages():
     """The pages shared with the other workers: Redis (the default cache), else the folder
-    (web/shared_pages.py), else None."""
+    (web/page_cache/shared.py), else None."""
     if shared_cache.configured():
         return cache
     folder = settings.PAGE_CACHE_SHARED_DIR
@@ -198,7 +198,7 @@ def clear() -> None:
 
 
 def declared(path: str):
-    """The parameters the view at `path` declares (web/page_params.py), or None when it is not a
+    """The parameters the view at `path` declares (web/page_cache/params.py), or None when it is not a
     cached page."""
     try:
         return getattr(resolve(path).func, "page_params", None)

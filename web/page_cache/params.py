@@ -1,7 +1,7 @@
 """The query parameters a cached public page reads, declared on its view with `cached_page`.
 
 A visitor's page is stored under a key holding only these parameters' canonical values
-(web/page_cache.py), so a parameter the view reads without declaring it would be ignored for every
+(web/page_cache/__init__.py), so a parameter the view reads without declaring it would be ignored for every
 visitor. The declaration is therefore the only way in: the view is handed the canonical values, for
 visitors and staff alike, and tests/test_page_params.py fails when a view reads a name it left out.
 """
