@@ -37,6 +37,12 @@ def log_in(page, site):
     page.wait_for_url(re.compile(r".*/enter/$"))
 
 
+def wait_for_focus(page, condition: str):
+    """Chromium moves the focus to a page's autofocus element at its next rendering after the load
+    event, not by it: wait (up to 5 s) for `condition` on the focused element."""
+    page.wait_for_function(f"document.activeElement && {condition}", timeout=5000)
+
+
 @pytest.mark.parametrize("width", [1280, 375])
 def test_a_game_night_is_entered_with_the_keyboard_in_under_40_keystrokes(browser, site, width):
     context = browser.new_context(viewport={"width": width, "height": 800})
@@ -46,8 +52,7 @@ def test_a_game_night_is_entered_with_the_keyboard_in_under_40_keystrokes(browse
         page.goto(f"{site}/enter/")
         keys = Keyboard(page)
         # The date (today) and the game (the last one played) are filled in; the cursor is in Rounds.
-        # Chromium moves the focus to the autofocus field after the load event, at its next rendering.
-        page.wait_for_function("document.activeElement && document.activeElement.name === 'rounds'", timeout=5000)
+        wait_for_focus(page, "document.activeElement.name === 'rounds'")
         keys.type("3")
         for line in ("GL", "K = I", "J", "R left early"):
             keys.press("Tab")
@@ -59,7 +64,7 @@ def test_a_game_night_is_entered_with_the_keyboard_in_under_40_keystrokes(browse
         assert re.search(r"R\s+5\s", preview)  # R, 5th of 5, rated last
         if width == 1280:
             screenshot(page, "enter-preview")
-        assert page.evaluate("document.activeElement.textContent").startswith("Save matchday")
+        wait_for_focus(page, "document.activeElement.textContent.startsWith('Save matchday')")
         keys.press("Enter")
         page.wait_for_url(re.compile(r".*/matchdays/\d+/$"))
         assert keys.extra <= 40, keys.extra
