@@ -201,12 +201,26 @@ def browser():
         if os.environ.get("CI"):
             pytest.fail(message + "; in CI the browser tests must run.")
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Locator, Page, sync_playwright
 
-    with sync_playwright() as playwright:
+    with sync_playwright() as playwright, pytest.MonkeyPatch.context() as patch:
+        for kind in (Page, Locator):
+            patch.setattr(kind, "click", _then_loaded(kind.click))
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield browser
         browser.close()
+
+
+def _then_loaded(click):
+    """Playwright's click returns once the page it opens has started loading, maybe before its
+    stylesheet has arrived, and a layout measured then is the unstyled page's (CI failed three times
+    so, under load). Here a click also waits for the page's load event: at once if it opened none."""
+
+    def click_then_loaded(self, *args, **kwargs):
+        click(self, *args, **kwargs)
+        (self.page if hasattr(self, "page") else self).wait_for_load_state("load")
+
+    return click_then_loaded
 
 
 @pytest.fixture
