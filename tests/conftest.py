@@ -53,12 +53,10 @@ def pytest_configure(config):
 
 @pytest.fixture(autouse=True)
 def empty_page_cache():
-    """Each test starts with no cached pages (they live in the process, not in the test database)."""
-    from django.core.cache import cache
-
+    """Each test starts with no cached pages nor what they keep beside them in the default cache
+    (they live in the process, not in the test database)."""
     from web import page_cache
 
-    cache.clear()
     page_cache.clear()
 
 
