@@ -180,7 +180,7 @@ def test_a_member_who_plays_everything_has_one_list_and_a_record_per_table(clien
     assert rummy and all(
         row["Points"] == str(Result.objects.get(player=member, matchday__number=row["Matchday"]).score) for row in rummy
     )
-    days = Matchday.objects.in_bulk([int(row[1]) for row in rows], field_name="number")
+    days = {m.number: m for m in Matchday.objects.filter(number__in=[int(row[1]) for row in rows])}
     order = [(days[int(row[1])].date, int(row[1])) for row in rows]
     assert order == sorted(order, reverse=True) and len(order) == len(set(order))
     cards = {

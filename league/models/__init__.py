@@ -3,14 +3,16 @@
 # Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
 from league.submissions import Submission
 
-from .club import Category, FormerName, Game, Page, Player, Revision
+from .club import Category, Club, FormerName, Game, Page, Player, Revision, default_club, owned_by_club
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
 from .matchdays import Matchday, MatchdayQuerySet, Result
+from .rules import WithinClub, unique_in_club
 from .seasons import Season
 
 __all__ = [
     "Attempt",
     "Category",
+    "Club",
     "Deal",
     "DealLevel",
     "DealSeed",
@@ -25,4 +27,8 @@ __all__ = [
     "Revision",
     "Season",
     "Submission",
+    "WithinClub",
+    "default_club",
+    "owned_by_club",
+    "unique_in_club",
 ]

@@ -1,14 +1,17 @@
 """The club: its players, games and their categories, its text pages, and the revision that tells
-every page and cache when anything changed.
+every page and cache when anything changed. A site can hold several clubs (`Club`); each row of
+theirs belongs to one, and every rule of uniqueness holds within a club.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 
 from league import revision, validation
 from league.placings import BY_PLACINGS, SCORINGS
@@ -18,14 +21,64 @@ from league.validation import (
     name_key,
 )
 
-from .rules import NO_NUL, KeyedByName, clean_name, refuse_same_key
+from .rules import NO_NUL, KeyedByName, WithinClub, clean_name, refuse_same_key, unique_in_club
+
+# Slugs that would hide a path of the site's own under /<club-slug>/.
+RESERVED_SLUGS = frozenset({"admin", "static", "api", "accounts", "media", "healthz", "robots.txt", "favicon.ico"})
 
 
-class Category(models.Model):
+def refuse_reserved_slug(value: str) -> None:
+    if value.lower() in RESERVED_SLUGS:
+        raise ValidationError(f"{value!r} is a path of the site itself; choose another address.")
+
+
+class Club(models.Model):
+    """A club, society or café group: its league is its own players, games, matchdays, seasons and
+    rating tables, shown under /<slug>/."""
+
+    slug = models.SlugField(
+        max_length=50, unique=True, validators=[refuse_reserved_slug], help_text="Its address: /<slug>/."
+    )
+    name = models.CharField(max_length=100, validators=NO_NUL)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def default_club() -> int | None:
+    """The club a row belongs to when its writer names none: the site's one club, started from
+    LEAGUE_NAME on a database without any (so a one-club site starts as it always did). With several
+    clubs there is no default, and a row without its club is refused by the database."""
+    clubs = list(Club.objects.values_list("pk", flat=True)[:2])
+    if len(clubs) == 1:
+        return clubs[0]
+    if clubs:
+        return None
+    return Club.objects.create(slug=first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME).pk
+
+
+def first_club_slug(name: str) -> str:
+    """The address of the club a one-club site starts with, made from its name."""
+    slug = slugify(name)[:50] or "league"
+    return "league" if slug in RESERVED_SLUGS else slug
+
+
+def owned_by_club(related_name: str):
+    """The foreign key every row a club owns carries."""
+    return models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name=related_name, default=default_club, editable=False
+    )
+
+
+class Category(WithinClub, models.Model):
     """A family of games, e.g. "Trick-taking" or "Trading card games"."""
 
-    name = models.CharField(max_length=100, unique=True)
-    slug = models.SlugField(max_length=100, unique=True)
+    club = owned_by_club("categories")
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=100)
     description = models.TextField(
         blank=True,
         validators=NO_NUL,
@@ -35,6 +88,7 @@ class Category(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = "categories"
+        constraints = unique_in_club("league_category", "name", "slug")
 
     def __str__(self) -> str:
         return self.name
@@ -43,23 +97,21 @@ class Category(models.Model):
         clean_name(self, "name", "name", self._meta.get_field("name").max_length)
 
 
-class Player(KeyedByName, models.Model):
+class Player(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "short_name_key"
 
+    club = owned_by_club("players")
     name = models.CharField("full name", max_length=NAME_LENGTH)
-    short_name = models.CharField(
-        max_length=SHORT_NAME_LENGTH, unique=True, help_text='Shown in table headers, e.g. "GL".'
-    )
+    short_name = models.CharField(max_length=SHORT_NAME_LENGTH, help_text='Shown in table headers, e.g. "GL".')
     # How the short name is compared (league.validation.name_key), kept by save(): unique, so that
-    # "GL", "gl" and "ＧＬ" cannot be three players.
-    short_name_key = models.CharField(
-        max_length=SHORT_NAME_LENGTH * validation.KEY_LENGTH_FACTOR, unique=True, editable=False
-    )
+    # "GL", "gl" and "ＧＬ" cannot be three players of a club.
+    short_name_key = models.CharField(max_length=SHORT_NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
 
     class Meta:
         ordering = ["short_name"]
         constraints = [
             models.CheckConstraint(condition=~Q(short_name_key=""), name="league_player_short_name_key_not_empty"),
+            *unique_in_club("league_player", "short_name", "short_name_key"),
         ]
 
     def __str__(self) -> str:
@@ -114,13 +166,14 @@ class FormerName(models.Model):
             raise ValidationError({"name": f"{self.name!r} is already one of this player's former names."})
 
 
-class Game(KeyedByName, models.Model):
+class Game(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "name_key"
 
-    name = models.CharField(max_length=NAME_LENGTH, unique=True)
+    club = owned_by_club("games")
+    name = models.CharField(max_length=NAME_LENGTH)
     # How the name is compared (league.validation.name_key), kept by save(): unique, like players'.
-    name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, unique=True, editable=False)
-    slug = models.SlugField(max_length=100, unique=True)
+    name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
+    slug = models.SlugField(max_length=100)
     category = models.ForeignKey(Category, on_delete=models.PROTECT, null=True, blank=True, related_name="games")
     official = models.BooleanField(default=True, help_text="Official games count in the overall rating.")
     against_deals = models.BooleanField(
@@ -142,6 +195,7 @@ class Game(KeyedByName, models.Model):
         constraints = [
             models.CheckConstraint(condition=~Q(name_key=""), name="league_game_name_key_not_empty"),
             models.CheckConstraint(condition=Q(scoring__in=list(SCORINGS)), name="league_game_scoring_known"),
+            *unique_in_club("league_game", "name", "name_key", "slug"),
         ]
 
     def __str__(self) -> str:
@@ -186,16 +240,18 @@ class Game(KeyedByName, models.Model):
             )
 
 
-class Page(models.Model):
+class Page(WithinClub, models.Model):
     """An admin-edited text page such as the Constitution or the Laws, written in Markdown."""
 
-    slug = models.SlugField(unique=True)
+    club = owned_by_club("pages")
+    slug = models.SlugField()
     title = models.CharField(max_length=100, validators=NO_NUL)
     body = models.TextField(blank=True, validators=NO_NUL, help_text="Markdown. HTML tags are removed for safety.")
     position = models.PositiveSmallIntegerField(default=0, help_text="Order in the navigation.")
 
     class Meta:
         ordering = ["position", "title"]
+        constraints = unique_in_club("league_page", "slug")
 
     def __str__(self) -> str:
         return self.title

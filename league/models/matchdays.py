@@ -21,8 +21,8 @@ from league.validation import (
     WINNER_SCORES,
 )
 
-from .club import Game, Player
-from .rules import NO_NUL, RangesInValidators, in_span, span_check
+from .club import Game, Player, owned_by_club
+from .rules import NO_NUL, RangesInValidators, WithinClub, in_span, span_check, unique_in_club
 
 
 class MatchdayQuerySet(models.QuerySet):
@@ -36,8 +36,9 @@ class MatchdayQuerySet(models.QuerySet):
         return self.filter(date__gte=date).exclude(date=date, number__lt=number)
 
 
-class Matchday(RangesInValidators, models.Model):
-    number = models.PositiveIntegerField(unique=True, validators=in_span(MATCHDAY_NUMBERS, "The matchday number"))
+class Matchday(WithinClub, RangesInValidators, models.Model):
+    club = owned_by_club("matchdays")
+    number = models.PositiveIntegerField(validators=in_span(MATCHDAY_NUMBERS, "The matchday number"))
     date = models.DateField(help_text="YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today.")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
     rounds = models.PositiveSmallIntegerField(validators=in_span(ROUNDS, "Rounds"))
@@ -63,6 +64,7 @@ class Matchday(RangesInValidators, models.Model):
             span_check("number", MATCHDAY_NUMBERS, "league_matchday_number_range"),
             span_check("rounds", ROUNDS, "league_matchday_rounds_range"),
             span_check("winner_score", WINNER_SCORES, "league_matchday_winner_score_range", nullable=True),
+            *unique_in_club("league_matchday", "number"),
         ]
 
     def __str__(self) -> str:

@@ -4,7 +4,7 @@ for the ranges, clean names, and names kept apart by their key.
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, ProhibitNullCharactersValidator
 from django.db import models
 from django.db.models import Q
@@ -72,9 +72,11 @@ class KeyedByName:
 
 
 def refuse_same_key(instance: models.Model, field: str, key_field: str, what: str) -> None:
-    """Refuse a name whose key is another row's: e.g. the players "GL" and "gl" cannot both exist."""
+    """Refuse a name whose key is another row's in its club: e.g. the players "GL" and "gl" cannot
+    both exist."""
     key = name_key(getattr(instance, field))
-    other = type(instance).objects.filter(**{key_field: key}).exclude(pk=instance.pk).first()
+    rows = type(instance).objects.filter(club_id=instance.club_id, **{key_field: key})
+    other = rows.exclude(pk=instance.pk).first()
     if other is not None:
         raise ValidationError(
             {
@@ -83,3 +85,37 @@ def refuse_same_key(instance: models.Model, field: str, key_field: str, what: st
                 "invisible characters."
             }
         )
+
+
+class WithinClub:
+    """A model whose rows belong to a club (its `club` key) and whose names are unique within it,
+    by constraints on (club, field). The club is set before a form checks the row, so the checks
+    include it, and a clash is reported on its field, as a single field's would be."""
+
+    def validate_unique(self, exclude=None):
+        super().validate_unique(exclude=set(exclude or ()) - {"club"})
+
+    def validate_constraints(self, exclude=None):
+        try:
+            super().validate_constraints(exclude=set(exclude or ()) - {"club"})
+        except ValidationError as problems:
+            raise ValidationError(_on_their_fields(problems.error_dict)) from None
+
+    def unique_error_message(self, model_class, unique_check):
+        if "club" in unique_check and len(unique_check) == 2:
+            unique_check = tuple(name for name in unique_check if name != "club")
+        return super().unique_error_message(model_class, unique_check)
+
+
+def _on_their_fields(errors: dict) -> dict:
+    """Django files a clash of a two-field constraint under no field; ours name their one field."""
+    moved = {field: list(found) for field, found in errors.items() if field != NON_FIELD_ERRORS}
+    for error in errors.get(NON_FIELD_ERRORS, []):
+        fields = (error.params or {}).get("unique_check", ()) if error.code == "unique" else ()
+        moved.setdefault(fields[0] if len(fields) == 1 else NON_FIELD_ERRORS, []).append(error)
+    return moved
+
+
+def unique_in_club(label: str, *fields: str) -> list[models.UniqueConstraint]:
+    """A constraint per field: no two rows of a club share its value (`label`: the table's prefix)."""
+    return [models.UniqueConstraint(fields=["club", field], name=f"{label}_{field}_in_club") for field in fields]

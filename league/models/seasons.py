@@ -13,16 +13,18 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
-from .rules import NO_NUL, clean_name
+from .club import owned_by_club
+from .rules import NO_NUL, WithinClub, clean_name, unique_in_club
 
 
-class Season(models.Model):
+class Season(WithinClub, models.Model):
     class Start(models.TextChoices):
         CARRY_OVER = "carry-over", "Carry over: the all-time ratings, seen between its dates"
         FRESH = "fresh", "Fresh start: everyone starts the season at the start rating"
 
-    name = models.CharField(max_length=100, unique=True, validators=NO_NUL)
-    slug = models.SlugField(max_length=100, unique=True, help_text="Its address: /seasons/<slug>/.")
+    club = owned_by_club("seasons")
+    name = models.CharField(max_length=100, validators=NO_NUL)
+    slug = models.SlugField(max_length=100, help_text="Its address: /seasons/<slug>/.")
     first_day = models.DateField("first day")
     last_day = models.DateField(
         "last day", help_text="The season's matchdays are those from its first day to this one."
@@ -33,6 +35,7 @@ class Season(models.Model):
         ordering = ["-first_day"]
         constraints = [
             models.CheckConstraint(condition=Q(first_day__lte=F("last_day")), name="league_season_days_in_order"),
+            *unique_in_club("league_season", "name", "slug"),
         ]
 
     def __str__(self) -> str:

@@ -9,7 +9,7 @@ admin, the calculator and the JSON API to the methods.
 from __future__ import annotations
 
 from .base import Facts, Method, MethodError, Outcome, Param, ParamError, Seat, check_ranking
-from .club import Club
+from .club import ClubFormula
 from .deals import PlayerVsDeal
 from .elo_mmr import EloMMR
 from .glicko2 import Glicko2
@@ -22,7 +22,7 @@ from .trueskill_ffa import TrueSkill
 METHODS: dict[str, Method] = {
     m.slug: m
     for m in (
-        Club(),
+        ClubFormula(),
         PairwisePlacing(),
         PairwiseWinner(),
         TableSize(),

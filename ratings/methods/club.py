@@ -111,7 +111,7 @@ def club_pieces(
     return pieces
 
 
-class Club(MeanSides, Method):
+class ClubFormula(MeanSides, Method):
     slug = "club"
     facts_read = ("rounds",)
     name = "Club formula"

@@ -4,10 +4,10 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from league.models import Category, Game, Matchday, Season
+from league.models import Category, Game, Matchday, Season, WithinClub, owned_by_club, unique_in_club
 
 from .. import methods
-from ..methods import club
+from ..methods import club as club_formula
 
 
 class RatingTableQuerySet(models.QuerySet):
@@ -30,7 +30,7 @@ class AllTimeTables(models.Manager.from_queryset(RatingTableQuerySet)):
         return queryset.filter(season__isnull=True)
 
 
-class RatingTable(models.Model):
+class RatingTable(WithinClub, models.Model):
     """One rating: which matchdays count in it, and the formula's parameters.
 
     Tables are kept in step with the games by `ratings.engine.sync_tables`, which the services call:
@@ -42,8 +42,9 @@ class RatingTable(models.Model):
         GAME = "game", "One game"
         CATEGORY = "category", "Unofficial games of one category"
 
+    club = owned_by_club("rating_tables")
     name = models.CharField(max_length=100)
-    slug = models.SlugField(max_length=100, unique=True)
+    slug = models.SlugField(max_length=100)
     scope = models.CharField(max_length=10, choices=Scope.choices)
     game = models.OneToOneField(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="rating_table")
     category = models.OneToOneField(
@@ -56,10 +57,10 @@ class RatingTable(models.Model):
         default="club",
         help_text="How ratings are computed; see the site's Methods page. Changing it recomputes the table.",
     )
-    start_rating = models.FloatField(default=club.START_RATING)
+    start_rating = models.FloatField(default=club_formula.START_RATING)
     k_per_round = models.FloatField(
         "K per round (club formula)",
-        default=club.K_PER_ROUND,
+        default=club_formula.K_PER_ROUND,
         help_text="Club formula only: K is this number times the matchday's rounds.",
     )
     whole_numbers = models.BooleanField(
@@ -97,8 +98,11 @@ class RatingTable(models.Model):
                 name="ratings_table_scope_matches_target",
             ),
             models.UniqueConstraint(
-                fields=["scope"], condition=Q(scope="overall", season__isnull=True), name="ratings_table_one_overall"
+                fields=["club", "scope"],
+                condition=Q(scope="overall", season__isnull=True),
+                name="ratings_table_one_overall_per_club",
             ),
+            *unique_in_club("ratings_table", "slug"),
             models.UniqueConstraint(fields=["season", "parent"], name="ratings_table_once_per_season"),
         ]
 

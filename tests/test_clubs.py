@@ -1,0 +1,129 @@
+"""Several clubs in one database: every row a club owns names its club, every rule of uniqueness
+holds within a club, a one-club site starts and writes as it always did, and an existing league
+migrates into one club with its numbers unchanged."""
+
+import datetime
+
+import pytest
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+
+from league.models import Category, Club, Game, Matchday, Page, Player, Season
+from ratings.models import RatingEntry, RatingTable
+from tests.conftest import CLUB_CSV, PLAYERS
+from web.importing import import_results
+
+DAY = datetime.date(2025, 11, 3)
+
+
+def two_clubs():
+    return Club.objects.create(slug="north", name="North"), Club.objects.create(slug="south", name="South")
+
+
+@pytest.mark.django_db
+def test_two_clubs_each_have_a_player_a_game_a_matchday_a_season_and_a_page_of_the_same_names():
+    for club in two_clubs():
+        gl = Player.objects.create(club=club, name="G. L.", short_name="GL")
+        category = Category.objects.create(club=club, name="Trick-taking", slug="trick-taking")
+        hearts = Game.objects.create(club=club, name="Hearts", slug="hearts", category=category)
+        Matchday.objects.create(club=club, number=1, date=DAY, game=hearts, rounds=4)
+        Season.objects.create(club=club, name="2025", slug="2025", first_day=DAY, last_day=DAY)
+        Page.objects.create(club=club, slug="laws", title="Laws")
+        RatingTable.objects.create(club=club, scope=RatingTable.Scope.OVERALL, name="Overall", slug="overall")
+        gl.full_clean()
+    assert Player.objects.filter(short_name="GL").count() == 2
+    assert RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("model", "fields", "field", "message"),
+    [
+        (Player, {"name": "Other", "short_name": "gl"}, "short_name", "is the same player as 'GL'"),
+        (Game, {"name": "Hearts 2", "slug": "hearts"}, "slug", "Game with this Slug already exists."),
+        (Category, {"name": "Trick-taking", "slug": "tricks"}, "name", "Category with this Name already exists."),
+        (Page, {"slug": "laws", "title": "Other"}, "slug", "Page with this Slug already exists."),
+    ],
+)
+def test_a_name_taken_in_its_club_is_refused_on_its_field_and_free_in_another(model, fields, field, message):
+    north, south = two_clubs()
+    Player.objects.create(club=north, name="G. L.", short_name="GL")
+    Game.objects.create(club=north, name="Hearts", slug="hearts")
+    Category.objects.create(club=north, name="Trick-taking", slug="trick-taking")
+    Page.objects.create(club=north, slug="laws", title="Laws")
+
+    with pytest.raises(ValidationError) as refused:
+        model(club=north, **fields).full_clean()
+    assert message in " ".join(refused.value.message_dict[field])
+
+    model(club=south, **fields).full_clean()  # another club's name is no clash
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_second_matchday_number_in_a_club():
+    north, south = two_clubs()
+    for club in (north, south):
+        hearts = Game.objects.create(club=club, name="Hearts", slug="hearts")
+        Matchday.objects.create(club=club, number=1, date=DAY, game=hearts, rounds=4)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Matchday.objects.create(club=north, number=1, date=DAY, game=hearts, rounds=4)
+
+
+@pytest.mark.django_db
+def test_a_site_without_a_club_starts_one_named_after_the_league_at_its_first_write():
+    assert not Club.objects.exists()
+    import_results(CLUB_CSV.read_bytes())
+    club = Club.objects.get()
+    assert club.name == settings.LEAGUE_NAME
+    assert set(Player.objects.values_list("club", flat=True)) == {club.pk}
+    assert set(RatingTable.every.values_list("club", flat=True)) == {club.pk}
+
+
+@pytest.mark.django_db
+def test_with_several_clubs_a_row_without_its_club_is_refused():
+    two_clubs()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(name="G. L.", short_name="GL")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["admin", "static", "api", "accounts"])
+def test_a_club_address_that_would_hide_a_path_of_the_site_is_refused(slug):
+    with pytest.raises(ValidationError) as refused:
+        Club(slug=slug, name="Clash").full_clean()
+    assert "is a path of the site itself" in " ".join(refused.value.message_dict["slug"])
+
+
+BEFORE = [("league", "0017_revision_scope"), ("ratings", "0009_entry_play_order")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+
+
+def test_a_one_club_league_migrates_into_one_club_with_every_number_unchanged(transactional_db):
+    import_results(CLUB_CSV.read_bytes())
+    ratings = list(
+        RatingEntry.objects.order_by("pk").values_list("pk", "table__slug", "player__short_name", "rating_after")
+    )
+    try:
+        migrate(BEFORE)  # the database as the site before clubs left it
+        assert "club_id" not in [
+            c.name for c in connection.introspection.get_table_description(connection.cursor(), "league_player")
+        ]
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+    club = Club.objects.get()
+    assert (club.name, club.slug) == (settings.LEAGUE_NAME, "card-games")
+    for rows in (Player.objects, Game.objects, Matchday.objects, RatingTable.every):
+        assert set(rows.values_list("club", flat=True)) == {club.pk}
+    after = list(
+        RatingEntry.objects.order_by("pk").values_list("pk", "table__slug", "player__short_name", "rating_after")
+    )
+    assert after == ratings
+    assert sorted(Player.objects.values_list("short_name", flat=True)) == sorted(PLAYERS)
