@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.checked import Refused
-from league.models import FormerName, Game, Matchday, Player
+from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
 from league.validation import name_key
 
@@ -106,10 +106,11 @@ def _checked(imported: Sequence[ImportedMatchday], existing: dict[int, Matchday]
         return _CheckedFile([], {}, {}, error.messages)
     found = _CheckedFile([], players, games, [])
     tables, named, today = GameTables(), {}, timezone.localdate()
+    club = default_club()  # once, not per new matchday
     shorts = {row.player: players[name_key(row.player)].short_name for row in rows}  # each name once
     for given in imported:
         game = games[name_key(given.game)]
-        matchday = existing.get(given.number) or Matchday(number=given.number)
+        matchday = existing.get(given.number) or Matchday(number=given.number, club_id=club)
         matchday.date, matchday.game, matchday.rounds = given.date, game, given.rounds
         typed = [row if shorts[row.player] == row.player else _as_named(row, shorts) for row in given.results]
         try:
