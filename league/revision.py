@@ -1,9 +1,10 @@
 """Revisions: a token per scope, renewed by every write, that keys the scope's cached pages (their
 cache `version`) and their ETag, and a cheap way for every worker to read the current one.
 
-A scope is the part of the site whose pages one write changes: today the one league (`LEAGUE`);
-once several clubs share a site, each club, named by its pages' URL. Each scope has its own row
-(`league.models.Revision`), so a write in one leaves every other scope's pages cached.
+A scope is the part of the site whose pages one write changes: each club (`of_club`), and the
+site (`LEAGUE`), which every write renews and which keys the pages until they are the clubs' own.
+Each scope has its own row (`league.models.Revision`), so a write in one club leaves every other
+club's row as it was.
 
 The token is read from the database, where the write that renews it commits, so no server ever
 serves a page older than the last write: there is no copy of it to go stale (docs/cache.md). On
@@ -21,7 +22,12 @@ import threading
 from django.apps import apps
 from django.conf import settings
 
-LEAGUE = "league"  # the one scope until clubs share a site
+LEAGUE = "league"  # the site's scope: every write renews it
+
+
+def of_club(club_id: int) -> str:
+    """The scope of one club's pages."""
+    return f"club-{club_id}"
 
 
 def new_token() -> str:

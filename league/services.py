@@ -30,7 +30,7 @@ def save_player(player: Player) -> None:
                 player=player, name_key=name_key(old), defaults={"name": old, "until": timezone.localdate()}
             )
     player.former_names.filter(name_key__in=current).delete()  # a name taken back is current again
-    Revision.bump()
+    Revision.bump(player.club_id)
 
 
 @transaction.atomic
@@ -46,24 +46,28 @@ def save_former_names(player: Player, saved: Iterable[FormerName], deleted: Iter
             continue
         former.full_clean()
         former.save()
-    Revision.bump()
+    Revision.bump(player.club_id)
 
 
 @transaction.atomic
 def delete_players(players: Iterable[Player]) -> None:
     """Delete players who never played (results protect the others)."""
-    Player.objects.filter(pk__in=[p.pk for p in players]).delete()
-    Revision.bump()
+    gone = Player.objects.filter(pk__in=[p.pk for p in players])
+    clubs = set(gone.values_list("club", flat=True))
+    gone.delete()
+    Revision.bump(*clubs)
 
 
 @transaction.atomic
 def save_page(page: Page) -> None:
     page.full_clean()
     page.save()
-    Revision.bump()
+    Revision.bump(page.club_id)
 
 
 @transaction.atomic
 def delete_pages(pages: Iterable[Page]) -> None:
-    Page.objects.filter(pk__in=[p.pk for p in pages]).delete()
-    Revision.bump()
+    gone = Page.objects.filter(pk__in=[p.pk for p in pages])
+    clubs = set(gone.values_list("club", flat=True))
+    gone.delete()
+    Revision.bump(*clubs)

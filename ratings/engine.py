@@ -34,14 +34,15 @@ from .rating_pass import RecomputeError as RecomputeError  # what the services' 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
 
-def sync_tables() -> None:
-    """Make sure every rating table the games and seasons call for exists, and none that they no
-    longer do; first, `wait_for_table_writes`."""
-    wait_for_table_writes()
-    taken = set(RatingTable.every.values_list("slug", flat=True))  # the seasons' tables' slugs too
-    for game in Game.objects.filter(rating_table__isnull=True):
+def sync_tables(club: int) -> None:
+    """Make sure every rating table the club's games and seasons call for exists, and none that they
+    no longer do; first, `wait_for_table_writes`."""
+    wait_for_table_writes(club)
+    taken = set(RatingTable.every.filter(club_id=club).values_list("slug", flat=True))  # seasons' too
+    for game in Game.objects.filter(club_id=club, rating_table__isnull=True):
         slug = _free_slug(game.slug, taken)
         RatingTable.objects.create(
+            club_id=club,
             scope=RatingTable.Scope.GAME,
             game=game,
             name=game.name,
@@ -53,11 +54,13 @@ def sync_tables() -> None:
             else f"This rating only counts {game.name} games.",
         )
         taken.add(slug)
-    unofficial = Category.objects.filter(games__official=False, games__against_deals=False).distinct()
-    RatingTable.objects.filter(scope=RatingTable.Scope.CATEGORY).exclude(category__in=unofficial).delete()
+    unofficial = Category.objects.filter(club_id=club, games__official=False, games__against_deals=False).distinct()
+    categories = RatingTable.objects.filter(club_id=club, scope=RatingTable.Scope.CATEGORY)
+    categories.exclude(category__in=unofficial).delete()
     for category in unofficial.filter(rating_table__isnull=True):
         slug = _free_slug(category.slug, taken)
         RatingTable.objects.create(
+            club_id=club,
             scope=RatingTable.Scope.CATEGORY,
             category=category,
             name=category.name,
@@ -65,29 +68,30 @@ def sync_tables() -> None:
             description=category.description or "This is not part of the official rating.",
         )
         taken.add(slug)
-    sync_season_tables(taken)
+    sync_season_tables(club, taken)
 
 
-def wait_for_table_writes() -> None:
-    """Lock the overall table's row (made if missing). Every write that picks tables to recompute
+def wait_for_table_writes(club: int) -> None:
+    """Lock the club's overall table's row (made if missing). Every write that picks tables to recompute
     calls this first (through `sync_tables`), so that a season written meanwhile either waits for it
     or is seen by it, never missed. The overall table is the first made, so the first a recompute
     locks too: the locks are always taken in one order."""
     RatingTable.objects.select_for_update().get_or_create(
+        club_id=club,
         scope=RatingTable.Scope.OVERALL,
         defaults={"name": "Overall", "slug": "overall"},
     )
 
 
-def sync_season_tables(taken: set[str]) -> None:
+def sync_season_tables(club: int, taken: set[str]) -> None:
     """A table per fresh-start season for each of the club's tables of matchdays, each with its
     parent's method and parameters (a game played against deals keeps its all-time table only)."""
-    parents = [t for t in RatingTable.objects.all() if not t.against_deals]
-    seasons = RatingTable.every.filter(season__isnull=False)
+    parents = [t for t in RatingTable.objects.filter(club_id=club) if not t.against_deals]
+    seasons = RatingTable.every.filter(club_id=club, season__isnull=False)
     # A season turned carry-over, or a game switched to deals, leaves no table behind.
     seasons.exclude(season__start=Season.Start.FRESH, parent__in=[p.pk for p in parents]).delete()
     copied = ("name", "method", "start_rating", "k_per_round", "whole_numbers", "parameters")
-    for season in Season.objects.filter(start=Season.Start.FRESH):
+    for season in Season.objects.filter(club_id=club, start=Season.Start.FRESH):
         have = {t.parent_id: t for t in RatingTable.every.filter(season=season)}
         for parent in parents:
             fields = {name: getattr(parent, name) for name in copied}
@@ -95,7 +99,9 @@ def sync_season_tables(taken: set[str]) -> None:
             if table is None:
                 slug = _free_slug(f"{season.slug}-{parent.slug}", taken)
                 taken.add(slug)
-                RatingTable.every.create(season=season, parent=parent, scope=parent.scope, slug=slug, **fields)
+                RatingTable.every.create(
+                    club_id=club, season=season, parent=parent, scope=parent.scope, slug=slug, **fields
+                )
             elif any(getattr(table, name) != value for name, value in fields.items()):
                 RatingTable.every.filter(pk=table.pk).update(**fields)
 
@@ -110,9 +116,10 @@ def _free_slug(wanted: str, taken: set[str]) -> str:
 
 
 def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
-    """Every rating table that a matchday of any of `games` counts in."""
+    """Every rating table that a matchday of any of `games` counts in (their clubs' tables)."""
     games = list(games)
-    tables = RatingTable.every.select_related("season", "parent")  # the seasons' tables too
+    clubs = {game.club_id for game in games}
+    tables = RatingTable.every.filter(club_id__in=clubs).select_related("season", "parent")  # seasons' too
     return [table for table in tables if any(table.counts(game) for game in games)]
 
 
@@ -130,7 +137,10 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
     list(locked.order_by("pk").values("pk"))
     runs = [TableRun.of(table) for table in tables]
-    counting = {game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.all()}
+    clubs = {table.club_id for table in tables}
+    counting = {
+        game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.filter(club__in=clubs)
+    }
     games = [game_id for game_id, counted in counting.items() if counted]
     matchdays = Matchday.objects.filter(game_id__in=games)
     results = Result.objects.filter(matchday__game_id__in=games)  # a join, not IN (subquery)

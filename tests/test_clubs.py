@@ -10,8 +10,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from league.models import Category, Club, Game, Matchday, Page, Player, Season
+from league import revision
+from league.models import Category, Club, Game, Matchday, Page, Player, Revision, Season
+from league.results import Play, TypedResult
+from league.validation import name_key
 from ratings.models import RatingEntry, RatingTable
+from ratings.services.checks import check_matchday
+from ratings.services.matchdays import save_matchday
+from ratings.services.recompute import differences, rebuild_all
 from tests.conftest import CLUB_CSV, PLAYERS
 from web.importing import import_results
 
@@ -127,3 +133,70 @@ def test_a_one_club_league_migrates_into_one_club_with_every_number_unchanged(tr
     )
     assert after == ratings
     assert sorted(Player.objects.values_list("short_name", flat=True)) == sorted(PLAYERS)
+
+
+def store_in(club, number, placings, game="Hearts"):
+    """A matchday of `club`, its players by short name (new ones made in it), stored as every way in
+    stores one."""
+    hearts, _ = Game.objects.get_or_create(club=club, slug=game.lower(), defaults={"name": game})
+    players = {name_key(p.short_name): p for p in Player.objects.filter(club=club)}
+    for name in placings:
+        players.setdefault(name_key(name), Player(club=club, name=name, short_name=name))
+    matchday = Matchday(club=club, number=number, date=DAY + datetime.timedelta(days=number), game=hearts, rounds=4)
+    typed = [TypedResult(Play(placing=place), name) for name, place in placings.items()]
+    return save_matchday(check_matchday(matchday, hearts, typed), players)
+
+
+def figures(club):
+    rows = RatingEntry.objects.filter(table__club=club)
+    return sorted(rows.values_list("table__slug", "matchday__number", "player__short_name", "rating_after", "pk"))
+
+
+@pytest.mark.django_db
+def test_each_club_rates_only_its_own_matchdays_and_a_write_leaves_the_other_club_as_it_was():
+    north, south = two_clubs()
+    store_in(north, 1, {"GL": 1, "I": 2, "R": 3})
+    store_in(south, 1, {"GL": 3, "I": 2, "R": 1})
+    south_rows, south_token = figures(south), Revision.objects.get(scope=revision.of_club(south.pk)).token
+    north_token = Revision.objects.get(scope=revision.of_club(north.pk)).token
+
+    store_in(north, 2, {"GL": 2, "K": 1})
+
+    assert figures(south) == south_rows  # not one row written again
+    assert Revision.objects.get(scope=revision.of_club(south.pk)).token == south_token
+    assert Revision.objects.get(scope=revision.of_club(north.pk)).token != north_token
+    for club, players in ((north, {"GL", "I", "R", "K"}), (south, {"GL", "I", "R"})):
+        overall = RatingTable.objects.get(club=club, scope=RatingTable.Scope.OVERALL)
+        assert set(overall.matchdays().values_list("club", flat=True)) == {club.pk}
+        assert set(overall.standings.values_list("player__short_name", flat=True)) == players
+    assert Player.objects.filter(short_name="GL").count() == 2
+
+
+@pytest.mark.django_db
+def test_rebuilding_one_club_leaves_the_others_rows_and_the_whole_site_checks_out():
+    north, south = two_clubs()
+    store_in(north, 1, {"GL": 1, "I": 2})
+    store_in(south, 1, {"GL": 2, "I": 1})
+    south_rows = figures(south)
+    north_ratings = [row[:4] for row in figures(north)]
+
+    rebuild_all(north)
+
+    assert figures(south) == south_rows
+    assert [row[:4] for row in figures(north)] == north_ratings
+    assert differences() == []
+    RatingEntry.objects.filter(table__club=south, player__short_name="GL").update(rating_after=1)
+    assert [line.split(":")[0] for line in differences()] == ["row south hearts 1 GL", "row south overall 1 GL"]
+
+
+@pytest.mark.django_db
+def test_a_matchday_that_mixes_two_clubs_is_stopped_before_anything_is_written():
+    north, south = two_clubs()
+    store_in(north, 1, {"GL": 1, "I": 2})
+    hearts = Game.objects.create(club=south, name="Hearts", slug="hearts")
+    matchday = Matchday(club=south, number=1, date=DAY, game=hearts, rounds=4)
+    players = {name_key(p.short_name): p for p in Player.objects.filter(club=north)}  # the other club's
+    typed = [TypedResult(Play(placing=1), "GL"), TypedResult(Play(placing=2), "I")]
+    with pytest.raises(ValueError, match="more than one club"):
+        save_matchday(check_matchday(matchday, hearts, typed), players)
+    assert not Matchday.objects.filter(club=south).exists()

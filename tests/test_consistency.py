@@ -29,7 +29,9 @@ def test_check_lists_differences_and_changes_nothing(club):
     RatingEntry.objects.filter(pk=entry.pk).update(rating_after=1400)
     with pytest.raises(CommandError) as failed:
         call_command("recompute_ratings", "--check")
-    assert "row overall 3 GL: stored (1463.0, 1400.0, 34.0), fresh (1463.0, 1497.0, 34.0)" in str(failed.value)
+    assert "row card-games overall 3 GL: stored (1463.0, 1400.0, 34.0), fresh (1463.0, 1497.0, 34.0)" in str(
+        failed.value
+    )
     assert RatingEntry.objects.get(pk=entry.pk).rating_after == 1400
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import trueskill
 
+from league.models import default_club
 from ratings.engine import sync_tables
 from ratings.methods import METHODS
 from ratings.models import RatingTable
@@ -82,7 +83,7 @@ def test_the_log_has_the_team_games_unequal_sides_guests_and_ties_of_a_game_nigh
 
 
 def test_every_player_after_every_game_has_the_librarys_team_mu_and_sigma(db):
-    sync_tables()  # the overall table, before any game
+    sync_tables(default_club())  # the overall table, before any game
     table = rated_by_trueskill("overall")  # the club picks TrueSkill, then imports its log
     import_results(LOG.read_bytes())
     table.refresh_from_db()

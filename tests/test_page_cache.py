@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from league import revision
 from league import services as league_services
-from league.models import Page, Player, Revision
+from league.models import Club, Page, Player, Revision
 from ratings.models import RatingTable
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_CSV
@@ -213,14 +213,15 @@ def test_today_is_the_sites_date_and_turns_at_its_midnight(settings, monkeypatch
 def test_a_write_in_one_scope_leaves_the_pages_of_another_cached(backend, client, club, monkeypatch):
     """Clubs sharing a site each have their own revision: a page keyed by another scope's revision
     is still served after this one changes."""
-    monkeypatch.setattr(page_cache, "scope", lambda request: "another-club")
+    ours, another = Club.objects.get(), Club.objects.create(slug="another", name="Another")
+    monkeypatch.setattr(page_cache, "scope", lambda request: revision.of_club(another.pk))
     served(client, "/")
     assert served(client, "/")[1]
     with backend():
-        Revision.bump()  # the league's scope
+        Revision.bump(ours)
     assert served(client, "/")[1]
     with backend():
-        Revision.bump("another-club")
+        Revision.bump(another)
     assert not served(client, "/")[1]
 
 

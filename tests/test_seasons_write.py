@@ -367,4 +367,4 @@ def test_the_check_and_the_rebuild_cover_a_seasons_tables(league):
     assert f"Recomputed {RatingTable.every.count()} rating tables" in out.getvalue()
     assert RatingTable.every.count() > RatingTable.objects.count()
     Standing.objects.filter(table=overall).update(rating=1234)
-    assert any(line.startswith(f"standing {overall.slug} ") for line in differences())
+    assert any(line.startswith(f"standing {overall.club.slug} {overall.slug} ") for line in differences())

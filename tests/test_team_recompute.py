@@ -99,7 +99,7 @@ def test_a_game_moved_into_a_table_whose_method_cannot_rate_its_team_matchdays_i
 
     category = Category.objects.create(name="Partnership games", slug="partnership-games")
     Game.objects.create(name="Bridge", slug="bridge", category=category, official=False)
-    sync_tables()
+    sync_tables(category.club_id)
     table = RatingTable.objects.get(category=category)
     table.method = "elo-mmr"
     save_rating_table(table)

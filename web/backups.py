@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.db import DatabaseError, connection
 
-from league.models import Revision
+from league.models import Club, Revision
 from web import faults
 from web.backup_checks import NotABackup, pg_archive_contents, refuse_unless_sound, seal_sqlite_copy, sqlite_contents
 
@@ -75,7 +75,8 @@ def _renew_revision() -> None:
     with connection.cursor() as cursor:
         columns = {c.name for c in connection.introspection.get_table_description(cursor, "league_revision")}
     if {"token", "scope"} <= columns:
-        Revision.bump()
+        with_clubs = "league_club" in connection.introspection.table_names()
+        Revision.bump(*(Club.objects.values_list("pk", flat=True) if with_clubs else ()))
 
 
 def _backup_sqlite(partial: Path, out: Path) -> None:

@@ -261,8 +261,8 @@ class Page(WithinClub, models.Model):
 
 
 class Revision(models.Model):
-    """A row per scope (today the one league) that changes whenever anything its public pages show
-    changes: the `version` of their cached copies and their ETag (see league.revision)."""
+    """A row per scope (the site, and each club) that changes whenever anything its public pages
+    show changes: the `version` of their cached copies and their ETag (see league.revision)."""
 
     scope = models.SlugField(unique=True, default=revision.LEAGUE, help_text="Whose pages the row stands for.")
     changed_at = models.DateTimeField()
@@ -274,11 +274,15 @@ class Revision(models.Model):
         return f"Revision of {self.scope} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
 
     @classmethod
-    def bump(cls, scope: str = revision.LEAGUE) -> None:
-        """Mark that the scope changed (called by every service that writes, and by a restore)."""
-        now, token = timezone.now(), revision.new_token()
-        if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
-            cls.objects.create(scope=scope, changed_at=now, token=token)
+    def bump(cls, *clubs) -> None:
+        """Mark that the clubs (or their ids) changed: every service that writes calls it with the
+        clubs it wrote in, a restore with every club. The site's own row changes too: it keys the
+        pages every club shares."""
+        now = timezone.now()
+        for scope in [revision.LEAGUE, *(revision.of_club(getattr(club, "pk", club)) for club in clubs)]:
+            token = revision.new_token()
+            if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
+                cls.objects.create(scope=scope, changed_at=now, token=token)
 
 
 # Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered

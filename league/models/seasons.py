@@ -65,5 +65,5 @@ class Season(WithinClub, models.Model):
 
 def overlapping(season: Season) -> models.QuerySet:
     """The other seasons sharing at least one day with `season`."""
-    others = Season.objects.exclude(pk=season.pk) if season.pk else Season.objects.all()
+    others = Season.objects.filter(club_id=season.club_id).exclude(pk=season.pk)
     return others.filter(first_day__lte=season.last_day, last_day__gte=season.first_day)

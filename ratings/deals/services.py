@@ -103,7 +103,7 @@ def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
     revision on."""
     for game_id, since in since_by_game.items():
         deal_engine.recompute(game_table(Game(pk=game_id)), since)
-    Revision.bump()
+    Revision.bump(*Game.objects.filter(pk__in=since_by_game).values_list("club", flat=True).distinct())
 
 
 @transaction.atomic

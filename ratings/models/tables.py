@@ -162,7 +162,7 @@ class RatingTable(WithinClub, models.Model):
         if self.parent_id is not None:  # and only those within its season's dates
             return self.parent.counts(game)
         if self.scope == self.Scope.OVERALL:
-            return game.official and not game.against_deals
+            return game.club_id == self.club_id and game.official and not game.against_deals
         if self.scope == self.Scope.GAME:
             return self.game_id == game.pk
         return not game.official and not game.against_deals and self.category_id == game.category_id
@@ -175,7 +175,7 @@ class RatingTable(WithinClub, models.Model):
             within = {f"{prefix}date__gte": season.first_day, f"{prefix}date__lte": season.last_day}
             return self.parent.counted(prefix) & Q(**within)
         if self.scope == self.Scope.OVERALL:
-            return Q(**{f"{prefix}game__official": True})
+            return Q(**{f"{prefix}club_id": self.club_id, f"{prefix}game__official": True})
         if self.scope == self.Scope.GAME:
             return Q(**{f"{prefix}game_id": self.game_id})
         return Q(**{f"{prefix}game__official": False, f"{prefix}game__category_id": self.category_id})

@@ -46,19 +46,19 @@ def save_game(game: Game) -> list[RatingTable]:
     problems = moved_game_problems(game)
     if problems:
         raise ValidationError({"official": problems})
-    engine.wait_for_table_writes()
+    engine.wait_for_table_writes(game.club_id)
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
     if old is None or (old.official, old.category_id) == (game.official, game.category_id):
-        engine.sync_tables()
-        Revision.bump()
+        engine.sync_tables(game.club_id)
+        Revision.bump(game.club_id)
         return []
     first = game.matchdays.in_play_order().first()
     if first is None:
-        engine.sync_tables()
-        Revision.bump()
+        engine.sync_tables(game.club_id)
+        Revision.bump(game.club_id)
         return []
     return recompute_from(first.position, [game, old])
 
@@ -66,24 +66,29 @@ def save_game(game: Game) -> list[RatingTable]:
 @transaction.atomic
 def delete_games(games: Iterable[Game]) -> None:
     """Delete games nobody has played (a played game's matchdays protect it) and their tables."""
-    Game.objects.filter(pk__in=[g.pk for g in games]).delete()
-    engine.sync_tables()
-    Revision.bump()
+    _deleted(Game.objects.filter(pk__in=[g.pk for g in games]))
 
 
 @transaction.atomic
 def save_category(category: Category) -> None:
     category.full_clean()
     category.save()
-    engine.sync_tables()
-    Revision.bump()
+    engine.sync_tables(category.club_id)
+    Revision.bump(category.club_id)
 
 
 @transaction.atomic
 def delete_categories(categories: Iterable[Category]) -> None:
-    Category.objects.filter(pk__in=[c.pk for c in categories]).delete()
-    engine.sync_tables()
-    Revision.bump()
+    _deleted(Category.objects.filter(pk__in=[c.pk for c in categories]))
+
+
+def _deleted(rows) -> None:
+    """Delete the rows, then keep their clubs' tables in step."""
+    clubs = set(rows.values_list("club", flat=True))
+    rows.delete()
+    for club in clubs:
+        engine.sync_tables(club)
+    Revision.bump(*clubs)
 
 
 def _switch_kind(game: Game) -> None:
@@ -103,7 +108,7 @@ def game_table(game: Game) -> RatingTable:
     """The game's own rating table (created if the game has none yet)."""
     table = RatingTable.objects.filter(game=game).first()
     if table is None:
-        engine.sync_tables()
+        engine.sync_tables(game.club_id)
         table = RatingTable.objects.get(game=game)
     return table
 

@@ -37,9 +37,10 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     matchdays = [c.matchday for c in checked]
     edited = [m.pk for m in matchdays if m.pk is not None]
     before = list(Matchday.objects.filter(pk__in=edited).select_related("game")) if edited else []
+    club = _club_of(matchdays, [players[name_key(r.player)] for one in checked for r in one.results])
     new_players = list({id(p): p for p in players.values() if p.pk is None}.values())
     for player in new_players:
-        player.short_name_key = name_key(player.short_name)
+        player.short_name_key, player.club_id = name_key(player.short_name), club
     Player.objects.bulk_create(new_players)
     for matchday, one in zip(matchdays, checked, strict=True):
         matchday.winner_score = one.winner_score
@@ -111,3 +112,13 @@ def delete_matchdays(matchdays: Iterable[Matchday]) -> list[RatingTable]:
     games = {m.game_id: m.game for m in matchdays}.values()
     Matchday.objects.filter(pk__in=[m.pk for m in matchdays]).delete()
     return recompute_from(position, games)
+
+
+def _club_of(matchdays: Sequence[Matchday], players) -> int:
+    """The one club the matchdays, their games and the stored players of their results belong to: a
+    writer that mixed two clubs' rows is a bug, stopped before anything is written."""
+    clubs = {m.club_id for m in matchdays} | {m.game.club_id for m in matchdays}
+    clubs |= {p.club_id for p in players if p.pk is not None}
+    if len(clubs) != 1 or None in clubs:
+        raise ValueError(f"Matchdays, games and players of more than one club, or of none: {sorted(map(str, clubs))}")
+    return clubs.pop()

@@ -51,18 +51,18 @@ def save_rating_table(table: RatingTable) -> int | None:
     if problems:
         name = table.rating_method.name
         raise ValidationError({"method": [f"{name} cannot rate this table: {p}" for p in problems[:5]]})
-    engine.wait_for_table_writes()
+    engine.wait_for_table_writes(table.club_id)
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
-    engine.sync_tables()  # the seasons' tables take its method, parameters and name
+    engine.sync_tables(table.club_id)  # the seasons' tables take its method, parameters and name
     if old is not None and (old.method, _rating_params(old)) == (table.method, _rating_params(table)):
-        Revision.bump()
+        Revision.bump(table.club_id)
         return None
     if table.against_deals:
         rows = deal_engine.recompute(table)
     else:
         rows = engine.recompute([table, *RatingTable.every.filter(parent=table).select_related("season", "parent")])
-    Revision.bump()
+    Revision.bump(table.club_id)
     return rows
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from league.models import Game, Revision
+from league.models import Club, Game, Revision
 
 from .. import engine
 from ..deals import engine as deal_engine
@@ -18,57 +18,60 @@ RecomputeError = engine.RecomputeError  # a method that cannot rate a matchday i
 
 
 @transaction.atomic
-def rebuild_all() -> int:
-    """Rebuild every rating table from the whole history; the rows written."""
-    engine.sync_tables()
-    tables = list(RatingTable.every.select_related("season"))  # the seasons' tables too
+def rebuild_all(club: Club | None = None) -> int:
+    """Rebuild every rating table of the club (of every club when None) from the whole history; the
+    rows written."""
+    clubs = [club.pk] if club is not None else list(Club.objects.values_list("pk", flat=True))
+    tables = _every_table(clubs)
     written = engine.recompute(tables)  # the tables of matchdays
     for table in tables:
         if table.against_deals:
             written += deal_engine.recompute(table)
-    Revision.bump()
+    Revision.bump(*clubs)
     return written
+
+
+def _every_table(clubs: list[int]) -> list[RatingTable]:
+    """The clubs' tables, the seasons' too, made in step with their games and seasons first."""
+    for club in clubs:
+        engine.sync_tables(club)
+    return list(RatingTable.every.filter(club__in=clubs).select_related("season"))
+
+
+# What each kind of stored figure is found by (the table's club and slug first), and what it holds.
+_FIGURES = {
+    "row": (RatingEntry, ("matchday__number", "player__short_name"), ("rating_before", "rating_after", "delta")),
+    "standing": (Standing, ("player__short_name",), ("rating", "played", "matchday_number", "matchday_date")),
+    "attempt": (
+        AttemptRating,
+        ("session_date", "position"),
+        ("player_after", "deal_after", "level_offset_after"),
+    ),
+    "deal": (DealRating, ("deal_id",), ("base", "played", "wins", "first_date")),
+    "level": (LevelRating, ("level_id",), ("offset", "deals", "average", "attempts", "wins")),
+}
+
+
+def _snapshot() -> dict[str, dict]:
+    figures = {}
+    for kind, (model, key, values) in _FIGURES.items():
+        key = ("table__club__slug", "table__slug", *key)
+        figures[kind] = {row[: len(key)]: row[len(key) :] for row in model.objects.values_list(*key, *values)}
+    return figures
 
 
 def differences() -> list[str]:
     """How the stored tables differ from a fresh computation of the whole history, one line per
     difference; empty when they agree. Writes nothing (the fresh computation is rolled back)."""
 
-    def keyed(queryset, fields: tuple[str, ...], key: int) -> dict:
-        return {row[:key]: row[key:] for row in queryset.values_list(*fields)}
-
-    def snapshot():
-        return {
-            "row": keyed(
-                RatingEntry.objects,
-                ("table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after", "delta"),
-                3,
-            ),
-            "standing": keyed(
-                Standing.objects,
-                ("table__slug", "player__short_name", "rating", "played", "matchday_number", "matchday_date"),
-                2,
-            ),
-            "attempt": keyed(
-                AttemptRating.objects,
-                ("table__slug", "session_date", "position", "player_after", "deal_after", "level_offset_after"),
-                3,
-            ),
-            "deal": keyed(DealRating.objects, ("table__slug", "deal_id", "base", "played", "wins", "first_date"), 2),
-            "level": keyed(
-                LevelRating.objects, ("table__slug", "level_id", "offset", "deals", "average", "attempts", "wins"), 2
-            ),
-        }
-
     with transaction.atomic():
-        stored = snapshot()
-        engine.sync_tables()
-        tables = list(RatingTable.every.select_related("season"))  # the seasons' tables too
+        stored = _snapshot()
+        tables = _every_table(list(Club.objects.values_list("pk", flat=True)))
         engine.recompute(tables)
         for table in tables:
             if table.against_deals:
                 deal_engine.recompute(table)
-        fresh = snapshot()
+        fresh = _snapshot()
         transaction.set_rollback(True)
     lines = []
     for kind in stored:
@@ -85,9 +88,12 @@ def recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Rat
     move the revision on. Pass the games as they were before an edit as well as after it (an edit
     can move a matchday to another game, or make a game unofficial), so that tables it left are
     corrected too."""
-    engine.sync_tables()
+    games = list(games)
+    clubs = {game.club_id for game in games}
+    for club in clubs:
+        engine.sync_tables(club)
     # A season that ended before `position` has nothing from there on to rate again.
     tables = [t for t in engine.tables_counting(games) if t.season is None or t.season.last_day >= position[0]]
     engine.recompute(tables, since=position)
-    Revision.bump()
+    Revision.bump(*clubs)
     return tables

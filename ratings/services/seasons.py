@@ -21,28 +21,28 @@ def save_season(season: Season, *, old: Season | None = None) -> list[RatingTabl
     as stored before the change, read here when not given. Returns the tables recomputed."""
     # Two seasons saved at once would each find no overlap with the other: season writes wait for
     # each other here (a new season has no row of its own to lock).
-    engine.wait_for_table_writes()
+    engine.wait_for_table_writes(season.club_id)
     season.full_clean()
     if old is None and season.pk is not None:
         old = Season.objects.filter(pk=season.pk).first()
     season.save()
-    engine.sync_tables()
+    engine.sync_tables(season.club_id)
     tables = []
     if season.fresh and _rated_differently(old, season):
         days = [season.first_day] + ([old.first_day] if old is not None and old.fresh else [])
         tables = list(season.tables.select_related("season", "parent"))
         _recompute(tables, min(days))
-    Revision.bump()
+    Revision.bump(season.club_id)
     return tables
 
 
 @transaction.atomic
 def delete_season(season: Season) -> None:
     """Delete a season; a fresh-start season's tables and their rows go with it."""
-    engine.wait_for_table_writes()
+    engine.wait_for_table_writes(season.club_id)
     Season.objects.filter(pk=season.pk).delete()
-    engine.sync_tables()
-    Revision.bump()
+    engine.sync_tables(season.club_id)
+    Revision.bump(season.club_id)
 
 
 def _rated_differently(old: Season | None, new: Season) -> bool:
