@@ -83,6 +83,9 @@ MIDDLEWARE = [
     # Before the page cache: a cached page is answered only after Django's checks of the request
     # (the Host in ALLOWED_HOSTS, refused user agents, PREPEND_WWW), as a rendered one is.
     "django.middleware.common.CommonMiddleware",
+    # Which club the request is for: its addresses, and the scope of its queries; before the page
+    # cache, whose keys and revision are the club's.
+    "web.clubs.addresses.ClubMiddleware",
     # Before sessions, authentication, CSRF and the rest: a cached public page skips them all.
     "web.page_cache.PageCacheMiddleware",
     # After the page cache: a page is stored with its policy header, which a hit replays rather than
@@ -100,6 +103,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# A club's addresses: the site's, with its pages under /<slug>/ (league.models.club_reverse).
+CLUB_URLCONF = "web.clubs.addresses.urlconf"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [

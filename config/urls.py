@@ -1,13 +1,10 @@
-"""The site's addresses: the admin, then the pages (web.urls)."""
+"""The site's addresses (web.urls): the admin, the list of clubs; a club's pages are added for a
+request for one (web.clubs.addresses)."""
 
-from django.contrib import admin
-from django.urls import include, path
+from web.urls import HANDLERS, site_patterns
 
-urlpatterns = [
-    path("admin/", admin.site.urls),
-    path("", include("web.urls")),
-]
+urlpatterns = site_patterns()
 
-handler400 = "web.pages.errors.request_refused"
-handler404 = "web.pages.errors.not_found"
-handler500 = "web.pages.errors.server_error"
+handler400 = HANDLERS["handler400"]
+handler404 = HANDLERS["handler404"]
+handler500 = HANDLERS["handler500"]

@@ -23,6 +23,7 @@ from django.apps import apps
 from django.conf import settings
 
 LEAGUE = "league"  # the site's scope: every write renews it
+CLUBS = "clubs"  # renewed when a club is made, renamed or deleted: how workers learn their addresses
 
 
 def of_club(club_id: int) -> str:
@@ -36,14 +37,20 @@ def new_token() -> str:
 
 def current(scope: str = LEAGUE) -> str:
     """The scope's token ("" before its first write)."""
+    return current_of(scope)[0]
+
+
+def current_of(*scopes: str) -> tuple[str, ...]:
+    """The scopes' tokens, in one query at most (a request reads the clubs' and its club's)."""
     path = sqlite_path()
-    return _from_sqlite(path, scope) if path else _from_database(scope)
+    return tuple(_from_sqlite(path, scope) for scope in scopes) if path else _from_database(scopes)
 
 
-def _from_database(scope: str) -> str:
+def _from_database(scopes) -> tuple[str, ...]:
     # From the app registry, not an import: the model imports this module to bump the token.
     revisions = apps.get_model("league", "Revision").objects
-    return revisions.filter(scope=scope).values_list("token", flat=True).first() or ""
+    found = dict(revisions.filter(scope__in=scopes).values_list("scope", "token"))
+    return tuple(found.get(scope, "") for scope in scopes)
 
 
 def sqlite_path() -> str | None:
@@ -81,5 +88,5 @@ def _from_sqlite(path: str, scope: str) -> str:
             token = watch.tokens[scope] = row[0] if row else ""
     except sqlite3.Error:  # e.g. the tables are not there yet: ask Django's connection
         _local.watch = None
-        return _from_database(scope)
+        return _from_database([scope])[0]
     return token

@@ -32,6 +32,20 @@ CLUB_PAGE = [
     [1521, 1492, 1461, 1494, 1534],
 ]
 PLAYERS = ["I", "R", "GL", "K", "J"]
+CLUB_SLUG = "card-games"  # the club of a one-club test database, named after LEAGUE_NAME
+
+
+def _club_addresses_while_collecting():
+    """Test modules that name an address at import (ENTER = reverse("league:enter")) get the
+    club's, as the tests themselves do (`club_addresses`)."""
+    from django.urls import set_urlconf
+
+    from web.clubs.addresses import urlconf
+
+    set_urlconf(urlconf(CLUB_SLUG))
+
+
+_club_addresses_while_collecting()
 
 
 def per_worker(name: str) -> str:
@@ -54,10 +68,53 @@ def pytest_configure(config):
 @pytest.fixture(autouse=True)
 def empty_page_cache():
     """Each test starts with no cached pages nor what they keep beside them in the default cache
-    (they live in the process, not in the test database)."""
+    (they live in the process, not in the test database), and reads the clubs afresh."""
     from web import page_cache
+    from web.clubs import addresses
 
     page_cache.clear()
+    addresses.forget()
+
+
+@pytest.fixture(autouse=True)
+def one_club(request):
+    """A test with a database has the club whose pages it reads, as a site has once its secretary
+    started it (`create_club`, or the first write): empty, named after LEAGUE_NAME."""
+    if request.node.get_closest_marker("no_club"):
+        return
+    databases = ("transactional_db", "db", "django_db_reset_sequences")
+    wanted = next((name for name in databases if name in request.fixturenames), None)
+    if wanted is None and request.node.get_closest_marker("django_db"):
+        wanted = "transactional_db" if request.node.get_closest_marker("django_db").kwargs.get("transaction") else "db"
+    if wanted is None:
+        return
+    request.getfixturevalue(wanted)
+    from league.models import Club, default_club
+
+    if not Club.objects.exists():
+        default_club()
+    from web.clubs.addresses import clubs_by_slug
+
+    clubs_by_slug()  # as a running site knows its clubs before its first request
+
+
+@pytest.fixture(autouse=True)
+def club_addresses():
+    """`reverse` in a test names the addresses of the club a one-club test database has (made from
+    LEAGUE_NAME at its first write), as it does inside a request for that club's pages."""
+    from django.core.signals import request_finished
+    from django.urls import set_urlconf
+
+    from web.clubs.addresses import urlconf
+
+    def again(**kwargs):  # after each request, which puts the site's own back
+        set_urlconf(urlconf(CLUB_SLUG))
+
+    again()
+    request_finished.connect(again, dispatch_uid="club_addresses")
+    yield
+    request_finished.disconnect(dispatch_uid="club_addresses")
+    set_urlconf(None)
 
 
 @pytest.fixture

@@ -30,8 +30,8 @@ def test_matchdays_and_players_link_to_their_public_pages(admin_client, club):
     matchday = Matchday.objects.get(number=5)
     player = Player.objects.get(short_name="GL")
     for change_page, public in (
-        (change_url(matchday), "/matchdays/5/"),
-        (reverse("admin:league_player_change", args=[player.pk]), f"/players/{player.pk}/"),
+        (change_url(matchday), "/card-games/matchdays/5/"),
+        (reverse("admin:league_player_change", args=[player.pk]), f"/card-games/players/{player.pk}/"),
     ):
         html = admin_client.get(change_page).content.decode()
         link = re.search(r'<a href="([^"]+)" class="viewsitelink">View on site</a>', html).group(1)
@@ -157,40 +157,40 @@ def secretary(client, *permissions):
     return client
 
 
-ENTER_LINK = '<a href="/enter/">Enter results</a>'
+ENTER_LINK = '<a href="/card-games/enter/">Enter results</a>'
 
 
 def test_the_admins_index_links_to_the_entry_page_for_staff_who_may_use_it(client, db):
     html = secretary(client, "add_matchday", "add_result").get(reverse("admin:index")).content.decode()
-    assert '<a href="/enter/"><strong>Enter results</strong></a>' in html
+    assert '<a href="/card-games/enter/"><strong>Enter results</strong></a>' in html
 
 
 def test_the_admins_index_does_not_link_to_the_entry_page_for_other_staff(client, db):
     html = secretary(client, "add_matchday", "view_player").get(reverse("admin:index")).content.decode()
-    assert 'href="/enter/"' not in html
+    assert 'href="/card-games/enter/"' not in html
 
 
 def test_the_sites_navigation_links_to_the_entry_page_for_staff_who_may_use_it(client, club):
-    html = secretary(client, "add_matchday", "add_result").get("/").content.decode()
+    html = secretary(client, "add_matchday", "add_result").get("/card-games/").content.decode()
     assert ENTER_LINK in html
 
 
 def test_staff_without_the_permissions_get_no_link(client, club):
-    assert ENTER_LINK not in secretary(client, "add_matchday").get("/standings/").content.decode()
+    assert ENTER_LINK not in secretary(client, "add_matchday").get("/card-games/standings/").content.decode()
 
 
 def test_a_visitors_cached_page_never_holds_the_staff_link(client, admin_client, club):
-    assert ENTER_LINK in admin_client.get("/").content.decode()  # staff first: their page is not stored
-    first = client.get("/")
+    assert ENTER_LINK in admin_client.get("/card-games/").content.decode()  # staff first: their page is not stored
+    first = client.get("/card-games/")
     assert getattr(first, "page_cache", None) != "hit" and ENTER_LINK not in first.content.decode()
     assert "cookie" not in first.get("Vary", "").lower()  # a visitor's page does not read the session
-    again = client.get("/")
+    again = client.get("/card-games/")
     assert again.page_cache == "hit" and ENTER_LINK not in again.content.decode()
-    assert ENTER_LINK in admin_client.get("/").content.decode()  # staff never get the visitor's copy
+    assert ENTER_LINK in admin_client.get("/card-games/").content.decode()  # staff never get the visitor's copy
 
 
 def test_staffs_copy_of_a_page_has_its_own_etag(client, admin_client, club):
-    visitor, staff = client.get("/standings/")["ETag"], admin_client.get("/standings/")["ETag"]
+    visitor, staff = client.get("/card-games/standings/")["ETag"], admin_client.get("/card-games/standings/")["ETag"]
     assert visitor != staff
-    assert admin_client.get("/standings/", headers={"If-None-Match": visitor}).status_code == 200
-    assert admin_client.get("/standings/", headers={"If-None-Match": staff}).status_code == 304
+    assert admin_client.get("/card-games/standings/", headers={"If-None-Match": visitor}).status_code == 200
+    assert admin_client.get("/card-games/standings/", headers={"If-None-Match": staff}).status_code == 304

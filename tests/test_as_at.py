@@ -28,7 +28,7 @@ PLAYED = {
 
 
 def overall(client, **params):
-    response = client.get("/standings/", params)
+    response = client.get("/card-games/standings/", params)
     html = response.content.decode()
     return response, html, table_rows(section(html, "overall-heading"))
 
@@ -75,7 +75,7 @@ def test_a_blank_date_from_the_picker_is_todays_page(client, club):
 
 
 def test_the_standings_have_a_date_picker_and_a_comparison_form(client, club):
-    html = client.get("/standings/").content.decode()
+    html = client.get("/card-games/standings/").content.decode()
     assert '<form class="search" method="get" action="">' in html
     assert 'type="date" name="as_at"' in html and 'min="2025-11-03"' in html
     assert f'max="{date.today().isoformat()}"' in html
@@ -100,7 +100,7 @@ def test_the_standings_have_a_date_picker_and_a_comparison_form(client, club):
     ],
 )
 def test_a_date_the_standings_cannot_show_gets_a_clear_message(client, club, params, message):
-    response = client.get("/standings/", params)
+    response = client.get("/card-games/standings/", params)
     assert response.status_code == 400
     html = response.content.decode()
     assert message in html
@@ -109,13 +109,13 @@ def test_a_date_the_standings_cannot_show_gets_a_clear_message(client, club, par
 
 def test_a_date_after_today_gets_a_clear_message(client, club):
     tomorrow = date.today() + timedelta(days=1)
-    response = client.get("/standings/", {"as_at": tomorrow.isoformat()})
+    response = client.get("/card-games/standings/", {"as_at": tomorrow.isoformat()})
     assert response.status_code == 400
     assert f"is after today, {date.today():%B} {date.today().day}, {date.today().year}." in response.content.decode()
 
 
 def test_a_league_with_no_matchday_says_so(client, db):
-    response = client.get("/standings/", {"as_at": "2025-11-08"})
+    response = client.get("/card-games/standings/", {"as_at": "2025-11-08"})
     assert response.status_code == 400
     assert "the league has no matchday yet" in response.content.decode()
 
@@ -144,7 +144,7 @@ def test_inactive_players_are_those_of_the_day(client, club, settings):
 
 def test_provisional_marks_are_those_of_the_day(client, club, settings):
     settings.LEAGUE_PROVISIONAL_MATCHDAYS = 3
-    html = client.get("/standings/", {"as_at": DAYS[2]}).content.decode()
+    html = client.get("/card-games/standings/", {"as_at": DAYS[2]}).content.decode()
     rows = section(html, "overall-heading").split("<tr")[2:]
     marked = {row.split('data-player="')[1].split('"')[0] for row in rows if "provisional</span>" in row}
     assert marked == {"I", "J"}  # two matchdays and one by November 8; the others three
@@ -181,7 +181,9 @@ def test_from_alone_compares_with_today(client, club):
 
 def test_the_comparison_downloads_with_its_columns(client, club, settings):
     settings.LEAGUE_PROVISIONAL_MATCHDAYS = 0  # ranks among everyone: the club's page has no provisional mark
-    response = client.get("/standings/", {"from": DAYS[1], "to": DAYS[4], "export": "csv", "table": "overall"})
+    response = client.get(
+        "/card-games/standings/", {"from": DAYS[1], "to": DAYS[4], "export": "csv", "table": "overall"}
+    )
     header = response.content.decode().splitlines()[0]
     assert header == '#,Move,Player,Rating,"Since November 6, 2025",Matchdays,Last played,Last change,Provisional'
     assert response.content.decode().splitlines()[1].startswith("1,2,J,1534,24,")
@@ -189,50 +191,50 @@ def test_the_comparison_downloads_with_its_columns(client, club, settings):
 
 def test_a_players_page_as_at_a_day(client, club):
     gl = Player.objects.get(short_name="GL")
-    response = client.get(f"/players/{gl.pk}/", {"as_at": DAYS[2]})
+    response = client.get(f"/card-games/players/{gl.pk}/", {"as_at": DAYS[2]})
     html = response.content.decode()
     assert response.status_code == 200
     assert "GL as at November 8, 2025: as they stood at the end of that day." in html
     assert '<span class="card-rating">1497 <span class="card-change"' in html
     assert "#4 of 5 · 3 matchdays" in html
     assert "<dt>Peak</dt>" in html
-    assert "/matchdays/4/" not in html  # nothing after the day
+    assert "/card-games/matchdays/4/" not in html  # nothing after the day
     assert "Head to head" not in html  # counted over every matchday: today's page only
-    assert client.get(f"/players/{gl.pk}/", {"as_at": "2025-11-02"}).status_code == 400
+    assert client.get(f"/card-games/players/{gl.pk}/", {"as_at": "2025-11-02"}).status_code == 400
 
 
 def test_a_player_who_had_not_played_yet(client, club):
     j = Player.objects.get(short_name="J")
-    html = client.get(f"/players/{j.pk}/", {"as_at": DAYS[0]}).content.decode()
+    html = client.get(f"/card-games/players/{j.pk}/", {"as_at": DAYS[0]}).content.decode()
     assert "J had not played a rated matchday by then." in html
 
 
 def test_a_games_page_as_at_a_day(client, club):
-    response = client.get("/games/hearts/", {"as_at": DAYS[2]})
+    response = client.get("/card-games/games/hearts/", {"as_at": DAYS[2]})
     html = response.content.decode()
     assert response.status_code == 200
     assert "Hearts as at November 8, 2025" in html
     standings = {row[1].split()[0]: row[2] for row in table_rows(section(html, "standings-heading"))[1:]}
     assert standings == {"J": "1510", "K": "1503", "I": "1501", "GL": "1497", "R": "1490"}
-    assert "/matchdays/3/" in html and "/matchdays/4/" not in html
-    assert client.get("/games/hearts/", {"as_at": "nonsense"}).status_code == 400
+    assert "/card-games/matchdays/3/" in html and "/card-games/matchdays/4/" not in html
+    assert client.get("/card-games/games/hearts/", {"as_at": "nonsense"}).status_code == 400
 
 
 def test_the_players_directory_as_at_a_day(client, club):
-    response = client.get("/players/", {"as_at": DAYS[0], "sort": "rating"})
+    response = client.get("/card-games/players/", {"as_at": DAYS[0], "sort": "rating"})
     html = response.content.decode()
     assert response.status_code == 200
     rows = table_rows(section(html, "players-heading"))
     assert [row[0].split()[0] for row in rows[1:]] == ["I", "K", "R", "GL"]  # J had not played
     assert "The players as at November 3, 2025" in html
     assert 'name="as_at" value="2025-11-03"' in html  # a search keeps the day
-    assert client.get("/players/", {"as_at": "2099-01-01"}).status_code == 400
+    assert client.get("/card-games/players/", {"as_at": "2099-01-01"}).status_code == 400
 
 
 def test_an_as_at_page_is_cached_apart_from_todays(client, club):
-    first = client.get("/standings/", {"as_at": DAYS[2]}).content
-    assert client.get("/standings/", {"as_at": DAYS[2]}).content == first
-    assert client.get("/standings/").content != first
+    first = client.get("/card-games/standings/", {"as_at": DAYS[2]}).content
+    assert client.get("/card-games/standings/", {"as_at": DAYS[2]}).content == first
+    assert client.get("/card-games/standings/").content != first
 
 
 def test_the_days_are_declared_parameters_read_one_way():
@@ -290,7 +292,7 @@ def test_the_standings_hiding_inactive_players_read_the_window_alone(club):
 def test_the_as_at_standings_cost_the_same_queries_however_long_the_history(client, club, make_matchday):
     def queries():
         with CaptureQueriesContext(connection) as captured:
-            assert client.get("/standings/", {"as_at": DAYS[2]}).status_code == 200
+            assert client.get("/card-games/standings/", {"as_at": DAYS[2]}).status_code == 200
         return len(captured)
 
     before = queries()
@@ -315,8 +317,8 @@ def test_the_mixed_leagues_standings_as_at_today_are_todays(client, mixed_league
     """Every board of the mixed league (provisional members, categories, solitaire, sides) reads the
     same as at today as today's page shows it."""
     today = date.today().isoformat()
-    now = client.get("/standings/").content.decode()
-    then = client.get("/standings/", {"as_at": today}).content.decode()
+    now = client.get("/card-games/standings/").content.decode()
+    then = client.get("/card-games/standings/", {"as_at": today}).content.decode()
     for heading in ("overall-heading", "pokemon-heading", "spades-heading", "codenames-heading"):
         assert table_rows(section(then, heading)) == table_rows(section(now, heading)), heading
     assert "—" in [row[0] for row in table_rows(section(now, "pokemon-heading"))]  # a provisional member

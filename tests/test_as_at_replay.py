@@ -122,7 +122,7 @@ def test_standings_as_at_random_days_equal_a_replay_of_the_matchdays_up_to_them(
 
 
 def overall_page(client, day: date) -> dict[str, str]:
-    html = client.get("/standings/", {"as_at": day.isoformat()}).content.decode()
+    html = client.get("/card-games/standings/", {"as_at": day.isoformat()}).content.decode()
     rows = table_rows(section(html, "overall-heading"))[1:]
     return {row[1].removesuffix("provisional").strip(): row[2] for row in rows}
 
@@ -158,13 +158,13 @@ def test_every_as_at_page_of_the_mixed_league_answers(mixed_league, client):
     games = list(Game.objects.all())
     members = list(Player.objects.values_list("pk", flat=True))
     for day in days:
-        assert client.get("/standings/", {"as_at": day}).status_code == 200
-        assert client.get("/standings/", {"from": "2025-11-03", "to": day}).status_code == 200
-        assert client.get("/players/", {"as_at": day, "sort": "rating"}).status_code == 200
+        assert client.get("/card-games/standings/", {"as_at": day}).status_code == 200
+        assert client.get("/card-games/standings/", {"from": "2025-11-03", "to": day}).status_code == 200
+        assert client.get("/card-games/players/", {"as_at": day, "sort": "rating"}).status_code == 200
         for pk in members:
-            assert client.get(f"/players/{pk}/", {"as_at": day}).status_code == 200, (pk, day)
+            assert client.get(f"/card-games/players/{pk}/", {"as_at": day}).status_code == 200, (pk, day)
         for game in games:
-            response = client.get(f"/games/{game.slug}/", {"as_at": day})
+            response = client.get(f"/card-games/games/{game.slug}/", {"as_at": day})
             if game.against_deals:
                 assert response.status_code == 400
                 assert "is played against deals; its page shows today only" in response.content.decode()

@@ -7,7 +7,9 @@ from league.models import Page, Player
 from tests.conftest import NO_FORMER_NAMES
 
 
-@pytest.mark.parametrize("url", ["/", "/standings/", "/games/hearts/", "/matchdays/1/"])
+@pytest.mark.parametrize(
+    "url", ["/card-games/", "/card-games/standings/", "/card-games/games/hearts/", "/card-games/matchdays/1/"]
+)
 def test_an_unchanged_page_is_answered_not_modified(client, club, url):
     first = client.get(url)
     assert first.status_code == 200
@@ -18,29 +20,29 @@ def test_an_unchanged_page_is_answered_not_modified(client, club, url):
 
 
 def test_a_new_matchday_changes_the_etag(client, club, make_matchday):
-    before = client.get("/")["ETag"]
+    before = client.get("/card-games/")["ETag"]
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
-    response = client.get("/", headers={"If-None-Match": before})
+    response = client.get("/card-games/", headers={"If-None-Match": before})
     assert response.status_code == 200
     assert response["ETag"] != before
     assert "November 20" in response.content.decode()
 
 
 def test_renaming_a_player_in_the_admin_changes_the_etag(admin_client, client, club):
-    before = client.get("/")["ETag"]
+    before = client.get("/card-games/")["ETag"]
     gl = Player.objects.get(short_name="GL")
     admin_client.post(
         reverse("admin:league_player_change", args=[gl.pk]), {"name": "Greg L", "short_name": "GL", **NO_FORMER_NAMES}
     )
-    assert client.get("/", headers={"If-None-Match": before}).status_code == 200
+    assert client.get("/card-games/", headers={"If-None-Match": before}).status_code == 200
 
 
 def test_editing_a_page_text_changes_the_etag(admin_client, client, db):
     page = Page.objects.create(slug="laws", title="Laws", body="Old")
-    before = client.get("/pages/laws/")["ETag"]
+    before = client.get("/card-games/pages/laws/")["ETag"]
     admin_client.post(
         reverse("admin:league_page_change", args=[page.pk]),
         {"slug": "laws", "title": "Laws", "body": "New", "position": 0},
     )
-    response = client.get("/pages/laws/", headers={"If-None-Match": before})
+    response = client.get("/card-games/pages/laws/", headers={"If-None-Match": before})
     assert response.status_code == 200 and "New" in response.content.decode()

@@ -10,7 +10,7 @@ from ratings import calculator
 from ratings.methods import METHODS, ParamError
 from tests.conftest import table_rows
 
-URL = "/calculator.json"
+URL = "/card-games/calculator.json"
 
 
 def get_json(client, **query):
@@ -138,7 +138,9 @@ def test_the_calculator_page_shows_each_step(client, db, django_assert_num_queri
         "games": "A:1 B:2\nA:2 B:1",
         "start": "A=1500",
     }
-    with django_assert_num_queries(3):  # the navigation's games and pages, the rating tables to pick from
+    with django_assert_num_queries(
+        4
+    ):  # the club's revision, the navigation's games and pages, the rating tables to pick from
         html = client.get(reverse("ratings:calculator"), query).content.decode()
     assert "Expected" in html and "0.856" in html and "+37.13" in html
     assert "Game by game" in html and "Game 2" in html
@@ -149,7 +151,7 @@ def test_the_calculator_page_shows_a_bad_parameter(client, db):
     assert "ratings: value 2 must be a number, not &#x27;x&#x27;" in html
 
 
-PAGE = "/calculator/"
+PAGE = "/card-games/calculator/"
 
 
 def answer_rows(html: str) -> list[list[str]]:
@@ -212,8 +214,9 @@ def test_a_name_that_finds_no_member_or_several_is_refused_naming_the_field(clie
 
 
 def test_picking_members_costs_three_queries_more(client, club, django_assert_num_queries):
-    # navigation (2), the tables, the players and their former names (web/pages/typed_names.py), their standings
-    with django_assert_num_queries(6):
+    # the club's revision, navigation (2), the tables, the players and their former names
+    # (web/pages/typed_names.py), their standings
+    with django_assert_num_queries(7):
         client.get(PAGE, {"players": "J, I", "placings": "1, 2"})
 
 

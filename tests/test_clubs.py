@@ -22,6 +22,7 @@ from tests.conftest import CLUB_CSV, PLAYERS
 from web.importing import import_results
 
 DAY = datetime.date(2025, 11, 3)
+pytestmark = pytest.mark.no_club  # these start from a site without a club
 
 
 def two_clubs():

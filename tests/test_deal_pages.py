@@ -73,7 +73,7 @@ def test_the_games_page_shows_standings_grid_power_rankings_and_the_latest_sessi
     )
 
     session = section(html, "latest-session-heading")
-    assert "Latest session:" in session and "/games/solitaire/deals/" in session
+    assert "Latest session:" in session and "/card-games/games/solitaire/deals/" in session
 
 
 def test_players_inactive_for_14_days_before_the_latest_session_are_hidden_until_asked(client, league):
@@ -108,7 +108,7 @@ def test_a_deal_page_shows_its_rating_history_and_every_attempt(client, league, 
     rating = DealRating.objects.filter(played__gte=3).select_related("deal__level").first()
     deal = rating.deal
     url = deal.get_absolute_url()
-    assert url == f"/games/solitaire/deals/{deal.level.variant}/{deal.level.level}/{deal.number}/"
+    assert url == f"/card-games/games/solitaire/deals/{deal.level.variant}/{deal.level.level}/{deal.number}/"
     with django_assert_num_queries(10):
         html = client.get(url).content.decode()
     assert f"Deal {deal.number}" in html and 'data-series="Deal' in html
@@ -119,7 +119,7 @@ def test_a_deal_page_shows_its_rating_history_and_every_attempt(client, league, 
 
 
 def test_an_unknown_deal_is_a_page_not_found(client, league):
-    response = client.get("/games/solitaire/deals/8x4/5/999999/")
+    response = client.get("/card-games/games/solitaire/deals/8x4/5/999999/")
     assert response.status_code == 404 and "There is no deal 999999 of 8x4 level 5" in response.content.decode()
 
 
@@ -168,7 +168,7 @@ def test_the_standings_page_shows_the_deal_games_table_with_its_own_inactivity(c
 
 def test_the_navigation_lists_the_deal_game(client, league):
     html = client.get(reverse("ratings:methods")).content.decode()
-    assert '<a href="/games/solitaire/">Solitaire</a>' in html
+    assert '<a href="/card-games/games/solitaire/">Solitaire</a>' in html
 
 
 def test_the_methods_page_describes_player_against_deal_with_the_seeds_numbers(client, db):
@@ -260,6 +260,10 @@ def test_no_cell_of_the_solitaire_pages_looks_up_what_its_record_lacks(client, l
     failed = failed_lookups(monkeypatch)
     deal = Attempt.objects.select_related("deal").first().deal
     player = Attempt.objects.first().player
-    for url in (reverse("league:game", args=["solitaire"]), deal.get_absolute_url(), f"/players/{player.pk}/"):
+    for url in (
+        reverse("league:game", args=["solitaire"]),
+        deal.get_absolute_url(),
+        f"/card-games/players/{player.pk}/",
+    ):
         assert client.get(url).status_code == 200
     assert failed == []

@@ -57,7 +57,7 @@ def test_the_preview_shows_every_change_and_saving_stores_exactly_that(admin_cli
     assert Matchday.objects.count() == 6  # nothing saved by a preview
     preview = RatingEntry.objects.none()
     response = post(admin_client, lines, action="save")
-    assert response.status_code == 302 and response["Location"] == "/matchdays/7/"
+    assert response.status_code == 302 and response["Location"] == "/card-games/matchdays/7/"
     results = {r.player.short_name: r for r in Result.objects.filter(matchday__number=7).select_related("player")}
     assert {n: (r.placing, r.rated_placing, r.left_early) for n, r in results.items()} == {
         "GL": (1, None, False),
@@ -198,17 +198,17 @@ def test_a_fact_the_games_tables_do_not_read_is_not_needed_nor_kept(admin_client
 
 def test_the_saved_matchday_page_shows_who_left_early(admin_client, client, club):
     post(admin_client, ["GL", "K = I", "J", "R left early"], action="save")
-    rows = table_rows(section(client.get("/matchdays/7/").content.decode(), "results-heading"))
+    rows = table_rows(section(client.get("/card-games/matchdays/7/").content.decode(), "results-heading"))
     assert rows[0][-2:] == ["Left early", "Note"]
     assert {row[1]: row[-2] for row in rows[1:]} == {"GL": "", "K": "", "I": "", "J": "", "R": "yes"}
-    header = table_rows(section(client.get("/matchdays/6/").content.decode(), "results-heading"))[0]
+    header = table_rows(section(client.get("/card-games/matchdays/6/").content.decode(), "results-heading"))[0]
     assert "Left early" not in header  # nobody left early there
-    download = client.get("/matchdays/7/", {"export": "csv", "table": "results"}).content.decode()
+    download = client.get("/card-games/matchdays/7/", {"export": "csv", "table": "results"}).content.decode()
     assert download.splitlines()[0].endswith("Left early,Note") and ",1," in download
 
 
 def arrows(client, number: int) -> tuple[str | None, str | None]:
-    html = client.get(f"/matchdays/{number}/").content.decode()
+    html = client.get(f"/card-games/matchdays/{number}/").content.decode()
     back, on = re.search(r'rel="prev">← Matchday (\d+)', html), re.search(r'rel="next">Matchday (\d+) →', html)
     return (back and back.group(1)), (on and on.group(1))
 

@@ -19,10 +19,10 @@ def counts():
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        ("/players/999/", "There is no player number 999."),
-        ("/games/poker/", "There is no game “poker”."),
-        ("/matchdays/999/", "There is no matchday 999."),
-        ("/pages/nothing/", "There is no page “nothing”."),
+        ("/card-games/players/999/", "There is no player number 999."),
+        ("/card-games/games/poker/", "There is no game “poker”."),
+        ("/card-games/matchdays/999/", "There is no matchday 999."),
+        ("/card-games/pages/nothing/", "There is no page “nothing”."),
         ("/nowhere/", "There is no page at <code>/nowhere/</code>."),
     ],
 )
@@ -42,7 +42,7 @@ def test_a_bad_download_request_gets_a_400_page_naming_the_choices(client, club)
         ("export=xlsx&table=overall", "export must be one of csv, json."),
         ("export=csv&table=nope", "table must be one of overall, "),
     ]:
-        response = client.get("/?" + query)
+        response = client.get("/card-games/?" + query)
         assert response.status_code == 400
         text = response.content.decode()
         assert "<h1>Bad request</h1>" in text and message in text and "Nothing was changed." in text
@@ -50,7 +50,7 @@ def test_a_bad_download_request_gets_a_400_page_naming_the_choices(client, club)
 
 
 def test_a_request_for_an_unknown_host_name_gets_the_400_page(client, db):
-    response = client.get("/", HTTP_HOST="elsewhere.example")
+    response = client.get("/card-games/", HTTP_HOST="elsewhere.example")
     assert response.status_code == 400 and b"<h1>Bad request</h1>" in response.content
 
 
@@ -59,7 +59,7 @@ def test_a_failure_inside_the_site_gets_a_plain_500_page_without_details(club, m
         raise RuntimeError("secret detail of the failure")
 
     monkeypatch.setattr("web.pages.grid_table.grids.rating_grid", broken)
-    response = Client(raise_request_exception=False).get("/")
+    response = Client(raise_request_exception=False).get("/card-games/")
     assert response.status_code == 500
     text = response.content.decode()
     assert "<h1>Something went wrong</h1>" in text and "nothing was changed" in text
@@ -79,7 +79,13 @@ def assert_shown_as_text(text):
 
 
 def test_a_player_name_with_html_in_it_is_shown_as_text_on_every_page(client, html_player):
-    for path in ("/", "/standings/", "/games/hearts/", f"/players/{html_player.pk}/", "/matchdays/7/"):
+    for path in (
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        f"/card-games/players/{html_player.pk}/",
+        "/card-games/matchdays/7/",
+    ):
         text = client.get(path).content.decode()
         assert_shown_as_text(text)
         # The tooltip shows the full name, escaped.

@@ -159,7 +159,7 @@ def test_the_import_refuses_one_member_under_two_names_in_one_matchday(ada):
 
 
 def test_the_search_finds_a_member_by_a_former_name(client, ada):
-    rows = table_rows(section(client.get("/players/", {"q": "olsen"}).content.decode(), "players-heading"))
+    rows = table_rows(section(client.get("/card-games/players/", {"q": "olsen"}).content.decode(), "players-heading"))
     assert [row[:2] for row in rows[1:]] == [["Ada U", "Ada Underwood"]]
 
 

@@ -14,7 +14,7 @@ from ratings.selectors.nights import MOVERS
 from ratings.services.catalogue import save_category, save_game
 from tests.conftest import section, table_rows
 
-NIGHT = "/nights/2025-11-20/"
+NIGHT = "/card-games/nights/2025-11-20/"
 
 
 @pytest.fixture
@@ -35,11 +35,14 @@ def test_a_night_shows_every_matchday_of_the_day_and_no_other(client, night):
     html = client.get(NIGHT).content.decode()
     assert "<h1>Game night, Thursday, November 20, 2025</h1>" in html
     cards = section(html, "matchdays-heading")
-    assert [cards.index(f'href="/matchdays/{n}/"') for n in (7, 8, 9)] == sorted(
-        cards.index(f'href="/matchdays/{n}/"') for n in (7, 8, 9)
+    assert [cards.index(f'href="/card-games/matchdays/{n}/"') for n in (7, 8, 9)] == sorted(
+        cards.index(f'href="/card-games/matchdays/{n}/"') for n in (7, 8, 9)
     )  # in the order played
-    assert 'href="/matchdays/10/"' not in cards and 'href="/matchdays/6/"' not in cards
-    assert 'href="/nights/2025-11-15/" rel="prev"' in html and 'href="/nights/2025-11-21/" rel="next"' in html
+    assert 'href="/card-games/matchdays/10/"' not in cards and 'href="/card-games/matchdays/6/"' not in cards
+    assert (
+        'href="/card-games/nights/2025-11-15/" rel="prev"' in html
+        and 'href="/card-games/nights/2025-11-21/" rel="next"' in html
+    )
 
 
 def test_the_winners_are_everyone_placed_first_at_each_matchday(client, night):
@@ -86,10 +89,10 @@ def test_the_movers_show_a_category_that_repeats_its_one_game_once(client, night
 
 
 def test_a_night_is_linked_from_the_home_page_and_each_of_its_matchdays(client, night):
-    home = section(client.get("/").content.decode(), "latest-heading")
-    assert '<a href="/nights/2025-11-21/">The whole night of November 21</a>' in home
+    home = section(client.get("/card-games/").content.decode(), "latest-heading")
+    assert '<a href="/card-games/nights/2025-11-21/">The whole night of November 21</a>' in home
     for number in (7, 8, 9):
-        assert f'href="{NIGHT}"' in client.get(f"/matchdays/{number}/").content.decode()
+        assert f'href="{NIGHT}"' in client.get(f"/card-games/matchdays/{number}/").content.decode()
 
 
 @pytest.mark.parametrize(
@@ -104,7 +107,7 @@ def test_a_night_is_linked_from_the_home_page_and_each_of_its_matchdays(client, 
     ],
 )
 def test_a_day_without_matchdays_or_a_malformed_date_is_not_found(client, night, day, message):
-    response = client.get(f"/nights/{day}/")
+    response = client.get(f"/card-games/nights/{day}/")
     assert response.status_code == 404
     assert message in response.content.decode()
 
@@ -115,7 +118,7 @@ def test_a_nights_queries_do_not_grow_with_its_matchdays(client, night):
             assert client.get(url).status_code == 200
         return len(queries)
 
-    assert count("/nights/2025-11-03/") == count(NIGHT)  # one matchday, and three
+    assert count("/card-games/nights/2025-11-03/") == count(NIGHT)  # one matchday, and three
 
 
 def test_the_nights_tables_link_their_players_and_colour_the_changes(night):
@@ -131,6 +134,6 @@ def test_the_nights_tables_link_their_players_and_colour_the_changes(night):
     names = PlayerNames(standings.current_ratings(Player.objects.values_list("pk", flat=True)))
     winners = html(WinnersTable(found.winners, names))
     movers = html(MoversTable(found.movers[0].rows, names))
-    assert winners.count('<a class="player" href="/players/') >= len(found.winners)
-    assert movers.count('<a class="player" href="/players/') == len(found.movers[0].rows)
+    assert winners.count('<a class="player" href="/card-games/players/') >= len(found.winners)
+    assert movers.count('<a class="player" href="/card-games/players/') == len(found.movers[0].rows)
     assert '<td class="num"><span class="up">+' in movers

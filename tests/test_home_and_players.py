@@ -21,7 +21,7 @@ from web.pages.formatting import csv_cell
 
 
 def test_the_home_page_leads_with_the_leaderboard_and_the_latest_matchdays(client, club):
-    html = client.get("/").content.decode()
+    html = client.get("/card-games/").content.decode()
     assert html.index('id="leaderboard"') < html.index('id="latest"') < html.index('id="overall"')
     leaders = table_rows(section(html, "leaderboard-heading"))
     assert leaders[0] == ["#", "Move", "Player", "Rating", "Matchdays"]
@@ -34,11 +34,11 @@ def test_the_home_page_leads_with_the_leaderboard_and_the_latest_matchdays(clien
     ]
     latest = section(html, "latest-heading")
     # The last three matchdays, newest first, each linking to its page with the changes.
-    assert [latest.index(f'href="/matchdays/{n}/"') for n in (6, 5, 4)] == sorted(
-        latest.index(f'href="/matchdays/{n}/"') for n in (6, 5, 4)
+    assert [latest.index(f'href="/card-games/matchdays/{n}/"') for n in (6, 5, 4)] == sorted(
+        latest.index(f'href="/card-games/matchdays/{n}/"') for n in (6, 5, 4)
     )
-    assert 'href="/matchdays/3/"' not in latest
-    sixth = table_rows(latest[: latest.index('href="/matchdays/5/"')])
+    assert 'href="/card-games/matchdays/3/"' not in latest
+    sixth = table_rows(latest[: latest.index('href="/card-games/matchdays/5/"')])
     assert sixth[0] == ["Place", "Player", "Change"]
     assert sixth[1:] == [["1", "I", "+25"], ["2", "R", "+9"], ["3", "K", "\u22129"], ["4", "GL", "\u221224"]]
     assert '<span class="up">+25</span>' in latest
@@ -81,12 +81,12 @@ def test_all_the_matchdays_of_the_newest_day_are_shown_up_to_six(club, make_matc
 
 
 def test_dates_carry_their_year_once_a_table_crosses_into_a_new_year(client, club, make_matchday):
-    assert "November 3, 2025" not in client.get("/").content.decode()
+    assert "November 3, 2025" not in client.get("/card-games/").content.decode()
     make_matchday(7, "2026-01-05", {"I": 1, "R": 2})
-    html = client.get("/").content.decode()
+    html = client.get("/card-games/").content.decode()
     overall = table_rows(section(html, "overall-heading"))
     assert overall[-1][:2] == ["7", "January 5, 2026"] and overall[1][1] == "November 3, 2025"
-    standings = table_rows(section(client.get("/standings/").content.decode(), "overall-heading"))
+    standings = table_rows(section(client.get("/card-games/standings/").content.decode(), "overall-heading"))
     assert "January 5, 2026" in [row[5] for row in standings]
 
 
@@ -94,7 +94,7 @@ def test_a_matchday_in_the_future_shows_the_year(client, club, make_matchday):
     # Every way in now refuses a date after today; one stored before that rule still shows as wrong.
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
     Matchday.objects.filter(number=7).update(date="2052-11-20")
-    overall = table_rows(section(client.get("/games/hearts/").content.decode(), "hearts-heading"))
+    overall = table_rows(section(client.get("/card-games/games/hearts/").content.decode(), "hearts-heading"))
     assert overall[-1][:2] == ["7", "November 20, 2052"]
 
 
@@ -109,11 +109,13 @@ def test_the_players_directory_lists_everyone_and_finds_a_player_by_part_of_the_
     assert [row[0] for row in rows[1:]] == ["GL", "I", "J", "K", "NN", "R"]  # by full name
     assert ["GL", "Greta Lindqvist", "1461", "5", "6", "0", "November 15"] in rows
     assert ["NN", "Newcomer Nell", "—", "—", "0", "0", "—"] in rows
-    found = table_rows(section(client.get("/players/", {"q": "lindq"}).content.decode(), "players-heading"))
+    found = table_rows(section(client.get("/card-games/players/", {"q": "lindq"}).content.decode(), "players-heading"))
     assert [row[:2] for row in found[1:]] == [["GL", "Greta Lindqvist"]]
-    by_rating = table_rows(section(client.get("/players/", {"sort": "rating"}).content.decode(), "players-heading"))
+    by_rating = table_rows(
+        section(client.get("/card-games/players/", {"sort": "rating"}).content.decode(), "players-heading")
+    )
     assert [row[0] for row in by_rating[1:]] == ["J", "I", "K", "R", "GL", "NN"]
-    assert 'href="/players/"' in client.get("/").content.decode()  # in the navigation
+    assert 'href="/card-games/players/"' in client.get("/card-games/").content.decode()  # in the navigation
 
 
 def test_the_directory_counts_solitaire_attempts_apart_from_matchdays(client, club):
@@ -124,38 +126,45 @@ def test_the_directory_counts_solitaire_attempts_apart_from_matchdays(client, cl
     import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], attempts))
     solitaire = Standing.objects.get(player__short_name="GL", table__game__against_deals=True)
     assert solitaire.played > 6
-    rows = client.get("/players/", {"q": "GL", "export": "json", "table": "players"}).json()
+    rows = client.get("/card-games/players/", {"q": "GL", "export": "json", "table": "players"}).json()
     assert [(r["Player"], r["Matchdays"], r["Attempts"]) for r in rows] == [("GL", 6, solitaire.played)]
 
 
 def test_the_directory_pages_by_25_and_ignores_an_unknown_sort(client, db):
     for i in range(30):
         Player.objects.create(name=f"Member {i:02d}", short_name=f"M{i:02d}")
-    html = client.get("/players/", {"sort": "nonsense", "q": "member"}).content.decode()
+    html = client.get("/card-games/players/", {"sort": "nonsense", "q": "member"}).content.decode()
     assert len(table_rows(section(html, "players-heading"))) == 26
     assert 'href="?sort=name&amp;q=member&amp;players-page=2#players"' in html or "players-page=2#players" in html
-    assert client.get("/players/", {"q": "x" * 10_000}).status_code == 200
+    assert client.get("/card-games/players/", {"q": "x" * 10_000}).status_code == 200
 
 
 def test_a_game_named_results_gets_a_table_key_of_its_own(client, club, make_matchday):
     save_game(Game(name="Results", slug="results"))
     make_matchday(7, "2025-11-20", {"I": 1, "R": 2}, game=Game.objects.get(slug="results"))
-    html = client.get("/").content.decode()
+    html = client.get("/card-games/").content.decode()
     ids = [part.split('"')[0] for part in html.split(' id="')[1:]]
     assert len(ids) == len(set(ids))
     assert 'id="results"' in html and 'id="results-2"' in html
-    placings = client.get("/", {"export": "json", "table": "results"}).json()
-    game_grid = client.get("/", {"export": "json", "table": "results-2"}).json()
+    placings = client.get("/card-games/", {"export": "json", "table": "results"}).json()
+    game_grid = client.get("/card-games/", {"export": "json", "table": "results-2"}).json()
     assert len(placings) == 7 and "Game" in placings[0]  # the results grid, every matchday
     assert len(game_grid) == 1 and "Game" not in game_grid[0]  # the game's rating grid
-    game_page = client.get("/games/results/").content.decode()
+    game_page = client.get("/card-games/games/results/").content.decode()
     game_ids = [part.split('"')[0] for part in game_page.split(' id="')[1:]]
     assert len(game_ids) == len(set(game_ids))
 
 
 @pytest.mark.parametrize(
     "url",
-    ["/", "/standings/", "/games/hearts/", "/matchdays/5/", "/players/", "player"],
+    [
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/matchdays/5/",
+        "/card-games/players/",
+        "player",
+    ],
 )
 def test_every_download_holds_plain_values_only(client, club, url):
     j = Player.objects.get(short_name="J")
@@ -173,7 +182,7 @@ def test_every_download_holds_plain_values_only(client, club, url):
 
 
 def test_a_provisional_players_standing_downloads_as_plain_values(client, club):
-    rows = client.get("/standings/", {"export": "json", "table": "overall"}).json()
+    rows = client.get("/card-games/standings/", {"export": "json", "table": "overall"}).json()
     j = next(row for row in rows if row["Player"] == "J")
     assert j == {
         "#": 1,
@@ -211,7 +220,11 @@ def test_a_player_named_like_a_formula_downloads_as_text(client, club):
     gl = Player.objects.get(short_name="GL")
     gl.short_name = "=1+1"
     league_services.save_player(gl)
-    for url, key in [("/", "overall"), ("/standings/", "overall"), ("/matchdays/5/", "results")]:
+    for url, key in [
+        ("/card-games/", "overall"),
+        ("/card-games/standings/", "overall"),
+        ("/card-games/matchdays/5/", "results"),
+    ]:
         text = client.get(url, {"export": "csv", "table": key}).content.decode()
         cells = [c for row in csv.reader(io.StringIO(text)) for c in row]
         assert "'=1+1" in cells and "=1+1" not in cells, url
@@ -219,11 +232,11 @@ def test_a_player_named_like_a_formula_downloads_as_text(client, club):
     changes = [
         row["Last change"]
         for row in csv.DictReader(
-            io.StringIO(client.get("/standings/", {"export": "csv", "table": "overall"}).content.decode())
+            io.StringIO(client.get("/card-games/standings/", {"export": "csv", "table": "overall"}).content.decode())
         )
     ]
     assert "-24" in changes  # a negative number is a value: written as a number, not neutralised
-    exported = json.loads(client.get("/standings/", {"export": "json", "table": "overall"}).content)
+    exported = json.loads(client.get("/card-games/standings/", {"export": "json", "table": "overall"}).content)
     assert "=1+1" in [row["Player"] for row in exported]  # JSON is not opened by spreadsheets: as it is
 
 
@@ -250,7 +263,14 @@ def test_no_page_reads_more_with_more_rows_to_show(client, db):
     save_category(tcg)
     save_game(Game(name="Pokemon", slug="pokemon", category=tcg, official=False))
     _import_generated(12, 40, 1, "2024-01-01")
-    urls = ["/", "/?overall-page=2&results-page=3", "/standings/", "/games/hearts/", "/players/", "/matchdays/3/"]
+    urls = [
+        "/card-games/",
+        "/card-games/?overall-page=2&results-page=3",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/players/",
+        "/card-games/matchdays/3/",
+    ]
     urls.append(reverse("league:player", args=[Player.objects.get(short_name="P00003").pk]))
 
     def counts():

@@ -25,14 +25,17 @@ def test_every_rating_table_names_its_method_and_links_to_it(client, club):
     table.method, table.parameters = "pairwise-placing", {"k": 24}
     save_rating_table(table)
     html = client.get(reverse("league:game", args=["hearts"])).content.decode()
-    assert 'href="/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>' in html
+    assert (
+        'href="/card-games/methods/#pairwise-placing">Pairwise by placing: Start rating 1500, K 24, whole numbers</a>'
+        in html
+    )
     home = client.get(reverse("league:home")).content.decode()
-    assert 'href="/methods/#club">Club formula: Start rating 1500, K per round 10, whole numbers</a>' in home
+    assert 'href="/card-games/methods/#club">Club formula: Start rating 1500, K per round 10, whole numbers</a>' in home
     standings = client.get(reverse("league:standings")).content.decode()
-    assert standings.count('href="/methods/#') == 2
+    assert standings.count('href="/card-games/methods/#') == 2
 
 
 def test_the_navigation_links_the_calculator_methods_and_comparison(client, db):
     html = client.get(reverse("ratings:methods")).content.decode()
-    for url in ("/calculator/", "/methods/", "/compare/"):
+    for url in ("/card-games/calculator/", "/card-games/methods/", "/card-games/compare/"):
         assert f'href="{url}"' in html

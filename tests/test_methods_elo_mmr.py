@@ -277,13 +277,13 @@ def test_choosing_elo_mmr_for_a_table_holding_a_team_matchday_is_refused_naming_
 
 def test_the_calculator_json_carries_mu_sigma_and_the_performance(client, db):
     query = {"method": "elo-mmr", "ratings": "690,1500", "placings": "2,1", "sigmas": "350,80"}
-    data = client.get("/calculator.json", query).json()
+    data = client.get("/card-games/calculator.json", query).json()
     first, second = data["players"]
     assert first["mu"] == pytest.approx(first["rating_after"] + 3 * (first["sigma"] - 80))
     assert second["sigma"] == pytest.approx(80)  # where a regular player's sigma settles
     assert 80 < first["sigma"] < 350
     assert set(first) >= {"mu", "sigma", "performance", "provisional"}
-    refused = client.get("/calculator.json", {**query, "sigmas": "350,0"})
+    refused = client.get("/card-games/calculator.json", {**query, "sigmas": "350,0"})
     assert refused.status_code == 400 and refused.json()["parameter"] == "sigmas"
 
 

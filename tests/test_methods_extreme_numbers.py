@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ratings.methods import METHODS, Facts, MethodError, Seat
 from ratings.methods.base import RATING_LIMIT
 
-URL = "/calculator.json"
+URL = "/card-games/calculator.json"
 
 
 def strict_json(text):

@@ -8,6 +8,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+pytestmark = pytest.mark.no_club  # the database of a version before clubs
 BEFORE = [("league", "0005_matchday_game_order_index")]
 CHECKED = [("league", "0007_name_keys_unique_and_ranges")]
 

@@ -17,7 +17,7 @@ from tests.team_play import TEAM_MATCHDAYS
 # Pages reached by following links, at most this many of one kind (every player and game is also
 # visited directly below): the crawl stays a few seconds while still reaching every kind of page.
 PER_KIND = 6
-NEVER = ("/admin/", "/enter/", "/static/")
+NEVER = ("/admin/", "/card-games/enter/", "/static/")
 
 
 def links(html: str, path: str) -> list[str]:
@@ -144,23 +144,23 @@ def test_tonights_odds_answer_for_every_game_of_the_mixed_league(client, mixed_l
 
 def test_no_provisional_member_is_ranked_above_a_settled_one(client, mixed_league):
     boards = [
-        ("/standings/", "overall-heading"),
-        ("/standings/", "pokemon-heading"),
-        ("/games/pokemon/", "standings-heading"),
-        ("/", "leaderboard-heading"),
+        ("/card-games/standings/", "overall-heading"),
+        ("/card-games/standings/", "pokemon-heading"),
+        ("/card-games/games/pokemon/", "standings-heading"),
+        ("/card-games/", "leaderboard-heading"),
     ]
     for url, heading in boards:
         ranks = [row[0] for row in table_rows(section(client.get(url).content.decode(), heading))[1:]]
         settled = [rank for rank in ranks if rank != "—"]
         assert ranks == settled + ["—"] * (len(ranks) - len(settled)), (url, heading)  # unranked last
         assert settled, (url, heading)
-    html = client.get("/standings/").content.decode()
+    html = client.get("/card-games/standings/").content.decode()
     assert "provisional</span>" in section(html, "pokemon-heading")
     assert re.search(r'<h2 id="pokemon-heading">Pokemon · Trading card games <span class="badge">unofficial', html)
 
 
 def test_the_directory_counts_a_members_matchdays_and_solitaire_attempts_apart(client, mixed_league):
-    rows = client.get("/players/", {"export": "json", "table": "players", "q": "GL"}).json()
+    rows = client.get("/card-games/players/", {"export": "json", "table": "players", "q": "GL"}).json()
     gl = next(row for row in rows if row["Player"] == "GL")
     assert gl["Matchdays"] == Result.objects.filter(player__short_name="GL").count()
     assert gl["Attempts"] == AttemptRating.objects.filter(player__short_name="GL").count() > 0

@@ -13,7 +13,7 @@ from ratings.services.catalogue import save_game
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import section, table_rows
 
-URL = "/odds/"
+URL = "/card-games/odds/"
 
 
 def odds(client, status=200, **query):
@@ -34,7 +34,7 @@ def problems(html: str) -> list[str]:
 def test_the_empty_form_offers_the_games_played_at_a_table_and_is_in_the_navigation(client, club):
     html = odds(client)
     assert '<option value="hearts">Hearts</option>' in html
-    assert f'href="{reverse("ratings:odds")}">Tonight' in client.get("/").content.decode()
+    assert f'href="{reverse("ratings:odds")}">Tonight' in client.get("/card-games/").content.decode()
     assert '<form method="get"' in html and "<script" not in html
 
 

@@ -48,9 +48,19 @@ def served(client, url, **kwargs):
     return response, getattr(response, "page_cache", None) == "hit"
 
 
-@pytest.mark.parametrize("url", ["/", "/standings/", "/games/hearts/", "/matchdays/5/", "/methods/", "/pages/laws/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/matchdays/5/",
+        "/card-games/methods/",
+        "/card-games/pages/laws/",
+    ],
+)
 def test_a_public_page_is_stored_and_then_served_from_the_cache(backend, client, club, url):
-    if url == "/pages/laws/":
+    if url == "/card-games/pages/laws/":
         league_services.save_page(Page(slug="laws", title="Laws", body="Be kind."))
     first, hit = served(client, url)
     assert first.status_code == 200 and not hit
@@ -62,8 +72,8 @@ def test_a_public_page_is_stored_and_then_served_from_the_cache(backend, client,
 def test_a_cached_page_is_answered_with_the_security_headers_it_was_rendered_with(backend, client, club):
     """The policy header is stored with the page (the CSP middleware comes after the page cache), so
     a hit replays it rather than building it again."""
-    first, hit = served(client, "/standings/")
-    again, hit = served(client, "/standings/")
+    first, hit = served(client, "/card-games/standings/")
+    again, hit = served(client, "/card-games/standings/")
     assert hit
     for header in ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"):
         assert again[header] == first[header], header
@@ -72,8 +82,8 @@ def test_a_cached_page_is_answered_with_the_security_headers_it_was_rendered_wit
 
 def test_a_players_page_is_cached_too(backend, client, club):
     r = Player.objects.get(short_name="R")
-    assert not served(client, f"/players/{r.pk}/")[1]
-    assert served(client, f"/players/{r.pk}/")[1]
+    assert not served(client, f"/card-games/players/{r.pk}/")[1]
+    assert served(client, f"/card-games/players/{r.pk}/")[1]
 
 
 def _save_matchday_7(make_matchday):
@@ -111,11 +121,11 @@ def _recompute(make_matchday):
 @pytest.mark.parametrize(
     ("write", "url", "shows"),
     [
-        (_save_matchday_7, "/", 'href="/matchdays/7/"'),
-        (_rename_gl, "/", "Gerda Lund"),
-        (_switch_method, "/games/hearts/", "Pairwise by placing"),
-        (_import, "/standings/", "November 20"),
-        (_recompute, "/", None),
+        (_save_matchday_7, "/card-games/", 'href="/card-games/matchdays/7/"'),
+        (_rename_gl, "/card-games/", "Gerda Lund"),
+        (_switch_method, "/card-games/games/hearts/", "Pairwise by placing"),
+        (_import, "/card-games/standings/", "November 20"),
+        (_recompute, "/card-games/", None),
     ],
 )
 def test_any_write_shows_on_the_next_view(backend, client, club, make_matchday, write, url, shows):
@@ -131,45 +141,45 @@ def test_any_write_shows_on_the_next_view(backend, client, club, make_matchday, 
 
 
 def test_unknown_parameters_neither_change_the_key_nor_fill_the_cache(backend, client, club):
-    first, hit = served(client, "/?utm_source=newsletter&x=1")
+    first, hit = served(client, "/card-games/?utm_source=newsletter&x=1")
     assert not hit and b"utm_source" not in first.content and b"newsletter" not in first.content
-    again, hit = served(client, "/")
+    again, hit = served(client, "/card-games/")
     assert hit and again.content == first.content
-    assert served(client, "/?another=2")[1]
+    assert served(client, "/card-games/?another=2")[1]
 
 
 def test_page_numbers_are_read_one_way(backend, client, club, settings):
     settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
-    assert not served(client, "/?overall-page=2")[1]
-    assert served(client, "/?overall-page=02")[1]
-    assert not served(client, "/?overall-page=1")[1]
-    assert served(client, "/")[1]  # page 1 is the page without a number
-    response, hit = served(client, "/?overall-page=x")
+    assert not served(client, "/card-games/?overall-page=2")[1]
+    assert served(client, "/card-games/?overall-page=02")[1]
+    assert not served(client, "/card-games/?overall-page=1")[1]
+    assert served(client, "/card-games/")[1]  # page 1 is the page without a number
+    response, hit = served(client, "/card-games/?overall-page=x")
     assert response.status_code == 404 and not hit
-    assert not served(client, "/?overall-page=x")[1]  # an error page is not stored
+    assert not served(client, "/card-games/?overall-page=x")[1]  # an error page is not stored
 
 
 def test_staff_never_get_a_cached_page_and_their_views_are_not_stored(backend, client, admin_client, club):
-    assert not served(admin_client, "/")[1]
-    assert not served(admin_client, "/")[1]
-    assert not served(client, "/")[1]  # the visitor's first view: staff's views were not stored
-    assert served(client, "/")[1]
-    assert not served(admin_client, "/")[1]  # and staff do not get the visitor's copy
+    assert not served(admin_client, "/card-games/")[1]
+    assert not served(admin_client, "/card-games/")[1]
+    assert not served(client, "/card-games/")[1]  # the visitor's first view: staff's views were not stored
+    assert served(client, "/card-games/")[1]
+    assert not served(admin_client, "/card-games/")[1]  # and staff do not get the visitor's copy
 
 
 def test_a_conditional_request_for_a_cached_page_gets_not_modified(backend, client, club):
-    first, _ = served(client, "/standings/")
-    response, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    first, _ = served(client, "/card-games/standings/")
+    response, hit = served(client, "/card-games/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert hit and response.status_code == 304
-    again, hit = served(client, "/standings/")  # the stored page is answered whole again
+    again, hit = served(client, "/card-games/standings/")  # the stored page is answered whole again
     assert hit and again.status_code == 200 and again.content == first.content
     assert again.headers == first.headers
 
 
 def test_a_deploy_never_serves_pages_of_the_old_code(backend, client, club, monkeypatch):
-    served(client, "/")
+    served(client, "/card-games/")
     monkeypatch.setattr(page_cache, "CODE_VERSION", "another-deploy")
-    assert not served(client, "/")[1]
+    assert not served(client, "/card-games/")[1]
 
 
 def test_the_workers_memory_keeps_each_page_as_it_is_under_its_version_for_its_time():
@@ -189,10 +199,10 @@ def test_the_workers_memory_keeps_each_page_as_it_is_under_its_version_for_its_t
 
 def test_a_new_day_never_serves_the_pages_of_the_day_before(backend, client, club, monkeypatch):
     """Who counts as inactive, and which dates need their year, change at midnight."""
-    first, _ = served(client, "/")
+    first, _ = served(client, "/card-games/")
     tomorrow = timezone.localdate() + timedelta(days=1)
     monkeypatch.setattr(page_cache, "today", lambda: tomorrow)
-    again, hit = served(client, "/")
+    again, hit = served(client, "/card-games/")
     assert not hit and again["ETag"] != first["ETag"]
 
 
@@ -210,27 +220,28 @@ def test_today_is_the_sites_date_and_turns_at_its_midnight(settings, monkeypatch
     page_cache._day[:] = [None, 0.0]
 
 
-def test_a_write_in_one_scope_leaves_the_pages_of_another_cached(backend, client, club, monkeypatch):
-    """Clubs sharing a site each have their own revision: a page keyed by another scope's revision
-    is still served after this one changes."""
+def test_a_write_in_one_club_leaves_the_pages_of_another_cached(backend, client, club):
+    """Clubs sharing a site each have their own revision: another club's pages, and their ETags, are
+    still served from the cache after a write in this one, and only a write in theirs renews them."""
     ours, another = Club.objects.get(), Club.objects.create(slug="another", name="Another")
-    monkeypatch.setattr(page_cache, "scope", lambda request: revision.of_club(another.pk))
-    served(client, "/")
-    assert served(client, "/")[1]
+    theirs, _ = served(client, "/another/")
+    assert served(client, "/another/")[1]
     with backend():
-        Revision.bump(ours)
-    assert served(client, "/")[1]
+        league_services.save_player(Player(club=ours, name="Newcomer", short_name="NEW"))
+    again, hit = served(client, "/another/")
+    assert hit and again["ETag"] == theirs["ETag"]
+    assert not served(client, "/card-games/")[1]  # ours changed
     with backend():
-        Revision.bump(another)
-    assert not served(client, "/")[1]
+        league_services.save_player(Player(club=another, name="Newcomer", short_name="NEW"))
+    assert not served(client, "/another/")[1]
 
 
 def test_downloads_are_cached_per_table_and_format(backend, client, club):
-    csv, _ = served(client, "/?export=csv&table=overall")
+    csv, _ = served(client, "/card-games/?export=csv&table=overall")
     assert csv["Content-Type"].startswith("text/csv")
-    again, hit = served(client, "/?export=csv&table=overall")
+    again, hit = served(client, "/card-games/?export=csv&table=overall")
     assert hit and again.content == csv.content and again["Content-Disposition"] == csv["Content-Disposition"]
-    assert not served(client, "/?export=json&table=overall")[1]
+    assert not served(client, "/card-games/?export=json&table=overall")[1]
 
 
 def test_the_calculator_and_the_admin_are_not_cached(backend, client, admin_client, club):
@@ -265,20 +276,20 @@ def test_sqlite_workers_learn_of_a_commit_from_data_version_without_reading_the_
 
 
 def test_the_players_directory_is_cached_by_sort_and_page_but_a_search_never(backend, client, club):
-    assert not served(client, "/players/?sort=rating")[1]
-    assert served(client, "/players/?sort=rating&utm_source=x")[1]
-    assert not served(client, "/players/")[1]  # another order, another entry
-    assert not served(client, "/players/?q=GL")[1]
-    assert not served(client, "/players/?q=GL")[1]
+    assert not served(client, "/card-games/players/?sort=rating")[1]
+    assert served(client, "/card-games/players/?sort=rating&utm_source=x")[1]
+    assert not served(client, "/card-games/players/")[1]  # another order, another entry
+    assert not served(client, "/card-games/players/?q=GL")[1]
+    assert not served(client, "/card-games/players/?q=GL")[1]
 
 
 def test_a_cached_page_links_only_with_the_parameters_its_key_holds(backend, client, club, settings):
     settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
-    first, _ = served(client, "/?overall-page=2&ref=newsletter")
+    first, _ = served(client, "/card-games/?overall-page=2&ref=newsletter")
     html = first.content.decode()
     assert "overall-page=" in html and "newsletter" not in html
 
 
 def test_the_results_entry_page_is_never_stored(backend, client, admin_client, club):
-    assert client.get("/enter/").status_code == 302  # to the login
-    assert not served(admin_client, "/enter/")[1] and not served(admin_client, "/enter/")[1]
+    assert client.get("/card-games/enter/").status_code == 302  # to the login
+    assert not served(admin_client, "/card-games/enter/")[1] and not served(admin_client, "/card-games/enter/")[1]

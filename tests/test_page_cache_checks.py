@@ -39,35 +39,39 @@ def test_checks_the_page_cache_stands_after_djangos_checks_of_the_request(settin
 
 def test_checks_a_host_not_allowed_gets_the_same_400_on_a_hit_as_on_a_miss(backend, client, club):
     page_cache.clear()
-    miss = client.get("/standings/", HTTP_HOST="evil.example")
+    miss = client.get("/card-games/standings/", HTTP_HOST="evil.example")
     assert miss.status_code == 400
-    assert served(client, "/standings/")[0].status_code == 200 and served(client, "/standings/")[1]
-    hit = client.get("/standings/", HTTP_HOST="evil.example")
+    assert (
+        served(client, "/card-games/standings/")[0].status_code == 200 and served(client, "/card-games/standings/")[1]
+    )
+    hit = client.get("/card-games/standings/", HTTP_HOST="evil.example")
     assert hit.status_code == 400 and hit.content == miss.content
-    assert b"/standings/" in served(client, "/standings/")[0].content  # the good host still gets its copy
+    assert (
+        b"/card-games/standings/" in served(client, "/card-games/standings/")[0].content
+    )  # the good host still gets its copy
 
 
 def test_checks_a_refused_user_agent_is_refused_a_cached_page(backend, client, club, settings):
-    served(client, "/")
-    assert served(client, "/")[1]
+    served(client, "/card-games/")
+    assert served(client, "/card-games/")[1]
     settings.DISALLOWED_USER_AGENTS = [re.compile("BadBot")]
-    assert client.get("/", HTTP_USER_AGENT="BadBot/1.0").status_code == 403
+    assert client.get("/card-games/", HTTP_USER_AGENT="BadBot/1.0").status_code == 403
 
 
 def test_checks_prepend_www_redirects_to_a_cached_page(backend, client, club, settings):
-    served(client, "/")
-    assert served(client, "/")[1]
+    served(client, "/card-games/")
+    assert served(client, "/card-games/")[1]
     settings.PREPEND_WWW = True
-    response = client.get("/")
-    assert response.status_code == 301 and response["Location"] == "http://www.testserver/"
+    response = client.get("/card-games/")
+    assert response.status_code == 301 and response["Location"] == "http://www.testserver/card-games/"
 
 
 def test_checks_the_https_redirect_applies_to_a_cached_page(backend, client, club, settings):
     settings.SECURE_SSL_REDIRECT = True  # read when the client's handler is made, at its first request
-    assert client.get("/", secure=True).status_code == 200
-    assert served(client, "/", secure=True)[1]
-    response = client.get("/")
-    assert response.status_code == 301 and response["Location"] == "https://testserver/"
+    assert client.get("/card-games/", secure=True).status_code == 200
+    assert served(client, "/card-games/", secure=True)[1]
+    response = client.get("/card-games/")
+    assert response.status_code == 301 and response["Location"] == "https://testserver/card-games/"
 
 
 # "%2B1" is "+1"; "%D9%A1" an Arabic-Indic 1 (Python reads both as 1)
@@ -79,16 +83,21 @@ def test_checks_a_page_number_that_is_not_one_is_page_not_found_for_visitors_and
     backend, client, admin_client, club, settings, number
 ):
     settings.LEAGUE_HOME_GRID_PAGE_SIZE = 2
-    served(client, "/")
-    assert served(client, "/")[1]  # page 1 is stored: it must not stand in for another
+    served(client, "/card-games/")
+    assert served(client, "/card-games/")[1]  # page 1 is stored: it must not stand in for another
     for who in (client, admin_client, client):
-        response, hit = served(who, f"/?overall-page={number}")
+        response, hit = served(who, f"/card-games/?overall-page={number}")
         assert response.status_code == 404 and not hit, (number, response.status_code)
         assert "Page not found" in response.content.decode()
 
 
 @pytest.mark.parametrize(
-    "url", ["/standings/?hearts-page=0", "/players/?players-page=-1", "/players/?q=G&players-page=0"]
+    "url",
+    [
+        "/card-games/standings/?hearts-page=0",
+        "/card-games/players/?players-page=-1",
+        "/card-games/players/?q=G&players-page=0",
+    ],
 )
 def test_checks_other_pages_refuse_page_zero_too(backend, client, admin_client, club, url):
     for who in (client, admin_client):
@@ -98,11 +107,11 @@ def test_checks_other_pages_refuse_page_zero_too(backend, client, admin_client, 
 def test_checks_a_value_outside_a_choice_or_a_download_is_never_served_as_a_stored_page(
     backend, client, admin_client, club
 ):
-    served(client, "/players/")  # the default order is stored: an unknown one is answered by the view
+    served(client, "/card-games/players/")  # the default order is stored: an unknown one is answered by the view
     for _ in range(2):
-        response, hit = served(client, "/players/?sort=bogus")
+        response, hit = served(client, "/card-games/players/?sort=bogus")
         assert response.status_code == 200 and not hit
-    for url in ("/?export=xml&table=overall", "/?export=csv&table=nowhere"):
+    for url in ("/card-games/?export=xml&table=overall", "/card-games/?export=csv&table=nowhere"):
         for who in (client, admin_client, client):
             response, hit = served(who, url)
             assert response.status_code == 400 and not hit
@@ -111,9 +120,9 @@ def test_checks_a_value_outside_a_choice_or_a_download_is_never_served_as_a_stor
 @pytest.mark.parametrize(
     ("spaced", "plain"),
     [
-        ("/players/?sort=%20rating%20", "/players/?sort=rating"),
-        ("/players/?q=G&sort=rating%20", "/players/?q=G&sort=rating"),
-        ("/?overall-page=%202%20", "/?overall-page=2"),
+        ("/card-games/players/?sort=%20rating%20", "/card-games/players/?sort=rating"),
+        ("/card-games/players/?q=G&sort=rating%20", "/card-games/players/?q=G&sort=rating"),
+        ("/card-games/?overall-page=%202%20", "/card-games/?overall-page=2"),
     ],
 )
 def test_checks_a_parameter_with_spaces_is_read_as_without_them_by_visitors_and_staff(
@@ -125,27 +134,27 @@ def test_checks_a_parameter_with_spaces_is_read_as_without_them_by_visitors_and_
 
 
 def test_checks_a_hit_costs_no_query_but_the_revisions(backend, client, club, django_assert_max_num_queries):
-    served(client, "/standings/")
+    served(client, "/card-games/standings/")
     with django_assert_max_num_queries(1):  # the token, unless a shared cache holds it
-        assert served(client, "/standings/")[1]
+        assert served(client, "/card-games/standings/")[1]
 
 
 # Class 2: browsers and proxies are not told to ask again.
 
 
 def test_ask_again_every_public_page_says_so_on_a_miss_a_hit_and_a_304(backend, client, club):
-    first, hit = served(client, "/standings/")
+    first, hit = served(client, "/card-games/standings/")
     assert not hit and first["Cache-Control"] == "no-cache, public"
-    again, hit = served(client, "/standings/")
+    again, hit = served(client, "/card-games/standings/")
     assert hit and again["Cache-Control"] == "no-cache, public"
-    unchanged, hit = served(client, "/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    unchanged, hit = served(client, "/card-games/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert hit and unchanged.status_code == 304 and unchanged["Cache-Control"] == "no-cache, public"
-    download = client.get("/?export=csv&table=overall")
+    download = client.get("/card-games/?export=csv&table=overall")
     assert download["Cache-Control"] == "no-cache, public"
 
 
 def test_ask_again_a_page_shown_with_a_session_is_for_that_browser_only(admin_client, club):
-    for url in ("/", "/standings/", "/players/?q=G"):
+    for url in ("/card-games/", "/card-games/standings/", "/card-games/players/?q=G"):
         response = admin_client.get(url)
         assert response["Cache-Control"] == "no-cache, private", url
 
@@ -164,17 +173,17 @@ def test_ask_again_two_changes_within_one_second_never_answer_not_modified_with_
     monkeypatch.setattr(timezone, "now", lambda: second.replace(microsecond=400_000))
     with backend():
         _rename("Gerda One")
-    old, _ = served(client, "/")
+    old, _ = served(client, "/card-games/")
     assert "Gerda One" in old.content.decode()
     seen_at = old.get("Last-Modified", http_date(second.timestamp()))
     with backend():
         _rename("Gerda Two")
     for _ in ("miss", "hit"):
         for asked in ({"HTTP_IF_MODIFIED_SINCE": seen_at}, {"HTTP_IF_NONE_MATCH": old["ETag"]}):
-            response = client.get("/", **asked)
+            response = client.get("/card-games/", **asked)
             assert response.status_code == 200, asked
             assert "Gerda Two" in response.content.decode()
-    assert getattr(client.get("/"), "page_cache", None) == "hit"
+    assert getattr(client.get("/card-games/"), "page_cache", None) == "hit"
 
 
 # Class 4: the shared pages' folder is checked at every use.
@@ -223,7 +232,7 @@ def _served_without_the_folder(client, root) -> None:
     page_cache.memory().clear()  # another worker: nothing in its own memory
     before = sorted(p.name for p in root.rglob("*")) if root.is_dir() and not root.is_symlink() else None
     for _ in range(2):
-        response = client.get("/standings/")
+        response = client.get("/card-games/standings/")
         assert response.status_code == 200 and b"planted" not in response.content
         assert b"Standings" in response.content
         page_cache.memory().clear()
@@ -233,7 +242,7 @@ def _served_without_the_folder(client, root) -> None:
 
 
 def test_shared_folder_that_becomes_writable_by_others_is_no_longer_read(shared, client, club):
-    assert client.get("/standings/").status_code == 200
+    assert client.get("/card-games/standings/").status_code == 200
     _plant(shared)
     shared.chmod(0o777)
     _served_without_the_folder(client, shared)
@@ -243,14 +252,14 @@ def test_shared_folder_that_becomes_writable_by_others_is_no_longer_read(shared,
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
 def test_shared_folder_that_changes_owner_is_no_longer_read(shared, client, club):
-    assert client.get("/standings/").status_code == 200
+    assert client.get("/card-games/standings/").status_code == 200
     _plant(shared)
     os.chown(shared, 4242, -1)
     _served_without_the_folder(client, shared)
 
 
 def test_shared_folder_replaced_by_a_symbolic_link_is_no_longer_read(shared, client, club, tmp_path):
-    assert client.get("/standings/").status_code == 200
+    assert client.get("/card-games/standings/").status_code == 200
     elsewhere = tmp_path / "elsewhere"
     shared.rename(elsewhere)
     _plant(elsewhere)

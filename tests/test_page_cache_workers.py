@@ -52,7 +52,7 @@ def site(request, tmp_path):
 def test_an_import_shows_on_every_workers_next_view(site):
     url, env, manage, folder = site
     for _ in range(6 * WORKERS):  # every worker caches the page
-        assert "/matchdays/7/" not in fetch(url + "/")
+        assert "/card-games/matchdays/7/" not in fetch(url + "/")
     more = folder / "more.csv"
     more.write_text(
         "matchday,date,game,rounds,player,placing,rated_placing\n"
@@ -63,9 +63,9 @@ def test_an_import_shows_on_every_workers_next_view(site):
     shared = rendered_once = None
     if "REDIS_URL" not in env:  # each worker's own memory: the first one's page is shared through a folder
         files = (folder / "db.sqlite3-pages").glob("*.djcache")
-        (shared,) = (path for path in files if b'href="/matchdays/7/"' in stored_body(path))
+        (shared,) = (path for path in files if b'href="/card-games/matchdays/7/"' in stored_body(path))
         rendered_once = shared.stat().st_ino
     pages += [fetch(url + "/") for _ in range(6 * WORKERS - 1)]
-    assert all('href="/matchdays/7/"' in page for page in pages)
+    assert all('href="/card-games/matchdays/7/"' in page for page in pages)
     if shared is not None:  # the other workers read that page instead of rendering and storing their own
         assert shared.stat().st_ino == rendered_once

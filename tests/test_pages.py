@@ -78,8 +78,8 @@ def test_a_game_page_shows_its_table_standings_and_results(client, club):
 
 
 def test_unknown_games_and_pages_are_not_found(client, club):
-    assert client.get("/games/poker/").status_code == 404
-    assert client.get("/pages/nothing/").status_code == 404
+    assert client.get("/card-games/games/poker/").status_code == 404
+    assert client.get("/card-games/pages/nothing/").status_code == 404
 
 
 def test_constitution_markdown_is_rendered_and_scripts_are_removed(client, db):
@@ -89,7 +89,7 @@ def test_constitution_markdown_is_rendered_and_scripts_are_removed(client, db):
     html = client.get(reverse("league:page", args=["constitution"])).content.decode()
     assert "<strong>one</strong>" in html
     assert "<script>alert" not in html
-    assert 'href="/pages/constitution/"' in html  # in the navigation
+    assert 'href="/card-games/pages/constitution/"' in html  # in the navigation
 
 
 def test_player_names_with_html_are_shown_as_text(client, club):
@@ -101,7 +101,13 @@ def test_player_names_with_html_are_shown_as_text(client, club):
 
 @pytest.mark.parametrize(
     ("url", "queries"),
-    [("/", 23), ("/standings/", 10), ("/games/hearts/", 15), ("/players/", 11), ("/odds/", 5)],
+    [
+        ("/card-games/", 23),
+        ("/card-games/standings/", 10),
+        ("/card-games/games/hearts/", 15),
+        ("/card-games/players/", 11),
+        ("/card-games/odds/", 5),
+    ],
 )
 def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):

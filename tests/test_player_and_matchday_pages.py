@@ -171,30 +171,30 @@ def test_the_matchday_page_shows_results_and_each_tables_changes(client, club):
 
 
 def test_grid_ratings_explain_their_change_on_hover(client, club):
-    html = client.get("/").content.decode()
+    html = client.get("/card-games/").content.decode()
     overall = section(html, "overall-heading")
     assert 'title="+35: 1st of 4, expected 0.50, K 70">1535<' in overall
     assert 'title="\u221220: 4th (finished 3rd) of 4, expected 0.51, K 40">1483<' in overall
-    assert 'href="/matchdays/1/"' in overall
+    assert 'href="/card-games/matchdays/1/"' in overall
 
 
 def test_every_player_name_links_to_the_player_page(client, club):
-    html = client.get("/standings/").content.decode()
+    html = client.get("/card-games/standings/").content.decode()
     assert f'href="{player_url("GL")}"' in html
 
 
 def test_unknown_players_and_matchdays_are_not_found(client, club):
-    assert client.get("/players/999/").status_code == 404
-    assert client.get("/matchdays/999/").status_code == 404
+    assert client.get("/card-games/players/999/").status_code == 404
+    assert client.get("/card-games/matchdays/999/").status_code == 404
 
 
 @pytest.mark.parametrize(
     ("url", "table", "first_row"),
     [
-        ("/", "overall", {"Matchday": "1", "Date": "2025-11-03", "I": "1535", "J": "1500"}),
-        ("/", "results", {"Matchday": "1", "I": "1", "J": ""}),
-        ("/standings/", "overall", {"#": "1", "Player": "J", "Rating": "1534"}),
-        ("/matchdays/5/", "results", {"Placing": "1", "Player": "GL"}),
+        ("/card-games/", "overall", {"Matchday": "1", "Date": "2025-11-03", "I": "1535", "J": "1500"}),
+        ("/card-games/", "results", {"Matchday": "1", "I": "1", "J": ""}),
+        ("/card-games/standings/", "overall", {"#": "1", "Player": "J", "Rating": "1534"}),
+        ("/card-games/matchdays/5/", "results", {"Placing": "1", "Player": "GL"}),
     ],
 )
 def test_tables_download_as_csv_with_plain_text(client, club, url, table, first_row):
@@ -207,16 +207,16 @@ def test_tables_download_as_csv_with_plain_text(client, club, url, table, first_
 
 
 def test_tables_download_as_json(client, club):
-    response = client.get("/games/hearts/", {"export": "json", "table": "hearts"})
+    response = client.get("/card-games/games/hearts/", {"export": "json", "table": "hearts"})
     rows = json.loads(response.content)
     assert rows[-1]["Rounds"] == 5 or rows[-1]["Rounds"] == "5"
     assert rows[-1]["GL"] == 1461  # numbers are numbers in downloads
 
 
 def test_a_bad_export_request_says_what_is_wrong(client, club):
-    response = client.get("/", {"export": "pdf", "table": "overall"})
+    response = client.get("/card-games/", {"export": "pdf", "table": "overall"})
     assert response.status_code == 400 and b"export must be one of csv, json" in response.content
-    response = client.get("/", {"export": "csv", "table": "nope"})
+    response = client.get("/card-games/", {"export": "csv", "table": "nope"})
     assert response.status_code == 400 and b"table must be one of" in response.content
 
 

@@ -80,7 +80,14 @@ def test_the_control_socket_can_be_chosen_or_turned_off(monkeypatch):
 
 
 def test_every_page_carries_a_content_security_policy_without_inline_code(client, club):
-    for path in ("/", "/standings/", "/players/1/", "/matchdays/1/", "/admin/login/", "/no-such-page/"):
+    for path in (
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/players/1/",
+        "/card-games/matchdays/1/",
+        "/admin/login/",
+        "/no-such-page/",
+    ):
         policy = client.get(path).headers["Content-Security-Policy"]
         directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
         assert directives["script-src"] == directives["style-src"] == "'self'", path

@@ -86,7 +86,17 @@ def _options():
 # Class 3: pages and writes with Redis stopped.
 
 
-@pytest.mark.parametrize("url", ["/", "/standings/", "/games/hearts/", "/matchdays/5/", "/methods/", "/players/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/matchdays/5/",
+        "/card-games/methods/",
+        "/card-games/players/",
+    ],
+)
 def test_class_3_every_public_page_is_served_with_redis_stopped(redis_server, client, club, url):
     assert client.get(url).status_code == 200  # stored while Redis is up
     redis_server.stop()
@@ -100,16 +110,16 @@ def test_class_3_every_public_page_is_served_with_redis_stopped(redis_server, cl
 def test_class_3_a_page_shows_a_write_made_while_redis_was_stopped(
     redis_server, client, club, django_capture_on_commit_callbacks
 ):
-    client.get("/")
+    client.get("/card-games/")
     redis_server.stop()
     gl = Player.objects.get(short_name="GL")
     gl.name = "Gerda Lund"
     with django_capture_on_commit_callbacks(execute=True):
         services.save_player(gl)
-    assert "Gerda Lund" in client.get("/").content.decode()
+    assert "Gerda Lund" in client.get("/card-games/").content.decode()
     redis_server.start()  # empty, as a restarted Redis without persistence is
     shared_cache.reset()  # as a worker's next try after the pause would
-    assert "Gerda Lund" in client.get("/").content.decode()
+    assert "Gerda Lund" in client.get("/card-games/").content.decode()
 
 
 def test_class_3_an_admin_save_that_committed_says_so_with_redis_stopped(
@@ -132,7 +142,7 @@ def test_class_3_a_matchday_saved_in_the_admin_with_redis_stopped_is_saved_once(
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(reverse("admin:league_matchday_add"), data)
     assert response.status_code == 302
-    assert admin_client.get("/matchdays/7/").status_code == 200
+    assert admin_client.get("/card-games/matchdays/7/").status_code == 200
 
 
 def test_class_3_a_matchday_saved_on_the_entry_page_with_redis_stopped_goes_to_its_page(
@@ -144,8 +154,8 @@ def test_class_3_a_matchday_saved_on_the_entry_page_with_redis_stopped_goes_to_i
     redis_server.stop()
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(ENTER, save)
-    assert response.status_code == 302 and response["Location"] == "/matchdays/7/"
-    assert admin_client.get("/matchdays/7/").status_code == 200
+    assert response.status_code == 302 and response["Location"] == "/card-games/matchdays/7/"
+    assert admin_client.get("/card-games/matchdays/7/").status_code == 200
 
 
 def test_class_3_an_import_with_redis_stopped_commits_and_reports_success(
@@ -188,12 +198,12 @@ def test_class_3_a_redis_that_does_not_answer_costs_one_timeout_not_one_per_requ
         started = time.monotonic()
         for _ in range(10):
             page_cache.memory().clear()  # each a miss in the worker's memory, which then asks Redis
-            assert client.get("/standings/").status_code == 200
+            assert client.get("/card-games/standings/").status_code == 200
         first_ten = time.monotonic() - started
         once = len(accepted)
         shared_cache._state.retry_at = 0.0  # as when the pause is over
         page_cache.memory().clear()
-        assert client.get("/standings/").status_code == 200
+        assert client.get("/card-games/standings/").status_code == 200
     finally:
         listener.close()
         for sock in accepted:
@@ -218,7 +228,7 @@ def test_class_7_a_write_the_writer_could_not_tell_redis_of_shows_on_the_next_vi
 ):
     """Redis reachable by the readers but not by the writer: the page stored before the write is still
     in Redis, and must not be served after it."""
-    assert "Gerda Lund" not in client.get("/").content.decode()
+    assert "Gerda Lund" not in client.get("/card-games/").content.decode()
     reachable = settings.CACHES
     settings.CACHES = {"default": {"BACKEND": BACKEND, "LOCATION": f"redis://127.0.0.1:{free_port()}/0"}}
     with django_capture_on_commit_callbacks(execute=True):
@@ -226,7 +236,7 @@ def test_class_7_a_write_the_writer_could_not_tell_redis_of_shows_on_the_next_vi
     settings.CACHES = reachable
     shared_cache.reset()
     page_cache.memory().clear()  # another worker, which has only Redis's copy
-    assert "Gerda Lund" in client.get("/").content.decode()
+    assert "Gerda Lund" in client.get("/card-games/").content.decode()
 
 
 def test_class_7_pages_kept_by_a_redis_that_comes_back_are_not_served_after_a_write(
@@ -234,7 +244,7 @@ def test_class_7_pages_kept_by_a_redis_that_comes_back_are_not_served_after_a_wr
 ):
     """A Redis that kept its data through an outage (persistence, or a network that cut only some
     servers off) holds the pages from before a write made meanwhile."""
-    client.get("/")
+    client.get("/card-games/")
     kept = {key: caches["default"]._cache.get_client(key).dump(key) for key in _redis_keys()}
     redis_server.stop()
     with django_capture_on_commit_callbacks(execute=True):
@@ -244,7 +254,7 @@ def test_class_7_pages_kept_by_a_redis_that_comes_back_are_not_served_after_a_wr
     for key, value in kept.items():  # as if Redis had kept them
         caches["default"]._cache.get_client(key, write=True).restore(key, 0, value, replace=True)
     page_cache.memory().clear()
-    assert "Gerda Lund" in client.get("/").content.decode()
+    assert "Gerda Lund" in client.get("/card-games/").content.decode()
 
 
 def test_class_7_a_restored_backup_renews_the_token_of_the_pages_it_brings_back(
@@ -253,14 +263,14 @@ def test_class_7_a_restored_backup_renews_the_token_of_the_pages_it_brings_back(
     """A restore brings back the row of an older revision, whose pages Redis may still hold: its
     renewed token leaves them unreachable."""
     before = revision.current()
-    client.get("/")
+    client.get("/card-games/")
     with django_capture_on_commit_callbacks(execute=True):
         _rename("Gerda Lund")
     Revision.objects.filter(scope=LEAGUE).update(token=before)  # as the backup's row would be
     with django_capture_on_commit_callbacks(execute=True):
         Revision.bump()  # as web/backups.py does after a restore
     assert revision.current() not in (before, "")
-    assert "Gerda Lund" in client.get("/").content.decode()
+    assert "Gerda Lund" in client.get("/card-games/").content.decode()
 
 
 def _redis_keys():

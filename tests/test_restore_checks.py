@@ -213,7 +213,7 @@ def pg_refused(pg_site, path, reason):
     assert result.returncode == 1
     assert result.stderr.startswith("CommandError: Nothing was restored: ") and result.stderr.count("\n") == 1
     assert reason in result.stderr, result.stderr
-    assert pg_site.pages()["/matchdays/6/"] == pg_site.before["/matchdays/6/"]
+    assert pg_site.pages()["/card-games/matchdays/6/"] == pg_site.before["/card-games/matchdays/6/"]
 
 
 def test_on_postgresql_a_file_that_is_no_archive_is_refused(pg_site, tmp_path):

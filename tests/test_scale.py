@@ -124,9 +124,9 @@ def test_a_grid_page_shows_only_the_players_of_its_matchdays(club, small_pages, 
 
 
 def test_a_page_that_does_not_exist_is_not_found(client, club, small_pages):
-    assert client.get("/", {"overall-page": "9"}).status_code == 404
-    assert client.get("/", {"overall-page": "x"}).status_code == 404
-    response = client.get("/", {"overall-page": "2"})
+    assert client.get("/card-games/", {"overall-page": "9"}).status_code == 404
+    assert client.get("/card-games/", {"overall-page": "x"}).status_code == 404
+    response = client.get("/card-games/", {"overall-page": "2"})
     assert response.status_code == 200
     html = response.content.decode()
     # "Older" goes on to page 3 and comes back to the table; "Newer" back to page 1.
@@ -144,13 +144,13 @@ def test_standings_pages_keep_ranks_across_pages(club, small_pages):
 
 def test_a_players_history_and_head_to_head_come_in_pages(client, club, small_pages):
     r = Player.objects.get(short_name="R")
-    html = client.get(f"/players/{r.pk}/").content.decode()
+    html = client.get(f"/card-games/players/{r.pk}/").content.decode()
     listing = html[
         html.index('id="matchdays-heading"') : html.index("</section>", html.index('id="matchdays-heading"'))
     ]
     assert listing.count("<tr>") == 3  # the header and R's two newest matchdays (6, then 5)
-    assert listing.index('href="/matchdays/6/"') < listing.index('href="/matchdays/5/"')
-    assert 'href="/matchdays/4/"' not in listing and 'href="?matchdays-page=2#matchdays"' in listing
-    older = client.get(f"/players/{r.pk}/", {"matchdays-page": "3"}).content.decode()
-    assert 'href="/matchdays/1/"' in older
+    assert listing.index('href="/card-games/matchdays/6/"') < listing.index('href="/card-games/matchdays/5/"')
+    assert 'href="/card-games/matchdays/4/"' not in listing and 'href="?matchdays-page=2#matchdays"' in listing
+    older = client.get(f"/card-games/players/{r.pk}/", {"matchdays-page": "3"}).content.decode()
+    assert 'href="/card-games/matchdays/1/"' in older
     assert older.count('class="point"') == html.count('class="point"') == 12  # the chart shows everything

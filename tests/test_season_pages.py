@@ -163,7 +163,10 @@ def test_a_seasons_page_shows_its_final_standings_movers_matchdays_and_grid(thre
         found = client.get(summer.get_absolute_url(), {"overall-page": page})
         if found.status_code != 200:
             break
-        grid |= {int(n) for n in re.findall(r"/matchdays/(\d+)/", section(found.content.decode(), "overall-heading"))}
+        grid |= {
+            int(n)
+            for n in re.findall(r"/card-games/matchdays/(\d+)/", section(found.content.decode(), "overall-heading"))
+        }
         page += 1
     assert grid == numbers
 
@@ -189,14 +192,14 @@ def test_a_player_page_lists_their_honours(three_seasons, client):
     assert f'1st in Overall, <a href="{winter.get_absolute_url()}">Winter 2025</a>' in honours
     loser = min(expected_rows(winter, overall).items(), key=lambda item: item[1][0])[0]
     page = client.get(Player.objects.get(short_name=loser).get_absolute_url()).content.decode()
-    assert '1st in Overall, <a href="/seasons/winter-2025/"' not in page
+    assert '1st in Overall, <a href="/card-games/seasons/winter-2025/"' not in page
 
 
 def test_an_unknown_season_is_a_clear_not_found(three_seasons, client):
-    response = client.get("/seasons/autumn-2025/")
+    response = client.get("/card-games/seasons/autumn-2025/")
     assert response.status_code == 404 and "There is no season “autumn-2025”" in response.content.decode()
-    assert client.get("/seasons/%20x/").status_code == 404
-    assert client.get("/seasons/winter-2025/", {"matchdays-page": "99"}).status_code == 404
+    assert client.get("/card-games/seasons/%20x/").status_code == 404
+    assert client.get("/card-games/seasons/winter-2025/", {"matchdays-page": "99"}).status_code == 404
 
 
 @pytest.fixture
@@ -216,7 +219,11 @@ def test_while_a_season_runs_the_home_page_shows_its_leaders(running, client, st
     with django_assert_num_queries(queries):
         html = client.get(reverse("league:home")).content.decode()
     leaders = section(html, "leaderboard-heading")
-    assert "Leaders: Now" in leaders and 'href="/seasons/now/"' in leaders and 'href="/standings/"' in leaders
+    assert (
+        "Leaders: Now" in leaders
+        and 'href="/card-games/seasons/now/"' in leaders
+        and 'href="/card-games/standings/"' in leaders
+    )
     shown = {row[2].split()[0]: int(row[3]) for row in table_rows(leaders)[1:]}
     assert set(shown) == {"I", "NEW", "R"}  # who played in the season: not GL, K or J
     overall = RatingTable.objects.get(scope="overall")
@@ -264,7 +271,12 @@ def test_every_season_page_answers_on_the_mixed_league(mixed_league, client):
 # matchdays and, per table, its grid's count, page, rows and players; the honours: the seasons and boards.
 @pytest.mark.parametrize(
     ("url", "queries"),
-    [("/seasons/", 9), ("/seasons/summer-2025/", 28), ("/seasons/spring-2025/", 28), ("/honours/", 9)],
+    [
+        ("/card-games/seasons/", 9),
+        ("/card-games/seasons/summer-2025/", 28),
+        ("/card-games/seasons/spring-2025/", 28),
+        ("/card-games/honours/", 9),
+    ],
 )
 def test_season_pages_take_a_fixed_number_of_queries(three_seasons, client, django_assert_num_queries, url, queries):
     with django_assert_num_queries(queries):

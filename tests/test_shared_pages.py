@@ -37,38 +37,38 @@ def pages_in(folder: Path) -> list[Path]:
 
 
 def test_a_page_rendered_by_one_worker_is_served_to_another_without_rendering(shared, client, club):
-    first = client.get("/standings/")
+    first = client.get("/card-games/standings/")
     assert first.status_code == 200 and getattr(first, "page_cache", None) is None
     another_worker()
-    again = client.get("/standings/")
+    again = client.get("/card-games/standings/")
     assert again.page_cache == "hit" and again.content == first.content
     assert again["Content-Type"] == first["Content-Type"] and again["ETag"] == first["ETag"]
 
 
 def test_a_write_makes_the_shared_pages_unreachable(shared, client, club):
-    client.get("/")
+    client.get("/card-games/")
     player = Player.objects.get(name="GL")
     player.name = "Gabriel L."
     league_services.save_player(player)
     another_worker()
-    page = client.get("/")
+    page = client.get("/card-games/")
     assert getattr(page, "page_cache", None) is None and "Gabriel L." in page.content.decode()
 
 
 def test_staff_never_get_a_shared_page(shared, client, club, admin_user):
-    client.get("/")
+    client.get("/card-games/")
     another_worker()
     client.force_login(admin_user)
-    page = client.get("/")
+    page = client.get("/card-games/")
     assert getattr(page, "page_cache", None) is None
 
 
 def test_clearing_forgets_the_shared_pages_too(shared, client, club):
-    client.get("/")
+    client.get("/card-games/")
     assert pages_in(shared)
     page_cache.clear()
     assert pages_in(shared) == []
-    assert getattr(client.get("/"), "page_cache", None) is None
+    assert getattr(client.get("/card-games/"), "page_cache", None) is None
 
 
 def test_the_folder_keeps_at_most_its_number_of_pages_however_many_writes(shared, client, club, settings):
@@ -77,18 +77,18 @@ def test_the_folder_keeps_at_most_its_number_of_pages_however_many_writes(shared
         player = Player.objects.get(short_name="GL")
         player.name = name
         league_services.save_player(player)
-        assert name in client.get("/").content.decode()
-        assert client.get("/standings/").status_code == 200
+        assert name in client.get("/card-games/").content.decode()
+        assert client.get("/card-games/standings/").status_code == 200
     assert len(pages_in(shared)) <= 6  # older revisions' pages go first... or at random, but they go
     assert len(list(shared.glob("*.lock"))) <= shared_pages.LOCKS
 
 
 def test_a_damaged_page_file_is_a_miss_not_an_error(shared, client, club):
-    first = client.get("/standings/")
+    first = client.get("/card-games/standings/")
     (page,) = pages_in(shared)
     page.write_bytes(page.read_bytes()[:-30])
     another_worker()
-    again = client.get("/standings/")
+    again = client.get("/card-games/standings/")
     assert again.status_code == 200 and getattr(again, "page_cache", None) is None
     assert again.content == first.content
 

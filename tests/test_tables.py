@@ -140,7 +140,7 @@ def test_each_row_has_a_cell_per_column_shown_with_its_attributes(club, case):
 def test_grids_mark_ratings_earned_and_carried_and_name_players_with_their_tooltips(club):
     written = html(_cases()["rating grid"]())
     assert '<table class="grid">' in written and '<th class="player-col">' in written
-    assert '<td class="num sticky"><a href="/matchdays/' in written
+    assert '<td class="num sticky"><a href="/card-games/matchdays/' in written
     assert '<span class="played" title="' in written and '<span class="carried">' in written
     assert written.count('role="tooltip"') == written.count('<th class="player-col">') > 3
     assert '<td class="num">-</td>' in html(_cases()["results grid"]())  # who did not play that matchday
@@ -206,17 +206,27 @@ def failed_lookups(monkeypatch) -> list:
     return failed
 
 
-@pytest.mark.parametrize("url", ["/", "/standings/", "/games/hearts/", "/matchdays/5/", "/players/", "/seasons/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/matchdays/5/",
+        "/card-games/players/",
+        "/card-games/seasons/",
+    ],
+)
 def test_no_cell_of_a_page_looks_up_what_its_record_lacks(club, client, monkeypatch, url):
     failed = failed_lookups(monkeypatch)
     r = Player.objects.get(short_name="R")
-    for page in (url, f"/players/{r.pk}/") if url == "/" else (url,):
+    for page in (url, f"/card-games/players/{r.pk}/") if url == "/card-games/" else (url,):
         assert client.get(page).status_code == 200
     assert failed == []
 
 
 def test_the_home_page_shows_every_table_through_the_site_template(club, client):
-    page = re.sub(r">\s+<", "><", client.get("/").content.decode())
+    page = re.sub(r">\s+<", "><", client.get("/card-games/").content.decode())
     assert section(page, "overall-heading").count('<div class="table-scroll" tabindex="0">') == 1
     assert page.count('<div class="table-scroll" tabindex="0"><table') >= 5
 

@@ -79,13 +79,13 @@ def stored_side_ratings(table: RatingTable, number: int) -> dict[str, float]:
 
 
 def test_the_results_grid_names_each_players_partners_and_a_weight_below_one(client, teams):
-    rows = table_rows(section(client.get("/games/spades/").content.decode(), "results-heading"))
+    rows = table_rows(section(client.get("/card-games/games/spades/").content.decode(), "results-heading"))
     header = rows[0]
     by_matchday = {row[0]: dict(zip(header, row, strict=True)) for row in rows[1:]}
     assert by_matchday["7"]["GL"] == "1 with K" and by_matchday["7"]["J"] == "2 with I"
     assert by_matchday["9"]["R"] == "1 with GL, K ×0.5"
     assert by_matchday["9"]["GL"] == "1 with K, R"
-    hearts = table_rows(section(client.get("/games/hearts/").content.decode(), "results-heading"))
+    hearts = table_rows(section(client.get("/card-games/games/hearts/").content.decode(), "results-heading"))
     assert all("with" not in cell for row in hearts for cell in row)  # players alone: placings as before
 
 
@@ -237,7 +237,7 @@ def test_downloads_carry_side_and_weight(client, teams):
     mine = json.loads(client.get(player_url("R"), {"export": "json", "table": "matchdays"}).content)
     spades = [(row["Matchday"], row["Side"], row["Weight"]) for row in mine if row["Spades change"] is not None]
     assert spades == [(9, "A", 0.5)] and {row["Weight"] for row in mine} == {0.5, 1}
-    grid = json.loads(client.get("/games/spades/", {"export": "json", "table": "results"}).content)
+    grid = json.loads(client.get("/card-games/games/spades/", {"export": "json", "table": "results"}).content)
     assert {row["Matchday"]: row["R"] for row in grid if "R" in row and row["R"] is not None} == {
         9: "1 with GL, K ×0.5"
     }

@@ -50,7 +50,7 @@ def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     """A fresh database of its own beside DATABASE_URL's, named after it (and the xdist worker)."""
     import psycopg
 
-    base, _, name = url.rpartition("/")
+    base, _, name = url.rpartition("/card-games/")
     scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
     with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {scratch} WITH (FORCE)")
@@ -142,7 +142,7 @@ def preview(secretary: SiteClient, env: dict, number: int, players: list[str]) -
     game, _ = _ids(env)
     data = {"date": played_on(number), "game": str(game), "rounds": "2", "winner_score": "", "action": "preview"}
     data.update({f"line-{n}": name for n, name in enumerate(players, start=1)})
-    status, page = secretary.post("/enter/", data)
+    status, page = secretary.post("/card-games/enter/", data)
     assert status == 200 and "check, then save" in page, page
     fields = {name: html.unescape(re.search(f'name="{name}" value="([^"]*)"', page)[1]) for name in ("token", "number")}
     return {**data, **fields, "action": "save"}, page
@@ -171,9 +171,9 @@ def posted_at_once(secretaries, path: str, forms) -> list[tuple[int, str]]:
 
 def _visitors_see(url: str, number: int) -> bool:
     """Whether a visitor (no cookie: the cached pages) finds matchday `number` on the home page."""
-    status, page = SiteClient(url).get("/")
+    status, page = SiteClient(url).get("/card-games/")
     assert status == 200
-    return f'href="/matchdays/{number}/"' in page
+    return f'href="/card-games/matchdays/{number}/"' in page
 
 
 def test_a_save_through_either_server_is_on_the_others_next_page(servers):
@@ -189,10 +189,10 @@ def test_a_save_through_either_server_is_on_the_others_next_page(servers):
             assert (status, where) == (302, "/admin/league/matchday/"), "the admin saved it"
         else:
             secretary = secretary_on(saving)
-            status, where = secretary.post("/enter/", preview(secretary, env, number, ["K", "GL", "I"])[0])
-            assert (status, where) == (302, f"/matchdays/{number}/"), "/enter/ saved it"
+            status, where = secretary.post("/card-games/enter/", preview(secretary, env, number, ["K", "GL", "I"])[0])
+            assert (status, where) == (302, f"/card-games/matchdays/{number}/"), "/card-games/enter/ saved it"
         assert all(_visitors_see(reading, number) for _ in range(8)), "no worker of the other server is stale"
-        status, page = SiteClient(reading).get(f"/matchdays/{number}/")
+        status, page = SiteClient(reading).get(f"/card-games/matchdays/{number}/")
         assert status == 200 and "GL" in page
         number += 1
 
@@ -238,11 +238,11 @@ def test_two_enter_saves_at_once_are_both_kept_or_the_second_is_told(servers):
             preview(secretary, env, number, players)[0] for secretary, players in zip(secretaries, lineups, strict=True)
         ]
         assert {save["number"] for save in saves} == {str(number)}
-        answers = posted_at_once(secretaries, "/enter/", saves)
+        answers = posted_at_once(secretaries, "/card-games/enter/", saves)
         statuses = [status for status, _ in answers]
         assert sorted(statuses) == [200, 302], statuses  # never a 500
         first = statuses.index(302)
-        assert answers[first][1] == f"/matchdays/{number}/"
+        assert answers[first][1] == f"/card-games/matchdays/{number}/"
         told = answers[1 - first][1]
         assert f"Matchday {number} was saved meanwhile, so nothing was saved" in told
         assert f"Save matchday {number + 1}" in told, "the preview is shown again under the next number"
@@ -250,7 +250,10 @@ def test_two_enter_saves_at_once_are_both_kept_or_the_second_is_told(servers):
         assert stored[number] == lineups[first] and number + 1 not in stored
         second = {**saves[1 - first], "number": str(number + 1)}
         second["token"] = html.unescape(re.search(r'name="token" value="([^"]*)"', told)[1])
-        assert secretaries[1 - first].post("/enter/", second) == (302, f"/matchdays/{number + 1}/")
+        assert secretaries[1 - first].post("/card-games/enter/", second) == (
+            302,
+            f"/card-games/matchdays/{number + 1}/",
+        )
         assert _stored(env)[number + 1] == lineups[1 - first]
         assert _visitors_see(one, number + 1) and _visitors_see(two, number + 1)
 
@@ -289,7 +292,11 @@ def test_with_redis_stopped_both_servers_serve_pages_and_a_save_says_it_was_save
             number = max(_stored(env)) + 1
             assert not _visitors_see(one, number) and not _visitors_see(two, number)
             redis_server.stop()
-            pages = [SiteClient(server).get(path)[0] for server in (one, two) for path in ("/", "/standings/")]
+            pages = [
+                SiteClient(server).get(path)[0]
+                for server in (one, two)
+                for path in ("/card-games/", "/card-games/standings/")
+            ]
             assert set(pages) <= {200, 503}, pages
             answer = secretary.post("/admin/league/matchday/add/", admin_form(env, number, ["GL", "K"]))
             assert answer == (302, "/admin/league/matchday/"), answer[0]

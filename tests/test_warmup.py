@@ -41,8 +41,8 @@ def test_every_template_of_the_project_is_compiled_at_start(fresh_caches):
 
 
 def test_every_url_name_is_reversed_at_start_admin_included(fresh_caches, monkeypatch):
-    names = warmup.url_names(get_resolver())
-    assert {"admin:index", "league:home", "league:standings", "ratings:calculator"} <= set(names)
+    names = warmup.url_names(get_resolver())  # the site's own; a club's are built by its home page
+    assert {"admin:index", "admin:league_matchday_changelist", "clubs"} <= set(names)
     clear_url_caches()
     warmup.warm_up()
     built = []
@@ -50,7 +50,7 @@ def test_every_url_name_is_reversed_at_start_admin_included(fresh_caches, monkey
     monkeypatch.setattr(URLResolver, "_populate", lambda self: built.append(self) or populate(self))
     for name in names:  # what the pages' links ask for: nothing is left to build
         try:
-            reverse(name)
+            reverse(name, urlconf=settings.ROOT_URLCONF)
         except NoReverseMatch:
             pass  # takes arguments
     assert built == []
@@ -81,9 +81,9 @@ def test_the_home_page_is_rendered_once_by_the_worker_itself_and_stored_nowhere(
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     assert not Session.objects.exists()
-    first = client.get("/")  # a visitor's first view is rendered (nothing was stored) and stored
+    first = client.get("/card-games/")  # a visitor's first view is rendered (nothing was stored) and stored
     assert first.status_code == 200 and getattr(first, "page_cache", None) != "hit"
-    assert getattr(client.get("/"), "page_cache", None) == "hit"
+    assert getattr(client.get("/card-games/"), "page_cache", None) == "hit"
 
 
 def test_a_worker_whose_warm_up_fails_still_starts(caplog):

@@ -146,7 +146,7 @@ def test_the_entry_page_refuses_a_whole_number_not_written_0_to_9(admin_client, 
 
 
 @pytest.mark.parametrize("value", NOT_WHOLE)
-def test_the_calculator_and_its_json_refuse_a_whole_number_not_written_0_to_9(client, value):
+def test_the_calculator_and_its_json_refuse_a_whole_number_not_written_0_to_9(client, db, value):
     query = {"method": "club", "ratings": "1500,1500", "placings": "1,2", "rounds": value}
     with pytest.raises(ParamError, match=re.escape(f"rounds: must be a whole number, not '{value}'")):
         calculator.game_from_query(query)
@@ -180,7 +180,7 @@ def test_the_entry_page_refuses_a_winners_score_of_0(admin_client, club):
     assert "check, then save" not in html
 
 
-def test_the_calculator_refuses_a_winners_score_of_0(client):
+def test_the_calculator_refuses_a_winners_score_of_0(client, db):
     query = {"method": "table-size", "ratings": "1000,1000", "placings": "1,2", "winner_score": "0"}
     response = client.get(reverse("ratings:calculator_json"), query)
     assert response.status_code == 400

@@ -17,10 +17,14 @@ def played_games() -> list[Game]:
 
 def navigation(request):
     """The site's name and navigation for every page; lazy, so a page without them costs no query."""
+    club = getattr(request, "club", None)
     return {
-        "league_name": settings.LEAGUE_NAME,
+        "club": club,
+        "league_name": club.name if club is not None else settings.LEAGUE_NAME,
         "nav_games": SimpleLazyObject(played_games),
         "nav_pages": SimpleLazyObject(lambda: list(Page.objects.all())),
+        # The list of clubs, when there are others to find (with one, `/` is that club's home page).
+        "nav_clubs": getattr(request, "several_clubs", False),
         # Staff's link to the entry page; a visitor's page never asks (web.pages.access.may_enter).
         "nav_enter": SimpleLazyObject(lambda: may_enter(request)),
     }

@@ -1,11 +1,15 @@
-"""The public pages: the club's tables and history (`league:`), and the rating methods (`ratings:`).
+"""The site's addresses: the admin, the list of clubs, and a club's pages under /<slug>/: its tables
+and history (`league:`) and the rating methods (`ratings:`).
 
 Only routes: a page that may be cached for visitors who are not logged in declares the query
-parameters it reads beside its view (web/page_cache/params.py: `cached_page`).
+parameters it reads beside its view (web/page_cache/params.py: `cached_page`). A request for a
+club's page gets `site_patterns(slug)` as its URL configuration (web.clubs.addresses).
 """
 
-from django.urls import include, path
+from django.contrib import admin
+from django.urls import include, path, re_path
 
+from web.clubs import views as clubs
 from web.deals import views as deals
 from web.entry import views as enter
 from web.league import views as league
@@ -44,7 +48,23 @@ ratings_patterns = [
     path("compare/", methods.compare, name="compare"),
 ]
 
-urlpatterns = [
+club_patterns = [
     path("", include((league_patterns, "league"))),
     path("", include((ratings_patterns, "ratings"))),
 ]
+
+HANDLERS = {
+    "handler400": "web.pages.errors.request_refused",
+    "handler404": "web.pages.errors.not_found",
+    "handler500": "web.pages.errors.server_error",
+}
+
+
+def site_patterns(club: str | None = None) -> list:
+    """The site's addresses; with a club's slug, that club's pages under /<slug>/ too."""
+    patterns = [path("admin/", admin.site.urls), path("", clubs.club_list, name="clubs")]
+    if club is not None:
+        patterns.append(path(f"{club}/", include(club_patterns)))
+    # Last: today's addresses of a one-club site (/standings/) lead to that club's.
+    patterns.append(re_path(r"^(?P<rest>.+)$", clubs.old_address, name="old_address"))
+    return patterns

@@ -3,7 +3,19 @@
 # Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
 from league.submissions import Submission
 
-from .club import Category, Club, FormerName, Game, Page, Player, Revision, default_club, owned_by_club
+from .club import (
+    Category,
+    Club,
+    FormerName,
+    Game,
+    Page,
+    Player,
+    Revision,
+    club_reverse,
+    club_rows,
+    default_club,
+    owned_by_club,
+)
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
 from .matchdays import Matchday, MatchdayQuerySet, Result
 from .rules import WithinClub, unique_in_club
@@ -28,6 +40,8 @@ __all__ = [
     "Season",
     "Submission",
     "WithinClub",
+    "club_reverse",
+    "club_rows",
     "default_club",
     "owned_by_club",
     "unique_in_club",

@@ -5,13 +5,18 @@ theirs belongs to one, and every rule of uniqueness holds within a club.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
+import django_scopes.state
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
+from django.urls import get_urlconf, reverse
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.text import slugify
+from django_scopes import ScopedManager
 
 from league import revision, validation
 from league.placings import BY_PLACINGS, SCORINGS
@@ -47,6 +52,16 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs) -> None:
+        super().save(*args, **kwargs)
+        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(self.pk))  # every worker's addresses
+
+    def delete(self, *args, **kwargs):
+        pk = self.pk
+        deleted = super().delete(*args, **kwargs)
+        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(pk))
+        return deleted
+
 
 def default_club() -> int | None:
     """The club a row belongs to when its writer names none: the site's one club, started from
@@ -66,6 +81,29 @@ def first_club_slug(name: str) -> str:
     return "league" if slug in RESERVED_SLUGS else slug
 
 
+def club_rows(manager_class=models.Manager):
+    """The manager of rows a club owns: inside `django_scopes.scope(club=...)` (every request for a
+    club's page, a command given --club) it reads and writes that club's rows only; inside a scope
+    without a club it raises ScopeError rather than read every club's."""
+    return ScopedManager(club="club", _manager_class=manager_class)
+
+
+# Outside any scope (the site's own work: migrations, forms built at import, the admin until it is
+# scoped per secretary) the whole site is read, in every thread: django-scopes' default is to refuse.
+django_scopes.state.state = ContextVar("state", default={"_enabled": False})
+
+
+def club_reverse(club_id: int, name: str, args=()) -> str:
+    """The address of one of a club's pages: as the page being answered names it when that page is
+    the club's own, else (the admin, another club's page, a command) under that club's address
+    (settings.CLUB_URLCONF gives a club's addresses)."""
+    current = get_urlconf()
+    if getattr(current, "club_id", None) != club_id:
+        slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
+        current = import_string(settings.CLUB_URLCONF)(slug, club_id)
+    return reverse(name, args=args, urlconf=current)
+
+
 def owned_by_club(related_name: str):
     """The foreign key every row a club owns carries."""
     return models.ForeignKey(
@@ -77,6 +115,7 @@ class Category(WithinClub, models.Model):
     """A family of games, e.g. "Trick-taking" or "Trading card games"."""
 
     club = owned_by_club("categories")
+    objects = club_rows()
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     description = models.TextField(
@@ -101,6 +140,7 @@ class Player(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "short_name_key"
 
     club = owned_by_club("players")
+    objects = club_rows()
     name = models.CharField("full name", max_length=NAME_LENGTH)
     short_name = models.CharField(max_length=SHORT_NAME_LENGTH, help_text='Shown in table headers, e.g. "GL".')
     # How the short name is compared (league.validation.name_key), kept by save(): unique, so that
@@ -122,7 +162,7 @@ class Player(WithinClub, KeyedByName, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("league:player", args=[self.pk])
+        return club_reverse(self.club_id, "league:player", [self.pk])
 
     def clean(self) -> None:
         clean_name(self, "short_name", "short name", SHORT_NAME_LENGTH)
@@ -170,6 +210,7 @@ class Game(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "name_key"
 
     club = owned_by_club("games")
+    objects = club_rows()
     name = models.CharField(max_length=NAME_LENGTH)
     # How the name is compared (league.validation.name_key), kept by save(): unique, like players'.
     name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
@@ -206,7 +247,7 @@ class Game(WithinClub, KeyedByName, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return reverse("league:game", args=[self.slug])
+        return club_reverse(self.club_id, "league:game", [self.slug])
 
     def clean(self) -> None:
         clean_name(self, "name", "name", NAME_LENGTH)
@@ -244,6 +285,7 @@ class Page(WithinClub, models.Model):
     """An admin-edited text page such as the Constitution or the Laws, written in Markdown."""
 
     club = owned_by_club("pages")
+    objects = club_rows()
     slug = models.SlugField()
     title = models.CharField(max_length=100, validators=NO_NUL)
     body = models.TextField(blank=True, validators=NO_NUL, help_text="Markdown. HTML tags are removed for safety.")
@@ -257,7 +299,7 @@ class Page(WithinClub, models.Model):
         return self.title
 
     def get_absolute_url(self) -> str:
-        return reverse("league:page", args=[self.slug])
+        return club_reverse(self.club_id, "league:page", [self.slug])
 
 
 class Revision(models.Model):
@@ -278,8 +320,12 @@ class Revision(models.Model):
         """Mark that the clubs (or their ids) changed: every service that writes calls it with the
         clubs it wrote in, a restore with every club. The site's own row changes too: it keys the
         pages every club shares."""
+        cls.renew(revision.LEAGUE, *(revision.of_club(getattr(club, "pk", club)) for club in clubs))
+
+    @classmethod
+    def renew(cls, *scopes: str) -> None:
         now = timezone.now()
-        for scope in [revision.LEAGUE, *(revision.of_club(getattr(club, "pk", club)) for club in clubs)]:
+        for scope in scopes:
             token = revision.new_token()
             if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
                 cls.objects.create(scope=scope, changed_at=now, token=token)

@@ -7,12 +7,11 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils import timezone
 
 from league.checked import date_problem
 
-from .club import Game, Player
+from .club import Game, Player, club_reverse
 
 
 class DealLevel(models.Model):
@@ -48,7 +47,9 @@ class Deal(models.Model):
 
     def get_absolute_url(self) -> str:
         level = self.level
-        return reverse("league:deal", args=[level.game.slug, level.variant, level.level, self.number])
+        return club_reverse(
+            level.game.club_id, "league:deal", [level.game.slug, level.variant, level.level, self.number]
+        )
 
 
 class DealSeed(models.Model):

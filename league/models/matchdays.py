@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.urls import reverse
 from django.utils import timezone
 
 from league import results
@@ -21,7 +20,7 @@ from league.validation import (
     WINNER_SCORES,
 )
 
-from .club import Game, Player, owned_by_club
+from .club import Game, Player, club_reverse, club_rows, owned_by_club
 from .rules import NO_NUL, RangesInValidators, WithinClub, in_span, span_check, unique_in_club
 
 
@@ -51,7 +50,7 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
     )
     notes = models.TextField(blank=True, validators=NO_NUL)
 
-    objects = MatchdayQuerySet.as_manager()
+    objects = club_rows(models.Manager.from_queryset(MatchdayQuerySet))
 
     class Meta:
         ordering = ["date", "number"]
@@ -71,7 +70,7 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
         return f"Matchday {self.number}"
 
     def get_absolute_url(self) -> str:
-        return reverse("league:matchday", args=[self.number])
+        return club_reverse(self.club_id, "league:matchday", [self.number])
 
     def clean(self) -> None:
         # Every way in (the entry page, the admin, the import) saves through full_clean(): a year

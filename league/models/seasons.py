@@ -11,9 +11,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
-from django.urls import reverse
 
-from .club import owned_by_club
+from .club import club_reverse, club_rows, owned_by_club
 from .rules import NO_NUL, WithinClub, clean_name, unique_in_club
 
 
@@ -23,6 +22,7 @@ class Season(WithinClub, models.Model):
         FRESH = "fresh", "Fresh start: everyone starts the season at the start rating"
 
     club = owned_by_club("seasons")
+    objects = club_rows()
     name = models.CharField(max_length=100, validators=NO_NUL)
     slug = models.SlugField(max_length=100, help_text="Its address: /seasons/<slug>/.")
     first_day = models.DateField("first day")
@@ -42,7 +42,7 @@ class Season(WithinClub, models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("league:season", args=[self.slug])
+        return club_reverse(self.club_id, "league:season", [self.slug])
 
     @property
     def fresh(self) -> bool:

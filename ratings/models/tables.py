@@ -2,9 +2,18 @@
 
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 
-from league.models import Category, Game, Matchday, Season, WithinClub, owned_by_club, unique_in_club
+from league.models import (
+    Category,
+    Game,
+    Matchday,
+    Season,
+    WithinClub,
+    club_reverse,
+    club_rows,
+    owned_by_club,
+    unique_in_club,
+)
 
 from .. import methods
 from ..methods import club as club_formula
@@ -78,8 +87,8 @@ class RatingTable(WithinClub, models.Model):
     season = models.ForeignKey(Season, on_delete=models.CASCADE, null=True, blank=True, related_name="tables")
     parent = models.ForeignKey("self", on_delete=models.CASCADE, null=True, blank=True, related_name="season_tables")
 
-    objects = AllTimeTables()
-    every = RatingTableQuerySet.as_manager()  # the seasons' tables too
+    objects = club_rows(AllTimeTables)
+    every = club_rows(models.Manager.from_queryset(RatingTableQuerySet))  # the seasons' tables too
 
     class Meta:
         ordering = ["name"]
@@ -111,8 +120,8 @@ class RatingTable(WithinClub, models.Model):
 
     def get_absolute_url(self) -> str:
         if self.scope == self.Scope.GAME:
-            return reverse("league:game", args=[self.game.slug])
-        return reverse("league:home") + f"#{self.slug}"
+            return club_reverse(self.club_id, "league:game", [self.game.slug])
+        return club_reverse(self.club_id, "league:home") + f"#{self.slug}"
 
     # Parameters every method names alike are kept in their own columns; the rest in `parameters`.
     COLUMNS = {"start_rating": "start_rating", "round": "whole_numbers"}

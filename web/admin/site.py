@@ -3,6 +3,9 @@ entries (matchdays first) above the login lockouts and user groups a secretary s
 
 from django.conf import settings
 from django.contrib import admin
+from django.utils.functional import SimpleLazyObject
+
+from league.models import Club, club_reverse
 
 APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
 MODEL_ORDER = {"Matchday": 0, "Player": 1, "Game": 2, "DealSession": 3, "Category": 4, "Season": 5, "Page": 6}
@@ -21,3 +24,14 @@ def configure(site: admin.AdminSite) -> None:
         return sorted(apps, key=lambda a: (APP_ORDER.get(a["app_label"], len(APP_ORDER)), a["name"]))
 
     site.get_app_list = get_app_list
+    context = site.each_context
+
+    def each_context(request):
+        return {**context(request), "entry_pages": SimpleLazyObject(entry_pages)}
+
+    site.each_context = each_context
+
+
+def entry_pages() -> list[tuple[str, str]]:
+    """Each club's name and its entry page, for the admin's links to them."""
+    return [(club.name, club_reverse(club.pk, "league:enter")) for club in Club.objects.all()]

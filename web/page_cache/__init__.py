@@ -82,9 +82,10 @@ CODE_VERSION = _code_version()
 
 
 def scope(request: HttpRequest) -> str:
-    """Whose revision the page asked for depends on: the one league; once clubs share a site, the
-    club its path names."""
-    return revision.LEAGUE
+    """Whose revision the page asked for depends on: the club its address names; the site's own
+    pages (the list of clubs), the site's, which every write renews."""
+    club = getattr(request, "club", None)
+    return revision.of_club(club.pk) if club is not None else revision.LEAGUE
 
 
 _day: list = [None, 0.0]  # today's date in the site's time zone, and the time.time() it ends at
@@ -104,7 +105,8 @@ def generation(request: HttpRequest) -> str:
     """The version of the request's scope's pages in the cache, and their ETag: read once per request."""
     found = request.__dict__.get("page_generation")
     if found is None:
-        token = revision.current(scope(request)) or "none"
+        token = getattr(request, "revision_token", None)  # read with the request's club
+        token = (token if token is not None else revision.current(scope(request))) or "none"
         found = request.page_generation = f"{token}.{CODE_VERSION}.{today():%Y%m%d}"
     return found
 
