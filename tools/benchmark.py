@@ -18,7 +18,7 @@ from django.db import connection
 from django.db.models import Count, Sum
 from django.test import Client
 
-from league.models import Category, Game, Matchday, Player, Result
+from league.models import Category, Club, Game, Matchday, Player, Result
 from league.results import Play, TypedResult
 from league.validation import name_key
 from ratings.models import RatingEntry, RatingTable
@@ -180,18 +180,19 @@ def measure(csv_path: str, runs: int, sides: bool = False) -> dict:
     player = Player.objects.annotate(played=Count("results")).order_by("-played", "pk").first()
     # The standings as they stood at the middle matchday's date, against today's in the same run.
     middle = Matchday.objects.order_by("date", "number").values_list("date", flat=True)[Matchday.objects.count() // 2]
-    game = f"/games/{Game.objects.order_by('pk').first().slug}/"
+    club = f"/{Club.objects.get().slug}"  # the generated league is one club's
+    game = f"{club}/games/{Game.objects.order_by('pk').first().slug}/"
     figures["pages"] = page_figures(
         {
-            "home": "/",
-            "standings": "/standings/",
-            "as-at standings": f"/standings/?as_at={middle.isoformat()}",
-            "player": f"/players/{player.pk}/",
+            "home": f"{club}/",
+            "standings": f"{club}/standings/",
+            "as-at standings": f"{club}/standings/?as_at={middle.isoformat()}",
+            "player": f"{club}/players/{player.pk}/",
             "game": game,
-            "compare": "/compare/?table=overall",
+            "compare": f"{club}/compare/?table=overall",
         },
         runs,
     )
-    after_write = {"home": "/", "game": game, "player": f"/players/{player.pk}/"}
+    after_write = {"home": f"{club}/", "game": game, "player": f"{club}/players/{player.pk}/"}
     figures["after_write"] = first_pages_after_a_write(after_write, runs, rng, pool)
     return figures

@@ -102,9 +102,9 @@ def measure(csv_path: str, seeds_path: str, runs: int) -> dict:
     deal = DealRating.objects.order_by("-played").select_related("deal__level__game").first().deal
     figures["pages"] = page_figures(
         {
-            "solitaire": f"/games/{table.game.slug}/",
+            "solitaire": table.game.get_absolute_url(),
             "deal": deal.get_absolute_url(),
-            "player": f"/players/{busiest.pk}/",
+            "player": busiest.get_absolute_url(),
         },
         runs,
     )

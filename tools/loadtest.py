@@ -111,18 +111,19 @@ class Site:
 
     def pages(self) -> dict[str, str]:
         """The public pages to measure, by name: the player is the one with the most matchdays."""
-        player, game, matchday = self.ask(
-            "[Player.objects.annotate(n=Count('results')).order_by('-n').values_list('pk', flat=True).first(),"
+        club, player, game, matchday = self.ask(
+            "[Club.objects.get().slug,"
+            " Player.objects.annotate(n=Count('results')).order_by('-n').values_list('pk', flat=True).first(),"
             " Game.objects.annotate(n=Count('matchdays')).order_by('-n').values_list('slug', flat=True).first(),"
             " Matchday.objects.order_by('-date', '-number').values_list('number', flat=True).first()]"
         )
         pages = {
-            "home": "/",
-            "standings": "/standings/",
-            "game": f"/games/{game}/",
-            "player": f"/players/{player}/",
-            "matchday": f"/matchdays/{matchday}/",
-            "players": "/players/",
+            "home": f"/{club}/",
+            "standings": f"/{club}/standings/",
+            "game": f"/{club}/games/{game}/",
+            "player": f"/{club}/players/{player}/",
+            "matchday": f"/{club}/matchdays/{matchday}/",
+            "players": f"/{club}/players/",
         }
         return pages
 

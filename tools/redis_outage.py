@@ -181,7 +181,8 @@ def run(matchdays: int, players: int, seconds: float, workers: int, folder, log=
             for thread in threads:
                 thread.join(120)
             last = max((number for _, _, number, saved in outage.writes if saved), default=None)
-            outage.stale = last is not None and f'href="/matchdays/{last}/"' not in _page(url + "/")
+            home = site.pages()["home"]
+            outage.stale = last is not None and f'href="{home}matchdays/{last}/"' not in _page(url + home)
     finally:
         redis_server.stop()
     outage.stored = set(site.ask("list(Matchday.objects.values_list('number', flat=True))"))

@@ -11,7 +11,7 @@ def overall_row(page, number):
 
 
 def test_hovering_a_player_name_shows_their_current_ratings(page, site):
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     tip = page.locator('#overall thead a[data-player="GL"] + .tip')  # beside the link, not in it
     assert not tip.is_visible()
     page.locator('#overall thead a[data-player="GL"]').hover()
@@ -21,7 +21,7 @@ def test_hovering_a_player_name_shows_their_current_ratings(page, site):
 
 
 def test_a_keyboard_user_gets_the_tooltip_on_focus(page, site):
-    page.goto(site + "/standings/")
+    page.goto(site + "/card-games/standings/")
     name = page.locator("#overall tbody .player").first
     name.focus()
     tip = name.locator("xpath=following-sibling::span[@role='tooltip']")
@@ -47,18 +47,18 @@ def test_the_secretary_adds_matchday_7_and_every_table_updates(page, site):
     assert "Ratings updated" in message and "R 1492 →" in message
     screenshot(page, "admin-saved")
 
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     assert overall_row(page, 6)[4:] == ["1521", "1492", "1461", "1494", "1534"]
     seventh = overall_row(page, 7)
     assert seventh[:4] == ["7", "November 22", "Hearts", "3"]
     # R won against higher-rated I and J: up; K did not play: unchanged.
     assert int(seventh[5]) > 1492 and seventh[7] == "1494"
     screenshot(page, "home")
-    page.goto(site + "/games/hearts/")
+    page.goto(site + "/card-games/games/hearts/")
     assert page.locator("#hearts tbody tr").count() == 7
 
     # R's page shows the new matchday, its explanation and the new rating.
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     page.locator('#overall thead a[data-player="R"]').click()
     assert page.locator("h1").inner_text() == "R"
     history = page.locator("#matchdays tbody tr").first.locator("td").all_inner_texts()  # newest first
@@ -82,12 +82,12 @@ def test_the_admin_refuses_placings_that_are_not_a_ranking(page, site):
         page.fill(f"#id_results-{row}-placing", placing)
     page.click("input[name=_save]")
     assert "Did you mean 1, 2, 2, 4?" in page.locator(".errorlist").first.inner_text()
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     assert "November 30" not in page.inner_text("#overall")
 
 
 def test_the_player_page_chart_has_one_point_per_matchday_played(page, site):
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     page.locator('#overall thead a[data-player="J"]').click()
     played = page.locator("#matchdays tbody tr").count()  # every one of J's counts in Overall
     assert played >= 3
@@ -100,7 +100,7 @@ def test_the_player_page_chart_has_one_point_per_matchday_played(page, site):
 
 
 def test_the_matchday_page_explains_each_change(page, site):
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     page.locator("#overall tbody tr").nth(4).locator("td a").first.click()  # matchday 5
     assert page.locator("h1").inner_text() == "Matchday 5"
     assert "4(3)" in page.locator("#results").inner_text()
@@ -113,7 +113,7 @@ def test_the_matchday_page_explains_each_change(page, site):
 
 
 def test_a_rating_in_the_grid_explains_its_change_on_hover(page, site):
-    page.goto(site + "/")
+    page.goto(site + "/card-games/")
     cell = page.locator("#overall tbody tr").first.locator("td .played").first
     assert cell.get_attribute("title") == "+35: 1st of 4, expected 0.50, K 70"
 
@@ -123,16 +123,16 @@ def test_the_home_page_does_not_scroll_sideways_on_a_phone(browser, site):
     page = context.new_page()
     try:
         for path, name in [
-            ("/", "home-375"),
-            ("/standings/", "standings-375"),
-            ("/matchdays/5/", "matchday-375"),
+            ("/card-games/", "home-375"),
+            ("/card-games/standings/", "standings-375"),
+            ("/card-games/matchdays/5/", "matchday-375"),
         ]:
             page.goto(site + path)
             overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{path} scrolls sideways by {overflow}px"
             screenshot(page, name)
         # The grid itself is wider than the phone: it scrolls inside its own box.
-        page.goto(site + "/")
+        page.goto(site + "/card-games/")
         box = page.locator("#overall .table-scroll")
         assert box.evaluate("el => el.scrollWidth > el.clientWidth")
     finally:

@@ -19,35 +19,35 @@ WIDTHS = (1280, 375)
 
 def public_pages(base: str, player: str, matchday: int, games: list[str]) -> list[str]:
     return [
-        "/",
-        "/standings/",
-        "/players/",
-        "/players/?q=a&sort=rating",
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/players/",
+        "/card-games/players/?q=a&sort=rating",
         player,
-        f"/matchdays/{matchday}/",
-        *(f"/games/{slug}/" for slug in games),
-        "/calculator/",
-        "/calculator/?ratings=1613,1609,1720&placings=2,1,3",
-        "/methods/",
-        "/compare/",
+        f"/card-games/matchdays/{matchday}/",
+        *(f"/card-games/games/{slug}/" for slug in games),
+        "/card-games/calculator/",
+        "/card-games/calculator/?ratings=1613,1609,1720&placings=2,1,3",
+        "/card-games/methods/",
+        "/card-games/compare/",
     ]
 
 
 def _player_url(base: str, short_name: str) -> str:
     listing = urllib.request.urlopen(f"{base}/players/?q={quote(short_name)}").read().decode()  # noqa: S310 - our own loopback server
-    return re.search(rf'href="(/players/\d+/)" data-player="{re.escape(short_name)}"', listing).group(1)
+    return re.search(rf'href="(/card-games/players/\d+/)" data-player="{re.escape(short_name)}"', listing).group(1)
 
 
 @pytest.fixture(scope="module")
 def demo_pages(site):
     player = _player_url(site, "GL")
-    as_at = ["/standings/?as_at=2025-11-08", "/standings/?from=2025-11-06&to=2025-11-10", f"{player}?as_at=2025-11-08"]
-    return public_pages(site, player, 5, ["hearts"]) + ["/pages/constitution/", *as_at]
+    as_at = ["/card-games/standings/?as_at=2025-11-08", "/card-games/standings/?from=2025-11-06&to=2025-11-10", f"{player}?as_at=2025-11-08"]
+    return public_pages(site, player, 5, ["hearts"]) + ["/card-games/pages/constitution/", *as_at]
 
 
 # Pages whose content does not grow with the league are checked on the demo only.
 # (The not-found page is checked in test_production.py: with DEBUG on, as here, Django shows its own.)
-SAME_FOR_EVERY_LEAGUE = {"/calculator/", "/calculator/?ratings=1613,1609,1720&placings=2,1,3"}
+SAME_FOR_EVERY_LEAGUE = {"/card-games/calculator/", "/card-games/calculator/?ratings=1613,1609,1720&placings=2,1,3"}
 
 
 @pytest.fixture(scope="module")
@@ -99,20 +99,20 @@ def mixed_pages(mixed_site):
     sides, each game (solitaire's too), one of its deals, matchdays played in sides, a score sheet and the
     newest game night."""
     solitaire = urllib.request.urlopen(f"{mixed_site}/games/solitaire/").read().decode()  # noqa: S310 - our own loopback server
-    deal = re.search(r'href="(/games/solitaire/deals/[^"]+)"', solitaire).group(1)
+    deal = re.search(r'href="(/card-games/games/solitaire/deals/[^"]+)"', solitaire).group(1)
     games = ["hearts", "spades", "pokemon", "solitaire", "codenames", "rummy"]
     # Team matchdays: two against two, and five against four with players at weight 0.5.
-    teams = [f"/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
-    teams.append(f"/matchdays/{MIXED_SCORES_FROM + 2}/")  # a score sheet of partners, with its Points column
+    teams = [f"/card-games/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
+    teams.append(f"/card-games/matchdays/{MIXED_SCORES_FROM + 2}/")  # a score sheet of partners, with its Points column
     player = _player_url(mixed_site, "Ada N.")
     pages = public_pages(mixed_site, player, 60, games)
     home = urllib.request.urlopen(f"{mixed_site}/").read().decode()  # noqa: S310 - our own loopback server
-    night = re.search(r'href="(/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
+    night = re.search(r'href="(/card-games/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
     # As they stood on a day, and the standings' comparison of two days (web/pages/as_at.py, web/league/as_at.py).
     day = "2026-03-01"
-    as_at = [f"/standings/?as_at={day}", f"/standings/?from=2026-01-15&to={day}", f"{player}?as_at={day}"]
-    as_at += [f"/games/hearts/?as_at={day}", f"/players/?as_at={day}"]
-    return pages + teams + [deal, night, "/calculator/attempts/", *as_at]
+    as_at = [f"/card-games/standings/?as_at={day}", f"/card-games/standings/?from=2026-01-15&to={day}", f"{player}?as_at={day}"]
+    as_at += [f"/card-games/games/hearts/?as_at={day}", f"/card-games/players/?as_at={day}"]
+    return pages + teams + [deal, night, "/card-games/calculator/attempts/", *as_at]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -134,7 +134,7 @@ def test_a_member_sees_the_leaders_and_last_nights_matchdays_without_scrolling(b
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     try:
-        page.goto(league_site + "/")
+        page.goto(league_site + "/card-games/")
         screenshot(page, "home-1280", full_page=False)
         leaders = page.locator("#leaderboard tbody tr")
         assert leaders.count() == 10
@@ -154,7 +154,7 @@ def test_a_member_sees_the_leaders_and_last_nights_matchdays_without_scrolling(b
 
 
 def test_the_home_page_on_a_phone(phone, league_site):
-    phone.goto(league_site + "/")
+    phone.goto(league_site + "/card-games/")
     assert phone.locator("#leaderboard tbody tr").count() == 10
     screenshot(phone, "home-375", full_page=False)
     screenshot(phone, "home-375-full")
@@ -168,7 +168,7 @@ def _columns_and_matchdays(page, grid: str):
 
 @pytest.mark.parametrize("grid", ["#overall", "#results", "#spades"])
 def test_every_player_who_played_in_a_grid_pages_matchdays_is_a_column(page, league_site, grid):
-    page.goto(league_site + "/")
+    page.goto(league_site + "/card-games/")
     for _ in range(2):  # the newest page, then the next older one
         columns, numbers = _columns_and_matchdays(page, grid)
         assert len(numbers) == 10
@@ -183,9 +183,9 @@ def test_every_player_who_played_in_a_grid_pages_matchdays_is_a_column(page, lea
 
 
 def test_paging_the_head_to_head_keeps_the_reader_there_and_the_other_tables_page(page, league_site):
-    page.goto(league_site + "/")
+    page.goto(league_site + "/card-games/")
     page.locator("#leaderboard tbody a.player").first.click()
-    page.wait_for_url(re.compile(r"/players/\d+/$"))
+    page.wait_for_url(re.compile(r"/card-games/players/\d+/$"))
     page.locator("#matchdays .pager a[rel=next]").click()  # their matchdays, one page older
     page.wait_for_url(re.compile("#matchdays$"))
     page.locator("#head-to-head .pager a[rel=next]").click()
@@ -209,7 +209,7 @@ def _fully_inside_the_viewport(page, tip) -> None:
 
 @pytest.mark.parametrize(
     ("path", "table"),
-    [("/standings/", "#overall"), ("/matchdays/600/", "#overall"), ("player", "#head-to-head"), ("/", "#leaderboard")],
+    [("/card-games/standings/", "#overall"), ("/card-games/matchdays/600/", "#overall"), ("player", "#head-to-head"), ("/card-games/", "#leaderboard")],
 )
 def test_a_tooltip_in_the_last_row_of_a_table_is_fully_inside_the_viewport(browser, league_site, path, table):
     if path == "player":
@@ -235,7 +235,7 @@ def test_a_tooltip_in_the_last_row_of_a_table_is_fully_inside_the_viewport(brows
 
 
 def test_a_grid_header_tooltip_at_the_right_edge_stays_inside_a_phones_screen(phone, league_site):
-    phone.goto(league_site + "/")
+    phone.goto(league_site + "/card-games/")
     names = phone.locator("#overall thead a.player")
     last = names.last
     last.scroll_into_view_if_needed()
@@ -246,7 +246,7 @@ def test_a_grid_header_tooltip_at_the_right_edge_stays_inside_a_phones_screen(ph
 
 
 def test_a_names_accessible_name_is_the_name_and_its_tooltip_the_description(page, site):
-    page.goto(site + "/standings/")
+    page.goto(site + "/card-games/standings/")
     link = page.locator("#overall").get_by_role("link", name="GL", exact=True)
     expect(link).to_have_count(1)
     expect(link).to_have_accessible_name("GL")
@@ -256,7 +256,7 @@ def test_a_names_accessible_name_is_the_name_and_its_tooltip_the_description(pag
 
 
 def test_a_first_tap_shows_the_tooltip_and_a_second_follows_the_link(phone, site):
-    phone.goto(site + "/standings/")
+    phone.goto(site + "/card-games/standings/")
     link = phone.locator('#overall a.player[data-player="GL"]')
     tip = phone.locator(f"#{link.get_attribute('aria-describedby').replace('.', chr(92) + '.')}")
     expect(tip).to_be_hidden()
@@ -265,14 +265,14 @@ def test_a_first_tap_shows_the_tooltip_and_a_second_follows_the_link(phone, site
     phone.touchscreen.tap(*middle)
     expect(tip).to_be_visible()
     phone.wait_for_timeout(300)  # time for a navigation, if the tap had started one
-    assert phone.url.endswith("/standings/")
+    assert phone.url.endswith("/card-games/standings/")
     phone.touchscreen.tap(*middle)
-    phone.wait_for_url(re.compile(r"/players/\d+/$"))
+    phone.wait_for_url(re.compile(r"/card-games/players/\d+/$"))
     assert phone.locator("h1").inner_text().startswith("GL")
 
 
 def test_a_member_finds_a_player_by_part_of_their_full_name(page, league_site):
-    page.goto(league_site + "/")
+    page.goto(league_site + "/card-games/")
     page.get_by_role("navigation", name="Site").get_by_role("link", name="Players").click()
     assert page.locator("#players tbody tr").count() == 25  # 25 a page
     page.get_by_label("Find a player by name").fill("tanak")

@@ -6,10 +6,10 @@ import pytest
 from tests.browser.conftest import screenshot
 
 PAGES = {
-    "methods": "/methods/",
-    "calculator": "/calculator/?method=glicko2&ratings=1500,1400,1550,1700&placings=3,4,2,1"
+    "methods": "/card-games/methods/",
+    "calculator": "/card-games/calculator/?method=glicko2&ratings=1500,1400,1550,1700&placings=3,4,2,1"
     "&deviations=200,30,100,300&games=A:1+B:2+C:3%0AA:2+B:1&start=A%3D1613,+B%3D1609",
-    "compare": "/compare/?table=overall",
+    "compare": "/card-games/compare/?table=overall",
 }
 
 

@@ -54,12 +54,12 @@ def _chances(page, heading_id: str) -> list[float]:
     return [float(data.get_attribute("value")) for data in section.locator("data").all()]
 
 
-HEARTS = "/odds/?game=hearts&tables=GL%2C+J%0AI%2C+R%2C+K"
+HEARTS = "/card-games/odds/?game=hearts&tables=GL%2C+J%0AI%2C+R%2C+K"
 PAGES = {
-    "form": "/odds/",
+    "form": "/card-games/odds/",
     "hearts": HEARTS,
-    "balanced": "/odds/?game=hearts&tables=GL%2C+J%2C+I%2C+R%2C+K%2C+A&size=3",
-    "refused": "/odds/?game=hearts&tables=GL%2C+Nobody",
+    "balanced": "/card-games/odds/?game=hearts&tables=GL%2C+J%2C+I%2C+R%2C+K%2C+A&size=3",
+    "refused": "/card-games/odds/?game=hearts&tables=GL%2C+Nobody",
 }
 ELO = [1 / (1 + 10 ** ((1534 - 1461) / 400)), 1 / (1 + 10 ** ((1461 - 1534) / 400))]  # GL 1461 against J 1534
 
@@ -78,7 +78,7 @@ def test_the_odds_pages_fit_a_phone_pass_axe_and_give_the_documented_numbers(bro
                 balance = page.locator("section[aria-labelledby=balance-heading]")
                 assert "Spread of the means" in balance.inner_text()
                 assert balance.locator("tbody tr").count() == 2
-        page.goto(odds_site + "/odds/?game=duel&tables=A%2C+B")
+        page.goto(odds_site + "/card-games/odds/?game=duel&tables=A%2C+B")
         assert _chances(page, "odds-duel")[0] == 0.7732314666870078
         assert "77.3%" in page.locator("section[aria-labelledby=odds-duel]").inner_text()
     finally:
@@ -89,14 +89,14 @@ def test_a_member_types_tonights_tables_without_javascript(browser, odds_site):
     context = browser.new_context(viewport={"width": 375, "height": 800}, java_script_enabled=False)
     page = context.new_page()
     try:
-        page.goto(odds_site + "/")
+        page.goto(odds_site + "/card-games/")
         page.get_by_role("link", name="Tonight's odds").click()
         page.get_by_label("Game").select_option("hearts")
         page.get_by_label("Tables, one per line").fill("GL, J\nI, R, K")
         page.get_by_role("button", name="Show the odds").click()
         assert _chances(page, "odds-hearts")[:2] == ELO
         gl = page.locator("section[aria-labelledby=odds-hearts] a.player", has_text="GL").first
-        assert gl.get_attribute("href").startswith("/players/")
+        assert gl.get_attribute("href").startswith("/card-games/players/")
         page.get_by_label("Tables, one per line").fill("GL, Nobody")
         page.get_by_role("button", name="Show the odds").click()
         assert "Line 1: Nobody is not a player." in page.get_by_role("alert").inner_text()

@@ -22,8 +22,8 @@ DARK_PAPER = "rgb(20, 24, 30)"  # site.css --paper in the dark
 def dark_pages(mixed_site):
     """Every kind of public page of the mixed league (as test_league_pages.py checks them in light)."""
     games = ["hearts", "spades", "pokemon", "solitaire", "codenames"]
-    teams = [f"/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
-    return public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games) + teams + ["/calculator/attempts/"]
+    teams = [f"/card-games/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
+    return public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games) + teams + ["/card-games/calculator/attempts/"]
 
 
 def _serious(violations: list[dict]) -> list[str]:
@@ -96,7 +96,7 @@ SHADOW = "el => getComputedStyle(el).boxShadow"
 
 
 def test_on_a_phone_the_columns_a_member_reads_are_in_view(phone, page, mixed_site):
-    phone.goto(mixed_site + "/standings/")
+    phone.goto(mixed_site + "/card-games/standings/")
     assert _in_view(phone, "#overall .table-scroll", ["#", "Player", "Rating", "Last change"]) == []
     for number in (60, MIXED_TEAMS_FROM + 3):  # players alone, and in sides with partial play
         phone.goto(f"{mixed_site}/matchdays/{number}/")
@@ -107,14 +107,14 @@ def test_on_a_phone_the_columns_a_member_reads_are_in_view(phone, page, mixed_si
     assert "inset" in box.evaluate(SHADOW)
     screenshot(phone, "matchday-sides-375", full_page=False)
     # A table with nothing to scroll has no shadow.
-    page.goto(mixed_site + "/standings/")
+    page.goto(mixed_site + "/card-games/standings/")
     whole = page.locator("#overall .table-scroll")
     assert whole.evaluate("el => el.scrollWidth <= el.clientWidth")
     assert whole.evaluate(SHADOW) == "none"
 
 
 def test_longer_names_never_widen_the_home_page_on_a_phone(phone, mixed_site):
-    phone.goto(mixed_site + "/")
+    phone.goto(mixed_site + "/card-games/")
     # The longest short name a member may have, for every leader, and a provisional badge.
     phone.evaluate(
         """() => {
@@ -156,7 +156,7 @@ def _hidden_in_print(page) -> None:
 
 
 def test_the_standings_print_every_player_without_navigation_or_pager(browser, page, league_site):
-    page.goto(league_site + "/standings/")
+    page.goto(league_site + "/card-games/standings/")
     assert page.locator("#overall tbody tr").count() == 25
     page.get_by_role("link", name="Every player on one page").click()
     assert "print=1" in page.url
@@ -193,7 +193,7 @@ def test_the_calculator_shows_its_answer_first_and_one_methods_parameters(browse
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     try:
-        page.goto(mixed_site + "/calculator/")
+        page.goto(mixed_site + "/card-games/calculator/")
         shown = page.locator("fieldset.calc-fields:visible")
         assert shown.count() == 1 and shown.get_attribute("data-method") == "club"
         assert page.locator("button[name=choose]").is_hidden()  # the script shows another method at once
@@ -217,7 +217,7 @@ def test_without_javascript_the_calculator_is_a_two_step_form(browser, mixed_sit
     context = browser.new_context(viewport={"width": 375, "height": 800}, java_script_enabled=False)
     page = context.new_page()
     try:
-        page.goto(mixed_site + "/calculator/?method=club&k=40&ratings=1500,1500&placings=1,2")
+        page.goto(mixed_site + "/card-games/calculator/?method=club&k=40&ratings=1500,1500&placings=1,2")
         page.select_option("select[name=method]", "rating-band")
         page.click("button[name=choose]")
         assert page.locator("fieldset.calc-fields:visible").get_attribute("data-method") == "rating-band"

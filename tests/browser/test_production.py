@@ -46,7 +46,7 @@ def violations(page):
 
 
 def test_gunicorn_serves_the_pages_with_the_content_security_policy(production_site):
-    response = get(production_site + "/standings/")
+    response = get(production_site + "/card-games/standings/")
     assert response.status == 200
     policy = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
@@ -60,7 +60,7 @@ def test_behind_an_https_proxy_pages_carry_hsts(production_site):
 
 
 def test_static_files_are_hashed_compressed_and_cached_for_good(production_site):
-    html = get(production_site + "/").read().decode()
+    html = get(production_site + "/card-games/").read().decode()
     stylesheet = re.search(r'href="(/static/league/site\.[0-9a-f]{12}\.css)"', html)
     assert stylesheet, "the stylesheet's name carries its hash"
     response = get(production_site + stylesheet.group(1), **{"Accept-Encoding": "gzip"})
@@ -71,7 +71,7 @@ def test_static_files_are_hashed_compressed_and_cached_for_good(production_site)
 
 def test_a_members_pages_load_without_a_policy_violation(production_site, watched_page):
     page = watched_page
-    for path in ("/", "/standings/", "/games/hearts/", "/players/1/", "/matchdays/3/", "/pages/laws/"):
+    for path in ("/card-games/", "/card-games/standings/", "/card-games/games/hearts/", "/card-games/players/1/", "/card-games/matchdays/3/", "/card-games/pages/laws/"):
         page.goto(production_site + path)
         assert page.locator("main h1, main h2").first.is_visible(), path
     assert violations(page) == []
@@ -126,4 +126,4 @@ def test_a_mistyped_address_gets_the_sites_own_not_found_page(browser, productio
         assert "There is no page at /no-such-page/." in page.locator("main").inner_text()
     finally:
         page.close()
-    assert _check(browser, production_site, ["/no-such-page/", "/matchdays/9999/"], width) == {}
+    assert _check(browser, production_site, ["/no-such-page/", "/card-games/matchdays/9999/"], width) == {}

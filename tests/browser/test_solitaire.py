@@ -77,7 +77,7 @@ def texts(locator):
 
 def test_the_games_page_shows_standings_grid_and_power_rankings(sized_page, solitaire_site, width):
     page = sized_page
-    page.goto(solitaire_site + "/games/solitaire/")
+    page.goto(solitaire_site + "/card-games/games/solitaire/")
     no_sideways_scroll(page)
     assert page.locator("h1").inner_text() == "Solitaire"
     standings = page.locator("#standings tbody tr")
@@ -104,7 +104,7 @@ def test_the_games_page_shows_standings_grid_and_power_rankings(sized_page, soli
     page.locator("#standings .notice a").click()  # Show everyone
     no_sideways_scroll(page)  # waits for the page to load
     assert hidden_notice.inner_text().startswith("Showing everyone.")
-    assert standings_shown(page) > standings_shown(page, solitaire_site + "/games/solitaire/")
+    assert standings_shown(page) > standings_shown(page, solitaire_site + "/card-games/games/solitaire/")
 
 
 def standings_shown(page, url=None):
@@ -122,7 +122,7 @@ def standings_shown(page, url=None):
 
 def test_a_deal_page_shows_its_history_and_attempts(sized_page, solitaire_site, width):
     page = sized_page
-    page.goto(solitaire_site + "/games/solitaire/")
+    page.goto(solitaire_site + "/card-games/games/solitaire/")
     link = page.locator("#latest-session tbody a[href*='/deals/']").first
     label = link.inner_text()
     link.click()
@@ -136,7 +136,7 @@ def test_a_deal_page_shows_its_history_and_attempts(sized_page, solitaire_site, 
 
 def test_the_player_page_explains_each_attempt(sized_page, solitaire_site, width):
     page = sized_page
-    page.goto(solitaire_site + "/games/solitaire/")
+    page.goto(solitaire_site + "/card-games/games/solitaire/")
     page.locator("#standings tbody a.player").first.click()
     no_sideways_scroll(page)
     section = page.locator("#solitaire")
@@ -151,7 +151,7 @@ def test_the_player_page_explains_each_attempt(sized_page, solitaire_site, width
 
 def test_what_happened_rates_a_pasted_night(sized_page, solitaire_site, width):
     page = sized_page
-    page.goto(solitaire_site + "/calculator/")
+    page.goto(solitaire_site + "/card-games/calculator/")
     page.locator("a", has_text="What happened?").click()
     page.fill("textarea[name=attempts]", "1500, 1000, W\n1000, L")
     page.click("button[type=submit]")
