@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from league import revision
 from league import services as league_services
-from league.models import Club, Page, Player, Revision
+from league.models import Club, Page, Player
 from ratings.models import RatingTable
 from ratings.services.rating_tables import save_rating_table
 from tests.conftest import CLUB_CSV

@@ -6,6 +6,7 @@ theirs belongs to one, and every rule of uniqueness holds within a club.
 from __future__ import annotations
 
 from contextvars import ContextVar
+from types import MappingProxyType
 
 import django_scopes.state
 from django.conf import settings
@@ -90,7 +91,7 @@ def club_rows(manager_class=models.Manager):
 
 # Outside any scope (the site's own work: migrations, forms built at import, the admin until it is
 # scoped per secretary) the whole site is read, in every thread: django-scopes' default is to refuse.
-django_scopes.state.state = ContextVar("state", default={"_enabled": False})
+django_scopes.state.state = ContextVar("state", default=MappingProxyType({"_enabled": False}))
 
 
 def club_reverse(club_id: int, name: str, args=()) -> str:
@@ -115,7 +116,6 @@ class Category(WithinClub, models.Model):
     """A family of games, e.g. "Trick-taking" or "Trading card games"."""
 
     club = owned_by_club("categories")
-    objects = club_rows()
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100)
     description = models.TextField(
@@ -123,6 +123,8 @@ class Category(WithinClub, models.Model):
         validators=NO_NUL,
         help_text="Shown above the category's rating table when its games are unofficial.",
     )
+
+    objects = club_rows()
 
     class Meta:
         ordering = ["name"]
@@ -140,12 +142,13 @@ class Player(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "short_name_key"
 
     club = owned_by_club("players")
-    objects = club_rows()
     name = models.CharField("full name", max_length=NAME_LENGTH)
     short_name = models.CharField(max_length=SHORT_NAME_LENGTH, help_text='Shown in table headers, e.g. "GL".')
     # How the short name is compared (league.validation.name_key), kept by save(): unique, so that
     # "GL", "gl" and "ＧＬ" cannot be three players of a club.
     short_name_key = models.CharField(max_length=SHORT_NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
+
+    objects = club_rows()
 
     class Meta:
         ordering = ["short_name"]
@@ -210,7 +213,6 @@ class Game(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "name_key"
 
     club = owned_by_club("games")
-    objects = club_rows()
     name = models.CharField(max_length=NAME_LENGTH)
     # How the name is compared (league.validation.name_key), kept by save(): unique, like players'.
     name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
@@ -230,6 +232,8 @@ class Game(WithinClub, KeyedByName, models.Model):
         default=BY_PLACINGS,
         help_text="With a score, the placings follow from the points entered (equal points share a place).",
     )
+
+    objects = club_rows()
 
     class Meta:
         ordering = ["name"]
@@ -285,11 +289,12 @@ class Page(WithinClub, models.Model):
     """An admin-edited text page such as the Constitution or the Laws, written in Markdown."""
 
     club = owned_by_club("pages")
-    objects = club_rows()
     slug = models.SlugField()
     title = models.CharField(max_length=100, validators=NO_NUL)
     body = models.TextField(blank=True, validators=NO_NUL, help_text="Markdown. HTML tags are removed for safety.")
     position = models.PositiveSmallIntegerField(default=0, help_text="Order in the navigation.")
+
+    objects = club_rows()
 
     class Meta:
         ordering = ["position", "title"]

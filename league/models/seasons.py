@@ -22,7 +22,6 @@ class Season(WithinClub, models.Model):
         FRESH = "fresh", "Fresh start: everyone starts the season at the start rating"
 
     club = owned_by_club("seasons")
-    objects = club_rows()
     name = models.CharField(max_length=100, validators=NO_NUL)
     slug = models.SlugField(max_length=100, help_text="Its address: /seasons/<slug>/.")
     first_day = models.DateField("first day")
@@ -30,6 +29,8 @@ class Season(WithinClub, models.Model):
         "last day", help_text="The season's matchdays are those from its first day to this one."
     )
     start = models.CharField(max_length=12, choices=Start.choices, default=Start.CARRY_OVER)
+
+    objects = club_rows()
 
     class Meta:
         ordering = ["-first_day"]

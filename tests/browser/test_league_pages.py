@@ -41,7 +41,11 @@ def _player_url(base: str, short_name: str) -> str:
 @pytest.fixture(scope="module")
 def demo_pages(site):
     player = _player_url(site, "GL")
-    as_at = ["/card-games/standings/?as_at=2025-11-08", "/card-games/standings/?from=2025-11-06&to=2025-11-10", f"{player}?as_at=2025-11-08"]
+    as_at = [
+        "/card-games/standings/?as_at=2025-11-08",
+        "/card-games/standings/?from=2025-11-06&to=2025-11-10",
+        f"{player}?as_at=2025-11-08",
+    ]
     return public_pages(site, player, 5, ["hearts"]) + ["/card-games/pages/constitution/", *as_at]
 
 
@@ -110,7 +114,11 @@ def mixed_pages(mixed_site):
     night = re.search(r'href="(/card-games/nights/[0-9-]+/)"', home).group(1)  # the newest night, linked from home
     # As they stood on a day, and the standings' comparison of two days (web/pages/as_at.py, web/league/as_at.py).
     day = "2026-03-01"
-    as_at = [f"/card-games/standings/?as_at={day}", f"/card-games/standings/?from=2026-01-15&to={day}", f"{player}?as_at={day}"]
+    as_at = [
+        f"/card-games/standings/?as_at={day}",
+        f"/card-games/standings/?from=2026-01-15&to={day}",
+        f"{player}?as_at={day}",
+    ]
     as_at += [f"/card-games/games/hearts/?as_at={day}", f"/card-games/players/?as_at={day}"]
     return pages + teams + [deal, night, "/card-games/calculator/attempts/", *as_at]
 
@@ -209,7 +217,12 @@ def _fully_inside_the_viewport(page, tip) -> None:
 
 @pytest.mark.parametrize(
     ("path", "table"),
-    [("/card-games/standings/", "#overall"), ("/card-games/matchdays/600/", "#overall"), ("player", "#head-to-head"), ("/card-games/", "#leaderboard")],
+    [
+        ("/card-games/standings/", "#overall"),
+        ("/card-games/matchdays/600/", "#overall"),
+        ("player", "#head-to-head"),
+        ("/card-games/", "#leaderboard"),
+    ],
 )
 def test_a_tooltip_in_the_last_row_of_a_table_is_fully_inside_the_viewport(browser, league_site, path, table):
     if path == "player":

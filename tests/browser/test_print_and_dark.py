@@ -23,7 +23,11 @@ def dark_pages(mixed_site):
     """Every kind of public page of the mixed league (as test_league_pages.py checks them in light)."""
     games = ["hearts", "spades", "pokemon", "solitaire", "codenames"]
     teams = [f"/card-games/matchdays/{MIXED_TEAMS_FROM + n}/" for n in (0, 3)]
-    return public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games) + teams + ["/card-games/calculator/attempts/"]
+    return (
+        public_pages(mixed_site, _player_url(mixed_site, "Ada N."), 60, games)
+        + teams
+        + ["/card-games/calculator/attempts/"]
+    )
 
 
 def _serious(violations: list[dict]) -> list[str]:

@@ -71,7 +71,14 @@ def test_static_files_are_hashed_compressed_and_cached_for_good(production_site)
 
 def test_a_members_pages_load_without_a_policy_violation(production_site, watched_page):
     page = watched_page
-    for path in ("/card-games/", "/card-games/standings/", "/card-games/games/hearts/", "/card-games/players/1/", "/card-games/matchdays/3/", "/card-games/pages/laws/"):
+    for path in (
+        "/card-games/",
+        "/card-games/standings/",
+        "/card-games/games/hearts/",
+        "/card-games/players/1/",
+        "/card-games/matchdays/3/",
+        "/card-games/pages/laws/",
+    ):
         page.goto(production_site + path)
         assert page.locator("main h1, main h2").first.is_visible(), path
     assert violations(page) == []

@@ -40,7 +40,15 @@ def season_site(tmp_path_factory):
         yield url
 
 
-PAGES = ["/card-games/", "/card-games/seasons/", "/card-games/seasons/winter/", "/card-games/seasons/spring/", "/card-games/seasons/now/", "/card-games/seasons/later/", "/card-games/honours/"]
+PAGES = [
+    "/card-games/",
+    "/card-games/seasons/",
+    "/card-games/seasons/winter/",
+    "/card-games/seasons/spring/",
+    "/card-games/seasons/now/",
+    "/card-games/seasons/later/",
+    "/card-games/honours/",
+]
 
 
 @pytest.mark.parametrize("width", WIDTHS)
