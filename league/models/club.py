@@ -46,6 +46,12 @@ class Club(models.Model):
         max_length=50, unique=True, validators=[refuse_reserved_slug], help_text="Its address: /<slug>/."
     )
     name = models.CharField(max_length=100, validators=NO_NUL)
+    secretaries = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="clubs",
+        help_text="Staff who enter and correct this club's results; a superuser needs no club.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -65,9 +71,13 @@ class Club(models.Model):
 
 
 def default_club() -> int | None:
-    """The club a row belongs to when its writer names none: the site's one club, started from
+    """The club a row belongs to when its writer names none: the club whose scope is active (a
+    request for its pages, a command given --club), else the site's one club, started from
     LEAGUE_NAME on a database without any (so a one-club site starts as it always did). With several
-    clubs there is no default, and a row without its club is refused by the database."""
+    clubs and none in scope there is no default, and the database refuses a row without its club."""
+    scoped = django_scopes.state.get_scope().get("club")
+    if isinstance(scoped, int):
+        return scoped
     clubs = list(Club.objects.values_list("pk", flat=True)[:2])
     if len(clubs) == 1:
         return clubs[0]
@@ -183,6 +193,9 @@ class FormerName(models.Model):
     # How the name is compared (league.validation.name_key), kept by save().
     name_key = models.CharField(max_length=NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False, db_index=True)
     until = models.DateField("used until", default=timezone.localdate)
+
+    # A name is looked up by its key among a club's former names (the import, the entry page).
+    objects = ScopedManager(club="player__club")
 
     class Meta:
         ordering = ["-until", "-id"]
