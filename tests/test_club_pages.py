@@ -1,0 +1,159 @@
+"""A site of three clubs whose members go by the same short names: every public page of each club
+answers with that club's data only, links only to that club's pages (and the site's own), and the
+club's published numbers come out the same beside the other clubs."""
+
+import re
+from collections import Counter
+from urllib.parse import urlsplit
+
+import pytest
+from django.urls import resolve
+from django_scopes import scope
+
+from league.models import Club, Game, Matchday, Player
+from ratings.models import RatingTable
+from tests.conftest import CLUB_CSV, CLUB_PAGE, CLUB_SLUG, PLAYERS, csv_bytes, grid_page
+from web.clubs.addresses import urlconf
+from web.importing import import_results
+
+HEADER = ["matchday", "date", "game", "rounds", "player", "placing", "rated_placing"]
+# What only one club has: the game it alone plays, and its members' marks on the pages.
+OWN_GAME = {"north": "Whist", "south": "Skat"}
+PER_KIND = 4
+
+
+def league_of(game: str, order: list[str]) -> bytes:
+    """Six matchdays of Hearts and six of the club's own game, the players placed in turn."""
+    rows = []
+    for number in range(1, 13):
+        name = "Hearts" if number <= 6 else game
+        day = f"2025-10-{number + 1:02d}"
+        turn = order[number % len(order) :] + order[: number % len(order)]
+        rows += [[number, day, name, 5, player, place, ""] for place, player in enumerate(turn, start=1)]
+    return csv_bytes(HEADER, rows)
+
+
+@pytest.fixture
+def three_clubs(club):
+    """The club's November (card-games), and North and South, whose members are GL, I, R, K and J
+    too: each league imported into its club."""
+    clubs = {CLUB_SLUG: Club.objects.get(slug=CLUB_SLUG)}
+    clubs[CLUB_SLUG].name = "November Card Club"  # a name no page has otherwise ("Card Games" is in a method's)
+    clubs[CLUB_SLUG].save()
+    for slug, order in (("north", ["GL", "I", "R", "K", "J"]), ("south", ["J", "K", "R", "I", "GL"])):
+        clubs[slug] = Club.objects.create(slug=slug, name=f"{slug.title()} Card Club")
+        with scope(club=clubs[slug].pk):
+            import_results(league_of(OWN_GAME[slug], order))
+    return clubs
+
+
+def links(html: str, path: str) -> list[str]:
+    found = (href.replace("&amp;", "&") for href in re.findall(r'href="([/?][^"#]*)', html))
+    return [path + href if href.startswith("?") else href for href in found]
+
+
+def crawl(client, club: Club) -> tuple[dict[str, int], dict[str, str], set[str]]:
+    """The club's pages reached from its home page, up to PER_KIND of each kind: their answers,
+    their HTML and every link they hold."""
+    home, addresses = f"/{club.slug}/", urlconf(club.slug, club.pk)
+    seen, kinds, answers, pages, every_link = set(), Counter(), {}, {}, set()
+    queue = [home, f"{home}standings/", f"{home}players/", f"{home}seasons/", f"{home}methods/", f"{home}odds/"]
+    while queue:
+        url = queue.pop(0)
+        if url in seen or not url.startswith(home) or url.startswith(f"{home}enter/"):
+            continue
+        seen.add(url)
+        kind = resolve(urlsplit(url).path, urlconf=addresses).view_name
+        if kinds[kind] >= PER_KIND and "export" not in url:
+            continue
+        kinds[kind] += 1
+        response = client.get(url)
+        answers[url] = response.status_code
+        if response.status_code == 200 and response["Content-Type"].startswith("text/html"):
+            pages[url] = html = response.content.decode()
+            found = links(html, urlsplit(url).path)
+            every_link.update(found)
+            queue.extend(found)
+    return answers, pages, every_link
+
+
+@pytest.mark.parametrize("slug", [CLUB_SLUG, "north", "south"])
+def test_every_public_page_of_a_club_shows_only_that_clubs_data(client, three_clubs, slug):
+    club = three_clubs[slug]
+    answers, pages, every_link = crawl(client, club)
+    assert {url: status for url, status in answers.items() if status != 200} == {}
+    assert len(pages) > 20
+    others = [other for other in three_clubs.values() if other != club]
+    for url, html in pages.items():
+        for other in others:
+            assert f"/{other.slug}/" not in html, f"{url} links to {other.slug}"
+            assert other.name not in html, f"{url} names {other.name}"
+        for name, game in OWN_GAME.items():
+            if name != slug:
+                assert game not in html, f"{url} shows {game}, a game of {name}"
+    assert {link for link in every_link if not link.startswith((f"/{slug}/", "/admin/", "/static/"))} <= {"/"}
+
+
+def test_the_same_short_name_is_a_different_player_in_each_club(client, three_clubs):
+    gls = Player.objects.filter(short_name="GL")
+    assert gls.count() == 3 and len({p.club_id for p in gls}) == 3
+    for gl in gls:
+        page = client.get(gl.get_absolute_url())
+        assert page.status_code == 200
+        assert gl.get_absolute_url().startswith(f"/{gl.club.slug}/players/")
+    north_gl = gls.get(club=three_clubs["north"])
+    south = three_clubs["south"]
+    assert client.get(f"/{south.slug}/players/{north_gl.pk}/").status_code == 404  # not south's
+
+
+def test_a_clubs_matchday_number_and_game_address_are_its_own(client, three_clubs):
+    for slug, club in three_clubs.items():
+        first = Matchday.objects.get(club=club, number=1)
+        page = client.get(f"/{slug}/matchdays/1/").content.decode()
+        players = {r.player.short_name: r.placing for r in first.results.select_related("player")}
+        for short_name, placing in players.items():
+            assert short_name in page
+        assert client.get(f"/{slug}/games/hearts/").status_code == 200
+    assert client.get("/north/games/skat/").status_code == 404
+    assert Game.objects.filter(slug="hearts").count() == 3
+
+
+def test_the_club_page_numbers_are_reproduced_inside_a_club_beside_two_others(three_clubs):
+    for slug in ("overall", "hearts"):
+        with scope(club=three_clubs[CLUB_SLUG].pk):
+            table = RatingTable.objects.get(slug=slug)
+            grid = grid_page(table)
+            assert [p.short_name for p in grid.players] == PLAYERS
+            assert [[row.cells[p.pk] for p in grid.players] for row in grid.rows] == CLUB_PAGE
+
+
+def test_the_club_list_names_every_club_with_its_latest_matchday(client, three_clubs):
+    html = client.get("/").content.decode()
+    for club in three_clubs.values():
+        assert f'<a href="/{club.slug}/">{club.name}</a>' in html
+    assert "13 Oct 2025, Skat" in html and "15 Nov 2025, Hearts" in html
+    found = client.get("/", {"q": "north"}).content.decode()
+    assert "North Card Club" in found and "South Card Club" not in found
+
+
+def test_with_several_clubs_an_old_address_is_not_found_and_home_is_the_list(client, three_clubs):
+    assert client.get("/standings/").status_code == 404
+    response = client.get("/")
+    assert response.status_code == 200 and "Clubs" in response.content.decode()
+
+
+def test_with_one_club_old_addresses_lead_to_its_pages_for_good(client, club):
+    for old, new in (("/", "/card-games/"), ("/standings/", "/card-games/standings/"), ("/players/1/?x=1", None)):
+        response = client.get(old)
+        assert response.status_code == 301
+        assert response["Location"] == (new or "/card-games/players/1/?x=1")
+    assert client.get("/no-such-page/").status_code == 404
+
+
+def test_the_demo_file_imports_into_a_club_beside_others(three_clubs):
+    """The secretary's file, imported into a fourth club, gives the same numbers there."""
+    fourth = Club.objects.create(slug="west", name="West Card Club")
+    with scope(club=fourth.pk):
+        import_results(CLUB_CSV.read_bytes())
+        grid = grid_page(RatingTable.objects.get(slug="overall"))
+        assert [[row.cells[p.pk] for p in grid.players] for row in grid.rows] == CLUB_PAGE
