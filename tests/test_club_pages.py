@@ -12,7 +12,7 @@ from django_scopes import scope
 
 from league.models import Club, Game, Matchday, Player
 from ratings.models import RatingTable
-from tests.conftest import CLUB_CSV, CLUB_PAGE, CLUB_SLUG, PLAYERS, csv_bytes, grid_page
+from tests.conftest import CLUB_CSV, CLUB_PAGE, CLUB_SLUG, PLAYERS, csv_bytes, grid_page, section, table_rows
 from web.clubs.addresses import urlconf
 from web.importing import import_results
 
@@ -110,9 +110,9 @@ def test_a_clubs_matchday_number_and_game_address_are_its_own(client, three_club
     for slug, club in three_clubs.items():
         first = Matchday.objects.get(club=club, number=1)
         page = client.get(f"/{slug}/matchdays/1/").content.decode()
-        players = {r.player.short_name: r.placing for r in first.results.select_related("player")}
-        for short_name, placing in players.items():
-            assert short_name in page
+        placed = [r.player.short_name for r in first.results.select_related("player").order_by("placing")]
+        shown = list(dict.fromkeys(re.findall(r'data-player="([^"]+)"', page)))
+        assert shown[: len(placed)] == placed  # the club's own placings, first to last
         assert client.get(f"/{slug}/games/hearts/").status_code == 200
     assert client.get("/north/games/skat/").status_code == 404
     assert Game.objects.filter(slug="hearts").count() == 3
@@ -157,3 +157,15 @@ def test_the_demo_file_imports_into_a_club_beside_others(three_clubs):
         import_results(CLUB_CSV.read_bytes())
         grid = grid_page(RatingTable.objects.get(slug="overall"))
         assert [[row.cells[p.pk] for p in grid.players] for row in grid.rows] == CLUB_PAGE
+
+
+def test_each_club_has_its_own_settings_and_the_sites_stand_in_while_blank(client, three_clubs, settings):
+    north, south = three_clubs["north"], three_clubs["south"]
+    north.home_grid_page_size, north.provisional_matchdays = 2, 20  # everyone provisional in North
+    north.save()
+    settings.LEAGUE_HOME_GRID_PAGE_SIZE = 4
+    north_home, south_home = (client.get(f"/{c.slug}/").content.decode() for c in (north, south))
+    assert len(table_rows(section(north_home, "overall"))) == 1 + 2  # the header, and two matchdays
+    assert len(table_rows(section(south_home, "overall"))) == 1 + 4  # the site's, as South chose nothing
+    assert "provisional" in section(north_home, "leaderboard").lower()
+    assert "provisional" not in section(south_home, "leaderboard").lower()

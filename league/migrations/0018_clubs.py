@@ -1,7 +1,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import league.models.club
+import league.models.clubs
 from django.conf import settings
 from django.db import migrations, models
 
@@ -17,7 +17,7 @@ def into_one_club(apps, schema_editor):
         return
     Club = apps.get_model("league", "Club")
     club = Club.objects.first() or Club.objects.create(
-        slug=league.models.club.first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME
+        slug=league.models.clubs.first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME
     )
     for manager in rows:
         manager.update(club=club)
@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
             name='Club',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(help_text='Its address: /<slug>/.', unique=True, validators=[league.models.club.refuse_reserved_slug])),
+                ('slug', models.SlugField(help_text='Its address: /<slug>/.', unique=True, validators=[league.models.clubs.refuse_reserved_slug])),
                 ('name', models.CharField(max_length=100, validators=[django.core.validators.ProhibitNullCharactersValidator()])),
             ],
             options={
@@ -167,37 +167,37 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='category',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='categories', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='categories', to='league.club'),
         ),
         # No database change: the default is for rows written after this one.
         migrations.AlterField(
             model_name='game',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='games', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='games', to='league.club'),
         ),
         # No database change: the default is for rows written after this one.
         migrations.AlterField(
             model_name='matchday',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='matchdays', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='matchdays', to='league.club'),
         ),
         # No database change: the default is for rows written after this one.
         migrations.AlterField(
             model_name='page',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='pages', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='pages', to='league.club'),
         ),
         # No database change: the default is for rows written after this one.
         migrations.AlterField(
             model_name='player',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='players', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='players', to='league.club'),
         ),
         # No database change: the default is for rows written after this one.
         migrations.AlterField(
             model_name='season',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='league.club'),
         ),
         migrations.AddConstraint(
             model_name='category',

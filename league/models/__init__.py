@@ -3,16 +3,14 @@
 # Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
 from league.submissions import Submission
 
-from .club import (
-    Category,
+from .club import Category, FormerName, Game, Page, Player
+from .clubs import (
     Club,
-    FormerName,
-    Game,
-    Page,
-    Player,
     Revision,
+    answering,
     club_reverse,
     club_rows,
+    club_setting,
     default_club,
     owned_by_club,
 )
@@ -40,8 +38,10 @@ __all__ = [
     "Season",
     "Submission",
     "WithinClub",
+    "answering",
     "club_reverse",
     "club_rows",
+    "club_setting",
     "default_club",
     "owned_by_club",
     "unique_in_club",

@@ -1,25 +1,17 @@
-"""The club: its players, games and their categories, its text pages, and the revision that tells
-every page and cache when anything changed. A site can hold several clubs (`Club`); each row of
-theirs belongs to one, and every rule of uniqueness holds within a club.
+"""A club's league: its players (and their former names), games and their categories, and text
+pages. Each row belongs to one club (league.models.clubs), and every rule of uniqueness holds
+within its club.
 """
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from types import MappingProxyType
-
-import django_scopes.state
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.urls import get_urlconf, reverse
 from django.utils import timezone
-from django.utils.module_loading import import_string
-from django.utils.text import slugify
 from django_scopes import ScopedManager
 
-from league import revision, validation
+from league import validation
 from league.placings import BY_PLACINGS, SCORINGS
 from league.validation import (
     NAME_LENGTH,
@@ -27,99 +19,8 @@ from league.validation import (
     name_key,
 )
 
+from .clubs import club_reverse, club_rows, owned_by_club
 from .rules import NO_NUL, KeyedByName, WithinClub, clean_name, refuse_same_key, unique_in_club
-
-# Slugs that would hide a path of the site's own under /<club-slug>/.
-RESERVED_SLUGS = frozenset({"admin", "static", "api", "accounts", "media", "healthz", "robots.txt", "favicon.ico"})
-
-
-def refuse_reserved_slug(value: str) -> None:
-    if value.lower() in RESERVED_SLUGS:
-        raise ValidationError(f"{value!r} is a path of the site itself; choose another address.")
-
-
-class Club(models.Model):
-    """A club, society or café group: its league is its own players, games, matchdays, seasons and
-    rating tables, shown under /<slug>/."""
-
-    slug = models.SlugField(
-        max_length=50, unique=True, validators=[refuse_reserved_slug], help_text="Its address: /<slug>/."
-    )
-    name = models.CharField(max_length=100, validators=NO_NUL)
-    secretaries = models.ManyToManyField(
-        settings.AUTH_USER_MODEL,
-        blank=True,
-        related_name="clubs",
-        help_text="Staff who enter and correct this club's results; a superuser needs no club.",
-    )
-
-    class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    def save(self, *args, **kwargs) -> None:
-        super().save(*args, **kwargs)
-        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(self.pk))  # every worker's addresses
-
-    def delete(self, *args, **kwargs):
-        pk = self.pk
-        deleted = super().delete(*args, **kwargs)
-        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(pk))
-        return deleted
-
-
-def default_club() -> int | None:
-    """The club a row belongs to when its writer names none: the club whose scope is active (a
-    request for its pages, a command given --club), else the site's one club, started from
-    LEAGUE_NAME on a database without any (so a one-club site starts as it always did). With several
-    clubs and none in scope there is no default, and the database refuses a row without its club."""
-    scoped = django_scopes.state.get_scope().get("club")
-    if isinstance(scoped, int):
-        return scoped
-    clubs = list(Club.objects.values_list("pk", flat=True)[:2])
-    if len(clubs) == 1:
-        return clubs[0]
-    if clubs:
-        return None
-    return Club.objects.create(slug=first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME).pk
-
-
-def first_club_slug(name: str) -> str:
-    """The address of the club a one-club site starts with, made from its name."""
-    slug = slugify(name)[:50] or "league"
-    return "league" if slug in RESERVED_SLUGS else slug
-
-
-def club_rows(manager_class=models.Manager):
-    """The manager of rows a club owns: inside `django_scopes.scope(club=...)` (every request for a
-    club's page, a command given --club) it reads and writes that club's rows only; inside a scope
-    without a club it raises ScopeError rather than read every club's."""
-    return ScopedManager(club="club", _manager_class=manager_class)
-
-
-# Outside any scope (the site's own work: migrations, forms built at import, the admin until it is
-# scoped per secretary) the whole site is read, in every thread: django-scopes' default is to refuse.
-django_scopes.state.state = ContextVar("state", default=MappingProxyType({"_enabled": False}))
-
-
-def club_reverse(club_id: int, name: str, args=()) -> str:
-    """The address of one of a club's pages: as the page being answered names it when that page is
-    the club's own, else (the admin, another club's page, a command) under that club's address
-    (settings.CLUB_URLCONF gives a club's addresses)."""
-    current = get_urlconf()
-    if getattr(current, "club_id", None) != club_id:
-        slug = Club.objects.values_list("slug", flat=True).get(pk=club_id)
-        current = import_string(settings.CLUB_URLCONF)(slug, club_id)
-    return reverse(name, args=args, urlconf=current)
-
-
-def owned_by_club(related_name: str):
-    """The foreign key every row a club owns carries."""
-    return models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name=related_name, default=default_club, editable=False
-    )
 
 
 class Category(WithinClub, models.Model):
@@ -318,37 +219,3 @@ class Page(WithinClub, models.Model):
 
     def get_absolute_url(self) -> str:
         return club_reverse(self.club_id, "league:page", [self.slug])
-
-
-class Revision(models.Model):
-    """A row per scope (the site, and each club) that changes whenever anything its public pages
-    show changes: the `version` of their cached copies and their ETag (see league.revision)."""
-
-    scope = models.SlugField(unique=True, default=revision.LEAGUE, help_text="Whose pages the row stands for.")
-    changed_at = models.DateTimeField()
-    token = models.CharField(
-        max_length=32, default="", help_text="Random, new at every change: a restored backup never reuses one."
-    )
-
-    def __str__(self) -> str:
-        return f"Revision of {self.scope} of {self.changed_at:%Y-%m-%d %H:%M:%S}"
-
-    @classmethod
-    def bump(cls, *clubs) -> None:
-        """Mark that the clubs (or their ids) changed: every service that writes calls it with the
-        clubs it wrote in, a restore with every club. The site's own row changes too: it keys the
-        pages every club shares."""
-        cls.renew(revision.LEAGUE, *(revision.of_club(getattr(club, "pk", club)) for club in clubs))
-
-    @classmethod
-    def renew(cls, *scopes: str) -> None:
-        now = timezone.now()
-        for scope in scopes:
-            token = revision.new_token()
-            if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
-                cls.objects.create(scope=scope, changed_at=now, token=token)
-
-
-# Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered
-# deals. A deal is a numbered game of a variant at a difficulty level, e.g. "8x4", level 5, deal 11982.
-# Their ratings are derived in `ratings` (player against deal).

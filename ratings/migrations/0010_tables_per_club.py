@@ -1,6 +1,6 @@
 
 import django.db.models.deletion
-import league.models.club
+import league.models.clubs
 from django.conf import settings
 from django.db import migrations, models
 
@@ -12,7 +12,7 @@ def into_the_club(apps, schema_editor):
         return
     Club = apps.get_model("league", "Club")
     club = Club.objects.first() or Club.objects.create(
-        slug=league.models.club.first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME
+        slug=league.models.clubs.first_club_slug(settings.LEAGUE_NAME), name=settings.LEAGUE_NAME
     )
     tables.update(club=club)
 
@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='ratingtable',
             name='club',
-            field=models.ForeignKey(default=league.models.club.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_tables', to='league.club'),
+            field=models.ForeignKey(default=league.models.clubs.default_club, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_tables', to='league.club'),
         ),
         migrations.AlterField(
             model_name='ratingtable',

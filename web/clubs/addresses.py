@@ -13,8 +13,8 @@ from django.urls import set_urlconf
 from django_scopes import scope, scopes_disabled
 
 from league import revision
-from league.models import Club
-from league.models.club import RESERVED_SLUGS
+from league.models import Club, answering
+from league.models.clubs import RESERVED_SLUGS
 
 _known: list = [None, {}]  # the clubs' revision token, and the clubs by slug as they were at it
 
@@ -79,5 +79,5 @@ class ClubMiddleware:
                 return self.get_response(request)
         request.urlconf = urlconf(club.slug, club.pk)
         set_urlconf(request.urlconf)  # for the middleware after this one, which resolves before the view
-        with scope(club=club.pk):
+        with scope(club=club.pk), answering(club):
             return self.get_response(request)

@@ -4,10 +4,9 @@ power rankings, the latest session) and a player's attempts (on the player's pag
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.shortcuts import render
 
-from league.models import Game, Player
+from league.models import Game, Player, club_setting
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors.standings import ranked_standings, standing_rows
@@ -16,8 +15,6 @@ from web.pages import charts
 from web.pages.formatting import format_fine_rating, long_date
 from web.pages.paging import WHOLE, paginate
 from web.pages.sections import Exports, Section, player_names
-
-PAGE = settings.LEAGUE_STANDINGS_PAGE_SIZE
 
 
 def standings_section(
@@ -30,8 +27,12 @@ def standings_section(
     since = deal_selectors.active_since(table, latest)
     shown_since = None if show_all else since
     ranked = ranked_standings(table, active_since=shown_since)
-    page = paginate(ranked, None, WHOLE) if whole else paginate(ranked, section.page_number, PAGE)
-    rows = standing_rows(table, page, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+    page = (
+        paginate(ranked, None, WHOLE)
+        if whole
+        else paginate(ranked, section.page_number, club_setting("standings_page_size"))
+    )
+    rows = standing_rows(table, page, club_setting("provisional_matchdays"))
     hidden = shown_since is not None and table.standings.filter(matchday_date__lt=shown_since).exists()
     days = table.method_params()["inactive_days"]
     notice = ""
@@ -53,8 +54,12 @@ def game_page(request, game: Game):
     levels_section, power, session = (exports.section(key) for key in ("levels", "power-rankings", "latest-session"))
     levels = deal_selectors.level_rows(table)
     grid = deal_selectors.level_grid(levels)
-    power_page = paginate(deal_selectors.power_rankings(levels), power.page_number, PAGE)
-    session_page = paginate(deal_selectors.session_attempts(latest) if latest else [], session.page_number, PAGE)
+    power_page = paginate(deal_selectors.power_rankings(levels), power.page_number, club_setting("standings_page_size"))
+    session_page = paginate(
+        deal_selectors.session_attempts(latest) if latest else [],
+        session.page_number,
+        club_setting("standings_page_size"),
+    )
     attempts = deal_selectors.attempt_rows(session_page.object_list, table.method_params()["first_attempt_only"])
     exports.names = player_names([*(row.player for row in standings.rows), *(row.player for row in attempts)])
     levels_section.show(lambda names: level_grid_table(grid), title="Average deal rating by variant and level")
@@ -80,7 +85,7 @@ def player_section(section: Section, player: Player, table: RatingTable, until=N
     """The player page's section for a deal game: every attempt (up to `until`) explained, newest
     first, and their rating chart."""
     attempts = deal_selectors.player_attempts(player, table, until)
-    page = paginate(attempts, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    page = paginate(attempts, section.page_number, club_setting("grid_page_size"))
     rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])  # newest first
     points = [
         charts.Point(day, rating, f"{long_date(day)}: {format_fine_rating(rating)}")

@@ -6,11 +6,10 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.shortcuts import render
 
-from league.models import Deal
+from league.models import Deal, club_setting
 from ratings.deals import calculator as deal_calculator
 from ratings.deals import selectors as deal_selectors
 from ratings.methods import ParamError
-from web.deals.sections import PAGE
 from web.deals.tables import AttemptTable
 from web.page_cache.params import PageParams, cached_page
 from web.pages import charts
@@ -33,7 +32,7 @@ def deal(request, slug, variant, level, number):
     table = deal.level.game.rating_table
     exports = Exports(request, reserved=("history", "history-heading"))
     attempts = exports.section("attempts")
-    page = paginate(deal_selectors.deal_attempts(deal), attempts.page_number, PAGE)
+    page = paginate(deal_selectors.deal_attempts(deal), attempts.page_number, club_setting("standings_page_size"))
     for attempt in page.object_list:
         attempt.deal = deal  # its level and game are the page's
     rows = deal_selectors.attempt_rows(page.object_list, table.method_params()["first_attempt_only"])

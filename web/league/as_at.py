@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.conf import settings
 from django.db.models import Max
 from django.utils import timezone
 
-from league.models import Matchday
+from league.models import Matchday, club_setting
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors import as_at, boards
@@ -34,9 +33,9 @@ def standings_section(
     by that day's reckoning, ranks and provisional marks of that day, and, when comparing, each
     player's change of rating and places since `days.since`."""
     since_active = None if show_all else active_since(table, days.day)
-    below = settings.LEAGUE_PROVISIONAL_MATCHDAYS  # the provisional after the ranked, as today's boards
+    below = club_setting("provisional_matchdays")  # the provisional after the ranked, as today's boards
     ranking = as_at.ranked_at(table, days.day, since_active, below)
-    page = paginate(ranking.rows, section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    page = paginate(ranking.rows, section.page_number, club_setting("standings_page_size"))
     rows = as_at.standing_rows_at(table, days.day, list(page.object_list), below)
     kind = DealStandingsTable if table.against_deals else StandingsTable
     extra = {}
@@ -65,7 +64,7 @@ def active_since(table: RatingTable, day: date) -> date | None:
         latest = deal_selectors.latest_session(table, day)
         return deal_selectors.active_since(table, latest)
     latest = Matchday.objects.filter(date__lte=day).aggregate(latest=Max("date"))["latest"]
-    return boards.active_since(latest, day, settings.LEAGUE_INACTIVE_DAYS, show_all=False)
+    return boards.active_since(latest, day, club_setting("inactive_days"), show_all=False)
 
 
 def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_all: bool, repeats: dict) -> dict:

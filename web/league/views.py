@@ -4,12 +4,11 @@ downloaded (`?export=csv&table=KEY`, KEY being the table's anchor)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db.models import F
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Game, Matchday, Page, Result, Season
+from league.models import Game, Matchday, Page, Result, Season, club_setting
 from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
 from ratings.selectors import boards, overview, seasons
@@ -42,7 +41,7 @@ def home(request):
     spans = spans_of(tables)
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
-    per_page = settings.LEAGUE_HOME_GRID_PAGE_SIZE
+    per_page = club_setting("home_grid_page_size")
     repeats = _repeated(tables, spans)  # a category that repeats its one game is shown with it
     sections = [
         shown_with(exports, rating_section(exports.section(t.slug), t, spans.of(t), per_page), repeats.get(t.pk))
@@ -64,7 +63,7 @@ def home(request):
         "leaders_hidden": bool(top and top.hidden and not season),  # inactive players left out: a link shows everyone
         "season": season,
         "show_all": show_all,
-        "inactive_days": settings.LEAGUE_INACTIVE_DAYS,
+        "inactive_days": club_setting("inactive_days"),
         "latest": [
             {"day": m, "html": lambda m=m: LatestResultsTable(m.results, exports.names).as_html(request)}
             for m in latest
@@ -92,8 +91,8 @@ def leaderboard(overall: RatingTable | None, spans, show_all: bool) -> tuple[boa
     elif season is not None:
         since = season.first_day  # who has played since the season began: its players, all-time ratings
     else:
-        since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
-    return overview.leaderboard(table, LEADERS, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since), season
+        since = boards.active_since(spans.everything.last, today, club_setting("inactive_days"), show_all)
+    return overview.leaderboard(table, LEADERS, club_setting("provisional_matchdays"), since), season
 
 
 def whole_url(request) -> str:
@@ -121,9 +120,9 @@ def standings(request):
     if when.day is not None:  # as it stood at the end of a day
         ctx = as_at.standings_page(exports, tables, spans, when, show_all, _repeated(tables, spans))
         exports.names = player_names(ctx.pop("shown"), tables)
-        ctx.update(inactive_days=settings.LEAGUE_INACTIVE_DAYS, show_all=show_all, first=spans.everything.first)
+        ctx.update(inactive_days=club_setting("inactive_days"), show_all=show_all, first=spans.everything.first)
         return exports.response() or render(request, "league/standings.html", {**ctx, "today": today})
-    since = boards.active_since(spans.everything.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
+    since = boards.active_since(spans.everything.last, today, club_setting("inactive_days"), show_all)
     repeats = _repeated(tables, spans)
     sections, shown, hidden = [], [], False
     for table in tables:
@@ -134,7 +133,7 @@ def standings(request):
             sections.append(deals.standings_section(section, table, show_all, whole=whole))
             shown.extend(row.player for row in section.rows)
             continue
-        board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
+        board = boards.board(table, club_setting("provisional_matchdays"), since)
         hidden = hidden or bool(board.hidden)
         quiet = table.scope == RatingTable.Scope.GAME or (table.scope == RatingTable.Scope.CATEGORY and board.hidden)
         if not board.rows and quiet:
@@ -144,7 +143,7 @@ def standings(request):
         shown.extend(row.player for row in section.rows)
         sections.append(section)
     exports.names = player_names(shown, tables)
-    ctx = {"sections": sections, "hidden": hidden, "inactive_days": settings.LEAGUE_INACTIVE_DAYS, "show_all": show_all}
+    ctx = {"sections": sections, "hidden": hidden, "inactive_days": club_setting("inactive_days"), "show_all": show_all}
     ctx["print_url"] = None if whole or not any(s.pager for s in sections) else whole_url(request)
     ctx.update(days=when, keep="", first=spans.everything.first, today=today)
     return exports.response() or render(request, "league/standings.html", ctx)
@@ -170,7 +169,7 @@ def board_section(
     """A table's standings: a page of its board (the ranked players, then the provisional ones), or
     all of it when `whole` (to print), standing for `also` too (see `shown_with`)."""
     page = paginate(
-        board.rows, None if whole else section.page_number, WHOLE if whole else settings.LEAGUE_STANDINGS_PAGE_SIZE
+        board.rows, None if whole else section.page_number, WHOLE if whole else club_setting("standings_page_size")
     )
     rows = boards.with_players(page.object_list)
     build = lambda names: StandingsTable(rows, names, with_year=with_year)  # noqa: E731
@@ -206,21 +205,21 @@ def game(request, slug):
     exports = Exports(request)
     standings_section, results = exports.section("standings"), exports.section("results")
     span = spans_of([table], games=[game.pk]).of(table)
-    section = rating_section(exports.section(table.slug), table, span, settings.LEAGUE_GRID_PAGE_SIZE, when.day)
-    results_section(results, game, span, settings.LEAGUE_GRID_PAGE_SIZE, table, when.day)
+    section = rating_section(exports.section(table.slug), table, span, club_setting("grid_page_size"), when.day)
+    results_section(results, game, span, club_setting("grid_page_size"), table, when.day)
     show_all = request.GET.get("all") == "1"
     with_year = span.needs_year(today)
     if when.day is not None:  # as it stood at the end of a day
         ranking = as_at.standings_section(standings_section, table, when, True, with_year, title="Standings").rows
     else:
-        since = boards.active_since(span.last, today, settings.LEAGUE_INACTIVE_DAYS, show_all)
-        board = boards.board(table, settings.LEAGUE_PROVISIONAL_MATCHDAYS, since)
+        since = boards.active_since(span.last, today, club_setting("inactive_days"), show_all)
+        board = boards.board(table, club_setting("provisional_matchdays"), since)
         ranking = board_section(exports, standings_section, table, board, with_year, title="Standings").rows
     points = points_sections(exports, game, with_year) if when.day is None else []  # every score sheet
     shown = [p for s in points for p in s.players]
     exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking), *shown])
     ctx = {"game": game, "section": section, "standings": standings_section, "results": results, "points": points}
-    ctx.update(show_all=show_all, inactive_days=settings.LEAGUE_INACTIVE_DAYS, days=when, first=span.first, today=today)
+    ctx.update(show_all=show_all, inactive_days=club_setting("inactive_days"), days=when, first=span.first, today=today)
     return exports.response() or render(request, "league/game.html", ctx)
 
 

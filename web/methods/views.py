@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from league.models import club_setting
 from league.validation import name_key, quoted
 from ratings import calculator as calc
 from ratings import comparison
@@ -247,9 +248,9 @@ def compare(request):
     ranks = [run.ranking() for run in runs]
     own = next(i for i, run in enumerate(runs) if run.method.slug == table.method)
     order = sorted(players, key=lambda pid: (ranks[own].get(pid, len(players) + 1), players[pid]))
-    standings = paginate(order, request.GET.get("standings-page"), settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    standings = paginate(order, request.GET.get("standings-page"), club_setting("standings_page_size"))
     newest_first = paginate(
-        range(len(history) - 1, -1, -1), request.GET.get("matchdays-page"), settings.LEAGUE_GRID_PAGE_SIZE
+        range(len(history) - 1, -1, -1), request.GET.get("matchdays-page"), club_setting("grid_page_size")
     )
     ctx = {
         "tables": tables,

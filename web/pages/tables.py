@@ -16,12 +16,12 @@ from __future__ import annotations
 import functools
 
 import django_tables2 as tables
-from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django_tables2.rows import BoundRow, BoundRows
 from django_tables2.utils import signature
 
+from league.models import club_setting
 from web.pages.columns import (
     NUM,
     ChangeColumn,
@@ -130,7 +130,7 @@ class StandingPlayerColumn(PlayerNameColumn):
                 '{} <span class="badge" title="Fewer than {} matchdays, or a rating still settling: not ranked yet">'
                 "provisional</span>",
                 table.names.html(record.player),
-                settings.LEAGUE_PROVISIONAL_MATCHDAYS,
+                club_setting("provisional_matchdays"),
             )
         return table.names.html(record.player)
 

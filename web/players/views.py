@@ -4,11 +4,10 @@ each table, attempts at deals, head to head against everyone they met and their 
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Player
+from league.models import Player, club_setting
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
@@ -52,7 +51,7 @@ def directory(request):
         return bad_request(request, str(error))
     exports = Exports(request)
     section = exports.section("players")
-    size = settings.LEAGUE_STANDINGS_PAGE_SIZE
+    size = club_setting("standings_page_size")
     if days.day is None:
         page = paginate(overview.player_directory(search, order), section.page_number, size)
         rows = overview.directory_rows(page)
@@ -134,7 +133,7 @@ def _matchdays_section(section, player: Player, rated: list[RatingTable], histor
     the matchday counted in, with how each table's method works (and rates sides, where a matchday
     shown was played in sides)."""
     played = played_matchdays(history)
-    page = paginate(played, section.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    page = paginate(played, section.page_number, club_setting("grid_page_size"))
     rows = matchday_rows(player, page.object_list, games)
     add_partners(player, rows)
     with_year = bool(played) and standings.TableSpan(len(played), played[-1][0], played[0][0]).needs_year(today)
@@ -152,7 +151,7 @@ def _matchdays_section(section, player: Player, rated: list[RatingTable], histor
 
 
 def _head_to_head_section(section, player: Player, games: dict):
-    counts = paginate(head_to_head_counts(player, games), section.page_number, settings.LEAGUE_STANDINGS_PAGE_SIZE)
+    counts = paginate(head_to_head_counts(player, games), section.page_number, club_setting("standings_page_size"))
     opponents = head_to_head_records(counts.object_list)
     section.show(lambda names: HeadToHeadTable(opponents, names), counts, title="Head to head")
     return section, opponents
@@ -178,9 +177,9 @@ def player(request, pk):
     tables = list(RatingTable.objects.select_related("game"))
     games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     if day is None:
-        summary = player_standings(player, tables, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+        summary = player_standings(player, tables, club_setting("provisional_matchdays"))
     else:  # as they stood at the end of a day
-        summary = as_at_ratings.player_standings_at(player, tables, day, settings.LEAGUE_PROVISIONAL_MATCHDAYS)
+        summary = as_at_ratings.player_standings_at(player, tables, day, club_setting("provisional_matchdays"))
     rated = [row["table"] for row in summary if not row["table"].against_deals]
     history = rating_history(player, [table.pk for table in rated], day)
     shown_day = day or today  # the record's recent change counts back from it

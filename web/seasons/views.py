@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.conf import settings
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Player, Season
+from league.models import Player, Season, club_setting
 from ratings.models import RatingTable
 from ratings.selectors import seasons
 from ratings.selectors.standings import TableSpan
@@ -87,7 +86,7 @@ def season(request, slug):
             )
         )
     matchdays = exports.section("matchdays")
-    page = paginate(seasons.matchdays(season, today), matchdays.page_number, settings.LEAGUE_GRID_PAGE_SIZE)
+    page = paginate(seasons.matchdays(season, today), matchdays.page_number, club_setting("grid_page_size"))
     matchdays.show(
         lambda names: SeasonMatchdaysTable(page.object_list, names, with_year=with_year),
         page,
@@ -100,7 +99,7 @@ def season(request, slug):
             span = TableSpan(0, season.first_day, season.last_day, spans.of(board.table).games)
             section = exports.section(board.table.slug)
             grids.append(
-                rating_section(section, board.source, span, settings.LEAGUE_GRID_PAGE_SIZE, end, season.first_day)
+                rating_section(section, board.source, span, club_setting("grid_page_size"), end, season.first_day)
             )
     shown = [r.player for b in boards for r in b.rows]
     exports.names = player_names([*shown, *(p for s in grids for p in s.players)])
