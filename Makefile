@@ -22,7 +22,7 @@ install: $(STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo --club demo
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production: needs SECRET_KEY and ALLOWED_HOSTS in the environment (see README, Production in brief, and docs/operations.md).

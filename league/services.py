@@ -1,4 +1,5 @@
-"""Writes of the club's data that no rating depends on: players' names (and former names) and the text pages.
+"""Writes of the club's data that no rating depends on: players' names (and former names), the text
+pages, and a whole club's deletion.
 
 Each saves and moves the league's revision on in one transaction, so that browsers and caches
 fetch the pages that show them anew. Writes that change ratings (matchdays, results, games,
@@ -11,8 +12,9 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.utils import timezone
+from django_scopes import scopes_disabled
 
-from league.models import FormerName, Page, Player, Revision
+from league.models import Club, DealSession, FormerName, Game, Matchday, Page, Player, Revision
 from league.validation import name_key
 
 
@@ -71,3 +73,14 @@ def delete_pages(pages: Iterable[Page]) -> None:
     clubs = set(gone.values_list("club", flat=True))
     gone.delete()
     Revision.bump(*clubs)
+
+
+@transaction.atomic
+def delete_club(club: Club) -> None:
+    """Delete a club with everything it holds. Its sessions and matchdays go first, then its games:
+    their rows protect the players, games and categories that the club's own deletion removes."""
+    with scopes_disabled():
+        DealSession.objects.filter(game__club=club).delete()
+        Matchday.objects.filter(club=club).delete()
+        Game.objects.filter(club=club).delete()
+        club.delete()  # renews the clubs' revisions

@@ -199,7 +199,7 @@ def _clear_all(runs: list[TableRun], every_row: bool) -> None:
     rebuilt."""
     if every_row:
         RatingEntry.objects.all().delete()
-    if len(runs) == RatingTable.every.count():
+    if len(runs) == RatingTable._base_manager.count():  # every club's tables, whichever club is in scope
         Standing.objects.all().delete()
     for run in runs:
         if not every_row:

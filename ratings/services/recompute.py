@@ -52,26 +52,28 @@ _FIGURES = {
 }
 
 
-def _snapshot() -> dict[str, dict]:
+def _snapshot(clubs: list[int]) -> dict[str, dict]:
     figures = {}
     for kind, (model, key, values) in _FIGURES.items():
         key = ("table__club__slug", "table__slug", *key)
-        figures[kind] = {row[: len(key)]: row[len(key) :] for row in model.objects.values_list(*key, *values)}
+        rows = model.objects.filter(table__club__in=clubs).values_list(*key, *values)
+        figures[kind] = {row[: len(key)]: row[len(key) :] for row in rows}
     return figures
 
 
-def differences() -> list[str]:
-    """How the stored tables differ from a fresh computation of the whole history, one line per
-    difference; empty when they agree. Writes nothing (the fresh computation is rolled back)."""
-
+def differences(club: Club | None = None) -> list[str]:
+    """How the club's stored tables (every club's when None) differ from a fresh computation of the
+    whole history, one line per difference; empty when they agree. Writes nothing (the fresh
+    computation is rolled back)."""
+    clubs = [club.pk] if club is not None else list(Club.objects.values_list("pk", flat=True))
     with transaction.atomic():
-        stored = _snapshot()
-        tables = _every_table(list(Club.objects.values_list("pk", flat=True)))
+        stored = _snapshot(clubs)
+        tables = _every_table(clubs)
         engine.recompute(tables)
         for table in tables:
             if table.against_deals:
                 deal_engine.recompute(table)
-        fresh = _snapshot()
+        fresh = _snapshot(clubs)
         transaction.set_rollback(True)
     lines = []
     for kind in stored:

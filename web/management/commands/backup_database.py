@@ -9,7 +9,8 @@ from web.backups import BackupError, backup
 class Command(BaseCommand):
     help = (
         "Back up the whole database to a new file while the site runs: SQLite through its online "
-        "backup API (one self-contained .sqlite3 file), PostgreSQL with pg_dump's custom format."
+        "backup API (one self-contained .sqlite3 file), PostgreSQL with pg_dump's custom format. It holds "
+        "every club of the site: there is no backup of one club alone."
     )
 
     def add_arguments(self, parser):

@@ -10,6 +10,7 @@ from league.results import RATED_AS_GIVEN, RESULT_FIELDS, Play
 from league.validation import quoted
 from ratings.models import RatingTable
 from web.importing import COLUMNS, DERIVED_COLUMNS, FACT_COLUMNS
+from web.management.clubs import add_club_argument, club_named, in_club
 from web.pages.formatting import csv_cell, plain_number
 
 # The import's columns, then the rating: the file imports back (`import_results`) to the same ratings,
@@ -60,8 +61,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--table", default="overall", help="overall, a game's slug or a category's slug")
         parser.add_argument("--format", choices=["csv", "json"], default="csv")
+        add_club_argument(parser)
 
-    def handle(self, table: str, format: str, **options):
+    def handle(self, table: str, format: str, club: str | None, **options):
+        with in_club(club_named(club)):
+            self._export(table, format)
+
+    def _export(self, table: str, format: str) -> None:
         found = RatingTable.objects.filter(slug=table).first()
         if found is None:
             known = ", ".join(RatingTable.objects.values_list("slug", flat=True))

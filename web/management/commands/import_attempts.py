@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 from web.importing import ImportFailed
+from web.management.clubs import add_club_argument, club_named, in_club
 
 
 def read(file: Path) -> bytes:
@@ -32,10 +33,14 @@ class Command(BaseCommand):
             action="store_true",
             help="Replace the attempts of sessions that already exist instead of refusing.",
         )
+        add_club_argument(parser)
 
-    def handle(self, file: Path, replace: bool, **options):
+    def handle(self, file: Path, replace: bool, club: str | None, **options):
+        club = club_named(club)
+        data = read(file)
         try:
-            summary = import_attempts(read(file), replace=replace)
+            with in_club(club):
+                summary = import_attempts(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
         sessions = "session" if summary.sessions == 1 else "sessions"

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from web.faults import told
 from web.importing import COLUMNS, ImportFailed, import_results
+from web.management.clubs import add_club_argument, club_named, in_club
 
 
 class Command(BaseCommand):
@@ -20,8 +21,10 @@ class Command(BaseCommand):
             action="store_true",
             help="Replace the results of matchdays that already exist instead of refusing.",
         )
+        add_club_argument(parser)
 
-    def handle(self, file: Path, replace: bool, **options):
+    def handle(self, file: Path, replace: bool, club: str | None, **options):
+        club = club_named(club)
         if str(file) == "-":
             import sys
 
@@ -32,7 +35,7 @@ class Command(BaseCommand):
             except OSError as exc:
                 raise CommandError(f"Cannot read {file}: {exc.strerror}; nothing was imported.") from None
         try:
-            with told(f"Nothing was imported from {file}"):
+            with told(f"Nothing was imported from {file}"), in_club(club):
                 summary = import_results(data, replace=replace)
         except ImportFailed as exc:
             # One problem on the same line, several one a line below it.

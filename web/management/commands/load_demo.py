@@ -3,15 +3,17 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from league import services as league_services
-from league.models import Category, Game, Matchday, Page
+from league.models import Category, Club, Game, Matchday, Page
 from league.placings import BY_PLACINGS, LOWEST_WINS
 from ratings.services.catalogue import save_category, save_game
 from web.faults import told
 from web.importing import import_results
+from web.management.clubs import add_club_argument, club_named, in_club
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
 
@@ -41,19 +43,41 @@ def _game(slug: str, name: str, category: Category, official: bool = True, scori
         save_game(Game(slug=slug, name=name, category=category, official=official, scoring=scoring))
 
 
+DEMO_NAME = "Demo club"
+
+
+def demo_club(slug: str) -> Club:
+    """The club --club names, started empty as the demo club when there is none at that address."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        club = Club(slug=slug, name=DEMO_NAME)
+        try:
+            club.full_clean()
+        except ValidationError as exc:
+            raise CommandError("The demo data was not loaded: " + " ".join(exc.messages)) from None
+        club.save()
+    return club
+
+
 class Command(BaseCommand):
     help = (
-        "Load the club's November matchdays, its pages and an admin login into an empty database. "
-        "Does nothing if there are matchdays already."
+        "Load a card club's November matchdays, its pages and an admin login into a club without matchdays "
+        f"(with --club, that club, started as {DEMO_NAME!r} if there is none at its address). "
+        "Does nothing if the club has matchdays already."
     )
 
-    def handle(self, **options):
+    def add_arguments(self, parser):
+        add_club_argument(parser)
+
+    def handle(self, club: str | None, **options):
         with told("The demo data was not loaded"), transaction.atomic():
-            self._load()
+            found = demo_club(club) if club is not None else club_named(None)
+            with in_club(found):
+                self._load()
 
     def _load(self) -> None:
         if Matchday.objects.exists():
-            self.stdout.write("The database has matchdays already; demo data not loaded.")
+            self.stdout.write("The club has matchdays already; demo data not loaded.")
             return
         hearts_category = _category("trick-taking", "Trick-taking")
         tcg = _category(

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from web.deals.importing import SEED_COLUMNS, import_seeds
 from web.importing import ImportFailed
+from web.management.clubs import add_club_argument, club_named, in_club
 from web.management.commands.import_attempts import read
 
 
@@ -17,10 +18,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="CSV file (UTF-8), or - for standard input")
+        add_club_argument(parser)
 
-    def handle(self, file: Path, **options):
+    def handle(self, file: Path, club: str | None, **options):
+        club = club_named(club)
+        data = read(file)
         try:
-            summary = import_seeds(read(file))
+            with in_club(club):
+                summary = import_seeds(data)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
         self.stdout.write(f"Seeded {summary.deals_seeded} deals ({summary.deals_created} new).")

@@ -1,0 +1,37 @@
+"""A club's secretaries: staff who keep its league. Each is in the group `SECRETARIES`, which holds
+the admin's permissions on a league's own data (players, games, matchdays and their results,
+seasons, pages, sessions of deals, rating tables): the entry page's too (web.pages.access). Which
+club's rows they may touch is the club's `secretaries` relation; the site itself (its clubs, their
+revisions, the users) is the superuser's."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Q
+
+from league.models import Club
+
+SECRETARIES = "Club secretaries"
+
+# The league's rows a secretary keeps: every model of `league` but the site's own, and the rating
+# tables (their methods are chosen in the admin). The ratings' figures are the recompute's to write.
+_KEPT = Q(content_type__app_label="league") & ~Q(content_type__model__in=["club", "revision"]) | Q(
+    content_type__app_label="ratings", content_type__model="ratingtable"
+)
+
+
+def secretaries_group() -> Group:
+    """The group every secretary is in, made (or given the permissions it misses) on first use; an
+    administrator may give it more in the admin."""
+    group, _ = Group.objects.get_or_create(name=SECRETARIES)
+    group.permissions.add(*Permission.objects.filter(_KEPT))
+    return group
+
+
+def make_secretary(user, club: Club) -> None:
+    """Make `user` a secretary of `club`: staff, in the secretaries' group, and among the club's."""
+    if not user.is_staff:
+        user.is_staff = True
+        user.save(update_fields=["is_staff"])
+    user.groups.add(secretaries_group())
+    club.secretaries.add(user)
