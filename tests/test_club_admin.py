@@ -17,6 +17,7 @@ from league.placings import BY_PLACINGS
 from ratings.models import RatingTable
 from ratings.services.catalogue import save_category, save_game
 from tests.conftest import NO_FORMER_NAMES, form_data
+from tests.test_deal_admin import session_form
 from web.importing import import_results
 
 pytestmark = pytest.mark.no_club  # a site of two clubs, made here
@@ -214,3 +215,15 @@ def test_only_a_superuser_edits_the_clubs_and_a_new_address_is_served(client, ad
     assert admin_client.post(url, data).status_code == 302
     assert admin_client.get("/northern/").status_code == 200
     assert admin_client.get("/north/").status_code == 404
+
+
+def test_a_solitaire_session_takes_only_its_games_clubs_players(client, clubs):
+    north, south = clubs["north"], clubs["south"]
+    secretary(client, north, south)
+    with scope(club=north.pk):
+        data = session_form(Game.objects.get(slug="klondike"), "2025-11-10", [("GL", "8x4", 5, 11982, True, True)])
+    with scope(club=south.pk):
+        data["attempts-0-player"] = str(Player.objects.get(short_name="GL").pk)
+    page = client.post(reverse("admin:league_dealsession_add"), data).content.decode()
+    assert "GL: another club&#x27;s players; choose this club&#x27;s." in page
+    assert DealSession.objects.count() == 2  # the fixture's
