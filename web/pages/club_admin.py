@@ -45,7 +45,8 @@ class ClubForm(forms.ModelForm):
 
 def refuse_other_clubs(club_id: int | None, players) -> None:
     """A secretary of two clubs is offered both clubs' players: a matchday's or a session's are its
-    club's (the writers refuse a mix too, but as a fault, not as the form's error)."""
+    club's, refused on the form (the matchdays' writer stops a mix only as a fault; the sessions'
+    writer would store it)."""
     others = sorted({p.short_name for p in players if club_id is not None and p.club_id != club_id})
     if others:
         raise ValidationError(f"{', '.join(others)}: another club's players; choose this club's.")
