@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A secretary's admin reads and writes their clubs' rows only (a superuser's, every club's).
+    "web.clubs.secretaries.SecretaryScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A locked, full or read-only database gets a 503 that says so, not a 500.

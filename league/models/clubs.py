@@ -121,6 +121,8 @@ def default_club() -> int | None:
     LEAGUE_NAME on a database without any (so a one-club site starts as it always did). With several
     clubs and none in scope there is no default, and the database refuses a row without its club."""
     scoped = django_scopes.state.get_scope().get("club")
+    if isinstance(scoped, (list, tuple)) and len(scoped) == 1:
+        scoped = scoped[0]  # a secretary of one club, in the admin
     if isinstance(scoped, int):
         return scoped
     clubs = list(Club.objects.values_list("pk", flat=True)[:2])

@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django_scopes import ScopedManager
 
 from league.checked import date_problem
 
@@ -76,6 +77,9 @@ class DealSession(models.Model):
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="deal_sessions")
     date = models.DateField()
     notes = models.TextField(blank=True)
+
+    # Its club is its game's: the admin lists a secretary's clubs' sessions only.
+    objects = ScopedManager(club="game__club")
 
     class Meta:
         ordering = ["date", "game"]

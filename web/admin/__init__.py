@@ -6,10 +6,10 @@ revision on in one transaction."""
 
 from django.contrib import admin
 
-from web.admin import catalogue, matchdays, rating_tables, site
+from web.admin import catalogue, clubs, matchdays, rating_tables, site
 from web.deals import admin as deals
 from web.seasons import admin as seasons
 
 site.configure(admin.site)
 
-__all__ = ["catalogue", "deals", "matchdays", "rating_tables", "seasons", "site"]
+__all__ = ["catalogue", "clubs", "deals", "matchdays", "rating_tables", "seasons", "site"]

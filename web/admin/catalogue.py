@@ -15,6 +15,7 @@ from ratings.services.catalogue import (
     save_category,
     save_game,
 )
+from web.pages.club_admin import ClubOwnedAdmin
 
 
 class FormerNameInline(admin.TabularInline):
@@ -26,7 +27,7 @@ class FormerNameInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ClubOwnedAdmin):
     list_display = ["short_name", "name", "first_played"]
     search_fields = ["short_name", "name", "former_names__name"]
     inlines = [FormerNameInline]
@@ -53,7 +54,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(ClubOwnedAdmin):
     list_display = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
 
@@ -77,7 +78,7 @@ class GameForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ClubOwnedAdmin):
     form = GameForm
     list_display = ["name", "category", "official", "scoring"]
     list_filter = ["official", "category"]
@@ -94,7 +95,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Page)
-class PageAdmin(admin.ModelAdmin):
+class PageAdmin(ClubOwnedAdmin):
     list_display = ["title", "slug", "position"]
     prepopulated_fields = {"slug": ["title"]}
 

@@ -34,6 +34,7 @@ from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS, GivenField
 from web.pages.clashes import CheckedAgainOnClash
+from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
 from web.pages.formatting import format_change, format_rating, long_date
 
 
@@ -91,6 +92,7 @@ class ResultFormSet(BaseInlineFormSet):
     def clean(self):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
+        refuse_other_clubs(self.instance.club_id, [data["player"] for _, data in _kept_rows(self)])
         game = self.instance.game if self.instance.game_id else None
         try:
             self.checked = check_matchday(self.instance, game, typed_results(self))
@@ -213,7 +215,7 @@ class MatchdayChangeList(ChangeList):
 
 
 @admin.register(Matchday)
-class MatchdayAdmin(CheckedAgainOnClash, admin.ModelAdmin):
+class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
     list_display = ["number", "date", "game", "rounds", "players"]
     list_filter = ["game"]
     date_hierarchy = "date"

@@ -17,6 +17,7 @@ from ratings import methods
 from ratings.models import RatingTable
 from ratings.services.rating_tables import method_problems, save_rating_table
 from ratings.services.recompute import RecomputeError
+from web.pages.club_admin import ClubOwnedAdmin
 
 
 def own_params(method: methods.Method) -> list[methods.Param]:
@@ -109,7 +110,7 @@ RatingTableForm = _form_class()
 
 
 @admin.register(RatingTable)
-class RatingTableAdmin(admin.ModelAdmin):
+class RatingTableAdmin(ClubOwnedAdmin):
     """Tables are created from the games; here the club sets their texts, method and parameters."""
 
     form = RatingTableForm

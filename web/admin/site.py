@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils.functional import SimpleLazyObject
 
 from league.models import Club, club_reverse
+from web.pages.access import clubs_of
 
 APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
 MODEL_ORDER = {"Matchday": 0, "Player": 1, "Game": 2, "DealSession": 3, "Category": 4, "Season": 5, "Page": 6}
@@ -27,11 +28,13 @@ def configure(site: admin.AdminSite) -> None:
     context = site.each_context
 
     def each_context(request):
-        return {**context(request), "entry_pages": SimpleLazyObject(entry_pages)}
+        return {**context(request), "entry_pages": SimpleLazyObject(lambda: entry_pages(request.user))}
 
     site.each_context = each_context
 
 
-def entry_pages() -> list[tuple[str, str]]:
-    """Each club's name and its entry page, for the admin's links to them."""
-    return [(club.name, club_reverse(club.pk, "league:enter")) for club in Club.objects.all()]
+def entry_pages(user) -> list[tuple[str, str]]:
+    """The name and entry page of each club the user works on, for the admin's links to them."""
+    clubs = clubs_of(user)
+    shown = Club.objects.all() if clubs is None else Club.objects.filter(pk__in=clubs)
+    return [(club.name, club_reverse(club.pk, "league:enter")) for club in shown]

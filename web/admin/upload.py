@@ -2,7 +2,8 @@
 import it. The preview is the import itself run inside a transaction that is rolled back, so it
 refuses exactly what the import would refuse and counts exactly what it would create; the file waits
 in the secretary's session until they confirm, with a one-time token (league.submissions) that makes
-a second confirmation import nothing."""
+a second confirmation import nothing. A secretary of several clubs (a superuser of a site of several)
+picks the club the file is imported into; the import then reads and writes that club's rows only."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django_scopes import scope
 
 from league import submissions
 from ratings.services.imports import ImportSummary
 from web.importing import ImportFailed, columns_help, import_results
+from web.pages.access import works_on
+from web.pages.club_admin import club_choices
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
 SESSION_KEY = "admin_results_import"
@@ -29,6 +33,12 @@ class UploadForm(forms.Form):
     replace = forms.BooleanField(
         required=False, label="Replace the results of matchdays that already exist (by number)"
     )
+
+    def __init__(self, *args, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if clubs is not None:  # several to choose from; with one, the file is that club's
+            self.fields["club"] = forms.ModelChoiceField(queryset=clubs, label="Club", help_text="Import into it.")
+            self.order_fields(["club"])
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -45,13 +55,21 @@ class _RolledBack(Exception):
         self.summary = summary
 
 
-def dry_run(data: bytes, replace: bool) -> ImportSummary:
+def dry_run(data: bytes, replace: bool, club_id: int | None = None) -> ImportSummary:
     """What importing `data` would do, with nothing kept; ImportFailed as the import raises it."""
     try:
         with transaction.atomic():
-            raise _RolledBack(import_results(data, replace=replace))
+            raise _RolledBack(import_into(club_id, data, replace))
     except _RolledBack as done:
         return done.summary
+
+
+def import_into(club_id: int | None, data: bytes, replace: bool) -> ImportSummary:
+    """Import into the club chosen (None: the one the user works on, `league.models.default_club`)."""
+    if club_id is None:
+        return import_results(data, replace=replace)
+    with scope(club=club_id):
+        return import_results(data, replace=replace)
 
 
 def import_view(model_admin, request):
@@ -64,18 +82,21 @@ def import_view(model_admin, request):
     }
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm(request, context, request.POST["confirm"])
-    form = UploadForm(request.POST or None, request.FILES or None)
+    form = UploadForm(request.POST or None, request.FILES or None, clubs=club_choices(request))
     if request.method == "POST" and form.is_valid():
         data, replace = form.cleaned_data["file"], form.cleaned_data["replace"]
+        club = form.cleaned_data.get("club")
+        club_id = club.pk if club is not None else None
         try:
-            summary = dry_run(data, replace)
+            summary = dry_run(data, replace, club_id)
         except ImportFailed as failed:
             return TemplateResponse(
                 request, "admin/league/matchday/import.html", {**context, "form": form, "errors": failed.errors}
             )
         token = submissions.new_token()
-        request.session[SESSION_KEY] = {"token": token, "data": base64.b64encode(data).decode(), "replace": replace}
-        preview = {"summary": summary, "text": describe(summary), "token": token, "replace": replace}
+        pending = {"token": token, "data": base64.b64encode(data).decode(), "replace": replace, "club": club_id}
+        request.session[SESSION_KEY] = pending
+        preview = {"summary": summary, "text": describe(summary), "token": token, "replace": replace, "club": club}
         return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "preview": preview})
     return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "form": form})
 
@@ -86,12 +107,13 @@ def _confirm(request, context: dict, token: str):
     if submissions.is_token(token) and (done := submissions.saved_with(token)):
         return _already_imported(request, done)
     pending = request.session.get(SESSION_KEY)
-    if not pending or pending.get("token") != token:
+    club = (pending or {}).get("club")
+    if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
         messages.error(request, "That preview has expired; upload the file again.")
         return redirect("admin:league_matchday_import")
 
     def save():
-        summary = import_results(base64.b64decode(pending["data"]), replace=pending["replace"])
+        summary = import_into(pending.get("club"), base64.b64decode(pending["data"]), pending["replace"])
         return summary, None, describe(summary)
 
     try:
@@ -101,7 +123,9 @@ def _confirm(request, context: dict, token: str):
     except ImportFailed as failed:  # the league changed since the preview
         del request.session[SESSION_KEY]
         return TemplateResponse(
-            request, "admin/league/matchday/import.html", {**context, "form": UploadForm(), "errors": failed.errors}
+            request,
+            "admin/league/matchday/import.html",
+            {**context, "form": UploadForm(clubs=club_choices(request)), "errors": failed.errors},
         )
     del request.session[SESSION_KEY]
     messages.success(request, f"Imported: {describe(summary)}")

@@ -21,6 +21,7 @@ from league.validation import DEALS, LEVELS, VARIANT_LENGTH, parse_won, variant_
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
 from web.fields import READERS, FlagField, WholeNumberField, refusal
+from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
 from web.pages.formatting import format_change, format_rating
 
 
@@ -77,6 +78,8 @@ class AttemptFormSet(BaseInlineFormSet):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors first
         game = self.instance.game if self.instance.game_id else None
+        if game is not None:
+            refuse_other_clubs(game.club_id, [data["player"] for data in _kept_rows(self)])
         problems = deal_services.attempt_problems(game, attempt_inputs(self))
         if problems:
             raise ValidationError(problems)
@@ -119,7 +122,7 @@ def changes_html(rows) -> str:
 
 
 @admin.register(DealSession)
-class DealSessionAdmin(admin.ModelAdmin):
+class DealSessionAdmin(ClubOwnedAdmin):
     list_display = ["date", "game", "attempts"]
     list_filter = ["game"]
     date_hierarchy = "date"

@@ -15,6 +15,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.db.models import Max
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
@@ -26,7 +27,7 @@ from ratings.selectors.grids import with_points
 from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.fields import refusal
-from web.pages.access import ENTRY_PERMISSIONS
+from web.pages.access import ENTRY_PERMISSIONS, works_on
 from web.pages.formatting import explain_change
 from web.pages.typed_names import Resolved, described
 
@@ -134,6 +135,8 @@ def _refusal(request):
 
 @staff_member_required
 def enter(request):
+    if not works_on(request.user, request.club.pk):
+        raise Http404("No page has this address.")  # another club's secretary: nothing to confirm
     if not request.user.has_perms(ENTRY_PERMISSIONS):
         return _refusal(request)
     lines, lines_error = _line_count(request.POST) if request.method == "POST" else (LINES, None)

@@ -10,10 +10,11 @@ from league.models import Season
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.seasons import delete_season, save_season
 from web.pages.clashes import CheckedAgainOnClash
+from web.pages.club_admin import ClubOwnedAdmin
 
 
 @admin.register(Season)
-class SeasonAdmin(CheckedAgainOnClash, admin.ModelAdmin):
+class SeasonAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
     list_display = ["name", "first_day", "last_day", "start"]
     fields = ["name", "slug", "first_day", "last_day", "start"]
     prepopulated_fields = {"slug": ["name"]}

@@ -1,0 +1,229 @@
+"""Secretaries per club: in the admin a club's secretary sees, picks from and changes only their
+clubs' rows, and imports only into them; another club's object is a 404 wherever it is asked for,
+as is another club's entry page. A superuser sees every club; a secretary of several picks the club
+of what they add."""
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+from django_scopes import scope
+
+from league.models import Category, Club, DealSession, Game, Matchday, Page, Player, Season
+from league.placings import BY_PLACINGS
+from ratings.models import RatingTable
+from ratings.services.catalogue import save_category, save_game
+from tests.conftest import NO_FORMER_NAMES, form_data
+from tests.test_deal_admin import session_form
+from web.importing import import_results
+
+pytestmark = pytest.mark.no_club  # a site of two clubs, made here
+DAY = datetime.date(2025, 11, 3)
+CSV = b"matchday,date,game,rounds,player,placing,rated_placing\n"
+
+
+@pytest.fixture
+def clubs(db):
+    """North and South, each with a player GL, a game Hearts (with a matchday), a category, a season,
+    a page, rating tables and a solitaire session."""
+    made = {}
+    for slug in ("north", "south"):
+        club = Club.objects.create(slug=slug, name=slug.title())
+        with scope(club=club.pk):
+            import_results(CSV + b"1,2025-11-03,Hearts,2,GL,1,\n1,2025-11-03,Hearts,2,K,2,\n")
+            save_category(Category(name="Trick-taking", slug="trick-taking"))
+            save_game(Game(name="Klondike", slug="klondike", against_deals=True))
+        Season.objects.create(club=club, name="2025", slug="2025", first_day=DAY, last_day=DAY)
+        Page.objects.create(club=club, slug="laws", title="Laws")
+        DealSession.objects.create(game=Game.objects.get(club=club, slug="klondike"), date=DAY)
+        made[slug] = club
+    return made
+
+
+def secretary(client, *clubs, name="sec"):
+    """`client` logged in as staff with every permission on the league's data, secretary of `clubs`."""
+    user = User.objects.create_user(name, password="pw-for-tests", is_staff=True)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label__in=["league", "ratings"]))
+    for club in clubs:
+        club.secretaries.add(user)
+    client.force_login(user)
+    return client
+
+
+def owned(club):
+    """One object of each kind the admin shows, of `club`: (admin name, object)."""
+    return [
+        ("league_player", Player.objects.get(club=club, short_name="GL")),
+        ("league_game", Game.objects.get(club=club, slug="hearts")),
+        ("league_category", Category.objects.get(club=club)),
+        ("league_matchday", Matchday.objects.get(club=club, number=1)),
+        ("league_season", Season.objects.get(club=club)),
+        ("league_page", Page.objects.get(club=club)),
+        ("ratings_ratingtable", RatingTable.objects.get(club=club, slug="overall")),
+        ("league_dealsession", DealSession.objects.get(game__club=club)),
+    ]
+
+
+def test_another_clubs_objects_are_a_404_on_every_admin_page(client, clubs):
+    secretary(client, clubs["north"])
+    for name, obj in owned(clubs["south"]):
+        for page in ("change", "delete", "history"):
+            url = reverse(f"admin:{name}_{page}", args=[obj.pk])
+            assert client.get(url).status_code == 404, url
+        assert client.post(reverse(f"admin:{name}_change", args=[obj.pk]), {}).status_code == 404
+    for name, obj in owned(clubs["north"]):  # their own are theirs to change
+        assert client.get(reverse(f"admin:{name}_change", args=[obj.pk])).status_code == 200, name
+    assert Matchday.objects.filter(club=clubs["south"]).count() == 1
+
+
+def test_a_missing_object_is_the_same_404_as_another_clubs(client, clubs):
+    secretary(client, clubs["north"])
+    south = Player.objects.get(club=clubs["south"], short_name="GL")
+    missing = client.get(reverse("admin:league_player_change", args=[999_999]))
+    other = client.get(reverse("admin:league_player_change", args=[south.pk]))
+    assert (missing.status_code, other.status_code) == (404, 404)
+    same = other.content.decode().replace(f"/player/{south.pk}/", "/player/N/")
+    assert same == missing.content.decode().replace("/player/999999/", "/player/N/")  # word for word
+
+
+def test_deleting_another_clubs_rows_through_the_list_deletes_nothing(client, clubs):
+    secretary(client, clubs["north"])
+    south = Player.objects.get(club=clubs["south"], short_name="K")
+    data = {"action": "delete_selected", "_selected_action": [str(south.pk)], "post": "yes"}
+    client.post(reverse("admin:league_player_changelist"), data)
+    assert Player.objects.filter(pk=south.pk).exists()
+
+
+def test_the_lists_show_only_the_secretarys_club(client, clubs):
+    secretary(client, clubs["north"])
+    for (name, mine), (_, theirs) in zip(owned(clubs["north"]), owned(clubs["south"]), strict=True):
+        html = client.get(reverse(f"admin:{name}_changelist")).content.decode()
+        assert reverse(f"admin:{name}_change", args=[mine.pk]) in html, name
+        assert reverse(f"admin:{name}_change", args=[theirs.pk]) not in html, name
+        assert "column-club" not in html  # one club: the lists look as they always did
+
+
+def test_the_matchday_form_offers_only_the_clubs_games_and_players(client, clubs):
+    secretary(client, clubs["north"])
+    html = client.get(reverse("admin:league_matchday_add")).content.decode()
+    options = set(re.findall(r'<option value="(\d+)"', html))
+    north, south = clubs["north"], clubs["south"]
+    assert {str(p.pk) for p in Player.objects.filter(club=north)} <= options
+    assert {str(g.pk) for g in Game.objects.filter(club=north, against_deals=False)} <= options
+    assert not options & {str(p.pk) for p in Player.objects.filter(club=south)}
+    assert not options & {str(g.pk) for g in Game.objects.filter(club=south)}
+    assert 'name="club"' not in html  # one club: no club to pick
+
+
+def test_a_secretary_adds_a_matchday_a_player_and_a_game_to_their_club(client, clubs):
+    north = clubs["north"]
+    secretary(client, north)
+    with scope(club=north.pk):
+        data = form_data(2, "2025-11-10", 2, [("GL", 1, None), ("K", 2, None)], game=Game.objects.get(slug="hearts"))
+    assert client.post(reverse("admin:league_matchday_add"), data).status_code == 302
+    assert Matchday.objects.get(number=2).club == north
+    assert client.post(reverse("admin:league_player_add"), {"name": "Zed", "short_name": "Z", **NO_FORMER_NAMES})
+    assert Player.objects.get(short_name="Z").club == north
+    game = {"name": "Bridge", "slug": "bridge", "official": "on", "scoring": BY_PLACINGS, "category": ""}
+    assert client.post(reverse("admin:league_game_add"), game).status_code == 302
+    assert Game.objects.get(slug="bridge").club == north
+
+
+def test_the_upload_imports_into_the_secretarys_club(client, clubs):
+    secretary(client, clubs["north"])
+    url = reverse("admin:league_matchday_import")
+    assert 'name="club"' not in client.get(url).content.decode()
+    upload = SimpleUploadedFile("r.csv", CSV + b"2,2025-11-10,Hearts,2,GL,1,\n2,2025-11-10,Hearts,2,New,2,\n")
+    preview = client.post(url, {"file": upload}).content.decode()
+    token = re.search(r'name="confirm" value="([0-9a-f]{64})"', preview).group(1)
+    assert client.post(url, {"confirm": token}).status_code == 302
+    matchday = Matchday.objects.get(number=2)
+    assert matchday.club == clubs["north"] and Player.objects.get(short_name="New").club == clubs["north"]
+    assert {r.player.club_id for r in matchday.results.select_related("player")} == {clubs["north"].pk}
+    assert not Matchday.objects.filter(club=clubs["south"], number=2).exists()
+
+
+def test_another_clubs_entry_page_is_a_404_and_the_navigation_does_not_offer_it(client, clubs):
+    secretary(client, clubs["north"])
+    assert client.get("/south/enter/").status_code == 404
+    assert client.get("/north/enter/").status_code == 200
+    assert 'href="/north/enter/"' in client.get("/north/").content.decode()
+    assert 'href="/south/enter/"' not in client.get("/south/").content.decode()
+    index = client.get(reverse("admin:index")).content.decode()
+    assert 'href="/north/enter/"' in index and 'href="/south/enter/"' not in index
+
+
+def test_a_superuser_sees_both_clubs_and_picks_the_club_of_what_they_add(admin_client, clubs):
+    html = admin_client.get(reverse("admin:league_player_changelist")).content.decode()
+    for club in clubs.values():
+        assert reverse("admin:league_player_change", args=[Player.objects.get(club=club, short_name="GL").pk]) in html
+    assert "column-club" in html
+    add = admin_client.get(reverse("admin:league_player_add")).content.decode()
+    assert 'name="club"' in add and "North" in add and "South" in add
+    data = {"club": str(clubs["south"].pk), "name": "Zed", "short_name": "Z", **NO_FORMER_NAMES}
+    assert admin_client.post(reverse("admin:league_player_add"), data).status_code == 302
+    assert Player.objects.get(short_name="Z").club == clubs["south"]
+    assert admin_client.get("/south/enter/").status_code == 200
+
+
+def test_a_secretary_of_both_clubs_picks_the_club_and_its_own_rows(client, clubs):
+    north, south = clubs["north"], clubs["south"]
+    secretary(client, north, south)
+    add = client.get(reverse("admin:league_player_add")).content.decode()
+    assert 'name="club"' in add
+    taken = {"club": str(south.pk), "name": "Other", "short_name": "gl", **NO_FORMER_NAMES}
+    refused = client.post(reverse("admin:league_player_add"), taken).content.decode()
+    assert "is the same player as" in refused  # the club's own names are checked on the form
+    no_club = {"name": "Zed", "short_name": "Z", **NO_FORMER_NAMES}
+    assert "This field is required." in client.post(reverse("admin:league_player_add"), no_club).content.decode()
+    assert client.post(reverse("admin:league_player_add"), {**no_club, "club": str(south.pk)}).status_code == 302
+    assert Player.objects.get(short_name="Z").club == south
+
+    with scope(club=south.pk):  # south's game, north's players: refused on the form, nothing saved
+        data = form_data(2, "2025-11-10", 2, [("GL", 1, None), ("K", 2, None)], game=Game.objects.get(slug="hearts"))
+    with scope(club=north.pk):
+        players = {str(p.pk) for p in Player.objects.filter(short_name__in=["GL", "K"])}
+    data = {**data, "club": str(north.pk), "results-0-player": players.pop(), "results-1-player": players.pop()}
+    page = client.post(reverse("admin:league_matchday_add"), data).content.decode()
+    assert "Hearts is another club&#x27;s" in page
+    assert Matchday.objects.filter(number=2).count() == 0
+
+    upload = SimpleUploadedFile("r.csv", CSV + b"2,2025-11-10,Hearts,2,GL,1,\n2,2025-11-10,Hearts,2,K,2,\n")
+    url = reverse("admin:league_matchday_import")
+    preview = client.post(url, {"file": upload, "club": str(south.pk)}).content.decode()
+    assert "into South" in preview
+    token = re.search(r'name="confirm" value="([0-9a-f]{64})"', preview).group(1)
+    assert client.post(url, {"confirm": token}).status_code == 302
+    assert Matchday.objects.get(number=2).club == south
+
+
+def test_a_secretary_of_no_club_sees_nothing_of_a_site_of_several(client, clubs):
+    secretary(client)
+    html = client.get(reverse("admin:league_player_changelist")).content.decode()
+    assert "0 players" in html
+    assert client.get("/north/enter/").status_code == 404
+
+
+def test_only_a_superuser_edits_the_clubs_and_a_new_address_is_served(client, admin_client, clubs):
+    secretary(client, clubs["north"])
+    assert client.get(reverse("admin:league_club_changelist")).status_code == 403
+    url = reverse("admin:league_club_change", args=[clubs["north"].pk])
+    data = {"name": "Northern", "slug": "northern", "secretaries": []}
+    assert admin_client.post(url, data).status_code == 302
+    assert admin_client.get("/northern/").status_code == 200
+    assert admin_client.get("/north/").status_code == 404
+
+
+def test_a_solitaire_session_takes_only_its_games_clubs_players(client, clubs):
+    north, south = clubs["north"], clubs["south"]
+    secretary(client, north, south)
+    with scope(club=north.pk):
+        data = session_form(Game.objects.get(slug="klondike"), "2025-11-10", [("GL", "8x4", 5, 11982, True, True)])
+    with scope(club=south.pk):
+        data["attempts-0-player"] = str(Player.objects.get(short_name="GL").pk)
+    page = client.post(reverse("admin:league_dealsession_add"), data).content.decode()
+    assert "GL: another club&#x27;s players; choose this club&#x27;s." in page
+    assert DealSession.objects.count() == 2  # the fixture's
