@@ -201,3 +201,17 @@ def test_a_matchday_that_mixes_two_clubs_is_stopped_before_anything_is_written()
     with pytest.raises(ValueError, match="more than one club"):
         save_matchday(check_matchday(matchday, hearts, typed), players)
     assert not Matchday.objects.filter(club=south).exists()
+
+
+@pytest.mark.django_db
+def test_a_session_with_another_clubs_player_is_stopped_before_anything_is_written():
+    from league.models import DealSession
+    from ratings.deals.services import AttemptInput, save_session
+
+    north, south = two_clubs()
+    solitaire = Game.objects.create(club=south, name="Solitaire", slug="solitaire", against_deals=True)
+    theirs = Player.objects.create(club=north, name="G. L.", short_name="GL")
+    session = DealSession(game=solitaire, date=DAY)
+    with pytest.raises(ValueError, match="game's club"):
+        save_session(session, [AttemptInput(theirs, "8x4", 5, 11982, True, True)])
+    assert not DealSession.objects.exists()

@@ -114,6 +114,8 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
     problems = attempt_problems(game, attempts)
     if problems:
         raise ValidationError(problems)
+    if game is not None and any(a.player.pk is not None and a.player.club_id != game.club_id for a in attempts):
+        raise ValueError("A session's players must be of its game's club")  # a writer's bug, stopped before writing
     session.full_clean()
     old = DealSession.objects.filter(pk=session.pk).values_list("game_id", "date").first() if session.pk else None
     session.save()
@@ -124,6 +126,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
         if given.pk is None:
             given = new_players.setdefault(name_key(given.short_name), given)
             if given.pk is None:
+                given.club_id = session.game.club_id
                 given.save()
         players.append(given)
     deal_of, _ = _deals_of(session.game, {(a.variant, a.level, a.number) for a in attempts})
