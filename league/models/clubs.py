@@ -162,10 +162,16 @@ def club_reverse(club_id: int, name: str, args=()) -> str:
     return reverse(name, args=args, urlconf=current)
 
 
-def owned_by_club(related_name: str):
-    """The foreign key every row a club owns carries."""
+def owned_by_club(related_name: str, *, db_index: bool = True):
+    """The foreign key every row a club owns carries (`db_index=False` where the model's own indexes
+    begin with the club)."""
     return models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name=related_name, default=default_club, editable=False
+        Club,
+        on_delete=models.CASCADE,
+        related_name=related_name,
+        default=default_club,
+        editable=False,
+        db_index=db_index,
     )
 
 

@@ -36,7 +36,9 @@ class MatchdayQuerySet(models.QuerySet):
 
 
 class Matchday(WithinClub, RangesInValidators, models.Model):
-    club = owned_by_club("matchdays")
+    # Indexed by the indexes below, which begin with it: a lone index of the club would tempt the
+    # planner to read every matchday of the club and sort them (docs/performance.md).
+    club = owned_by_club("matchdays", db_index=False)
     number = models.PositiveIntegerField(validators=in_span(MATCHDAY_NUMBERS, "The matchday number"))
     date = models.DateField(help_text="YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today.")
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
@@ -56,8 +58,11 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
         ordering = ["date", "number"]
         indexes = [
             models.Index(fields=["date", "number"], name="league_matchday_play_order"),
-            # A game's matchdays in play order (its rating grid) without sorting them all.
-            models.Index(fields=["game", "date", "number"], name="league_matchday_game_order"),
+            # A club's matchdays in play order: every page of a club reads them so, in its scope.
+            models.Index(fields=["club", "date", "number"], name="league_matchday_club_order"),
+            # A game's matchdays in play order (its rating grid) without sorting them all; the club
+            # last, so that counting a game's matchdays in its club's scope reads the index only.
+            models.Index(fields=["game", "date", "number", "club"], name="league_matchday_game_club"),
         ]
         constraints = [
             span_check("number", MATCHDAY_NUMBERS, "league_matchday_number_range"),
