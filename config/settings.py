@@ -83,11 +83,13 @@ MIDDLEWARE = [
     # Before the page cache: a cached page is answered only after Django's checks of the request
     # (the Host in ALLOWED_HOSTS, refused user agents, PREPEND_WWW), as a rendered one is.
     "django.middleware.common.CommonMiddleware",
-    # Which club the request is for: its addresses, and the scope of its queries; before the page
-    # cache, whose keys and revision are the club's.
+    # Which club the request is for, and its addresses: before the page cache, whose keys and
+    # revision are the club's.
     "web.clubs.addresses.ClubMiddleware",
     # Before sessions, authentication, CSRF and the rest: a cached public page skips them all.
     "web.page_cache.PageCacheMiddleware",
+    # The scope of a club's queries, for what the page cache did not answer.
+    "web.clubs.addresses.ClubScopeMiddleware",
     # After the page cache: a page is stored with its policy header, which a hit replays rather than
     # building it again (a third of a hit's time; docs/performance.md).
     "csp.middleware.CSPMiddleware",

@@ -43,7 +43,7 @@ def current(scope: str = LEAGUE) -> str:
 def current_of(*scopes: str) -> tuple[str, ...]:
     """The scopes' tokens, in one query at most (a request reads the clubs' and its club's)."""
     path = sqlite_path()
-    return tuple(_from_sqlite(path, scope) for scope in scopes) if path else _from_database(scopes)
+    return _from_sqlite(path, scopes) if path else _from_database(scopes)
 
 
 def _from_database(scopes) -> tuple[str, ...]:
@@ -74,19 +74,20 @@ class _Watch:
 _local = threading.local()
 
 
-def _from_sqlite(path: str, scope: str) -> str:
+def _from_sqlite(path: str, scopes) -> tuple[str, ...]:
     watch = getattr(_local, "watch", None)
     if watch is None or watch.path != path:
         watch = _local.watch = _Watch(path)
     try:
-        version = watch.db.execute("PRAGMA data_version").fetchone()[0]
+        version = watch.db.execute("PRAGMA data_version").fetchone()[0]  # once for all the scopes
         if version != watch.version:
             watch.version, watch.tokens = version, {}
-        token = watch.tokens.get(scope)
-        if token is None:
-            row = watch.db.execute("SELECT token FROM league_revision WHERE scope = ?", (scope,)).fetchone()
-            token = watch.tokens[scope] = row[0] if row else ""
+        tokens = watch.tokens
+        for scope in scopes:
+            if scope not in tokens:
+                row = watch.db.execute("SELECT token FROM league_revision WHERE scope = ?", (scope,)).fetchone()
+                tokens[scope] = row[0] if row else ""
+        return tuple(tokens[scope] for scope in scopes)
     except sqlite3.Error:  # e.g. the tables are not there yet: ask Django's connection
         _local.watch = None
-        return _from_database([scope])[0]
-    return token
+        return _from_database(scopes)

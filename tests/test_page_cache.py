@@ -260,17 +260,20 @@ def test_sqlite_workers_learn_of_a_commit_from_data_version_without_reading_the_
     writer.commit()
     revision._local.watch = None
     reads = []
-    assert revision._from_sqlite(str(path), "league") == "first"
+    assert revision._from_sqlite(str(path), ["league"]) == ("first",)
     revision._local.watch.db.set_trace_callback(reads.append)
     for _ in range(3):
-        assert revision._from_sqlite(str(path), "league") == "first"
+        assert revision._from_sqlite(str(path), ["league"]) == ("first",)
     assert [sql for sql in reads if "league_revision" in sql] == []
     writer.execute("UPDATE league_revision SET token = 'second' WHERE scope = 'league'")
     writer.commit()
-    assert revision._from_sqlite(str(path), "league") == "second"
-    assert revision._from_sqlite(str(path), "other") == "theirs"  # each scope's row is its own
-    assert revision._from_sqlite(str(path), "nobody") == ""  # a scope never written
+    assert revision._from_sqlite(str(path), ["league"]) == ("second",)
+    assert revision._from_sqlite(str(path), ["other"]) == ("theirs",)  # each scope's row is its own
+    assert revision._from_sqlite(str(path), ["nobody"]) == ("",)  # a scope never written
     assert len([sql for sql in reads if "league_revision" in sql]) == 3
+    reads.clear()  # a request reads the clubs' token and its club's with one PRAGMA
+    assert revision._from_sqlite(str(path), ["league", "other"]) == ("second", "theirs")
+    assert [sql for sql in reads if "data_version" in sql] == ["PRAGMA data_version"]
     writer.close()
     revision._local.watch = None
 

@@ -66,7 +66,8 @@ def urlconf(slug: str, club_id: int | None = None) -> ModuleType:
 
 class ClubMiddleware:
     """Sets `request.club` (None for the site's own pages: the list of clubs, the admin, old
-    addresses) and, for a club's page, its addresses and the scope of every query."""
+    addresses), its pages' revision token and, for a club's page, its addresses: before the page
+    cache, whose keys and versions are the club's."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -74,10 +75,24 @@ class ClubMiddleware:
     def __call__(self, request):
         club, request.revision_token = club_and_token(request.path_info.split("/", 2)[1])
         request.club, request.several_clubs = club, len(_known[1]) > 1
+        if club is not None:
+            request.urlconf = urlconf(club.slug, club.pk)
+            set_urlconf(request.urlconf)  # for the middleware after this one, which resolves before the view
+        return self.get_response(request)
+
+
+class ClubScopeMiddleware:
+    """After the page cache (a stored page reads nothing): the rest of a club's request reads and
+    writes that club's rows only (django-scopes) and its settings; the site's own requests read the
+    whole site (a secretary's admin is narrowed to their clubs by web.clubs.secretaries)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        club = getattr(request, "club", None)
         if club is None:
             with scopes_disabled():
                 return self.get_response(request)
-        request.urlconf = urlconf(club.slug, club.pk)
-        set_urlconf(request.urlconf)  # for the middleware after this one, which resolves before the view
         with scope(club=club.pk), answering(club):
             return self.get_response(request)

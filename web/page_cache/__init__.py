@@ -118,7 +118,9 @@ def table_slugs(request: HttpRequest) -> frozenset[str]:
     def read():
         from ratings.models import RatingTable
 
-        return frozenset(RatingTable.objects.values_list("slug", flat=True))
+        club = getattr(request, "club", None)  # read before the club's scope is set: say whose
+        tables = RatingTable.objects.filter(club=club) if club is not None else RatingTable.objects.all()
+        return frozenset(tables.values_list("slug", flat=True))
 
     return cache.get_or_set(f"table-slugs:{scope(request)}", read, version=generation(request))
 
