@@ -46,7 +46,7 @@ def _database_urls(tmp_path):
     if url.startswith("postgres"):
         import psycopg
 
-        base, _, _name = url.rpartition("/card-games/")
+        base, _, _name = url.rpartition("/")
         scratch = per_worker("league_concurrency")
         with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
             db.execute(f"DROP DATABASE IF EXISTS {scratch}")

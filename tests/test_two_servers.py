@@ -50,7 +50,7 @@ def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     """A fresh database of its own beside DATABASE_URL's, named after it (and the xdist worker)."""
     import psycopg
 
-    base, _, name = url.rpartition("/card-games/")
+    base, _, name = url.rpartition("/")
     scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
     with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
         db.execute(f"DROP DATABASE IF EXISTS {scratch} WITH (FORCE)")
