@@ -34,15 +34,18 @@ from .rating_pass import RecomputeError as RecomputeError  # what the services' 
 Position = tuple[date, int]  # (date, number): the order in which matchdays are rated
 
 
-def sync_tables(club: int) -> None:
-    """Make sure every rating table the club's games and seasons call for exists, and none that they
-    no longer do; first, `wait_for_table_writes`."""
-    wait_for_table_writes(club)
-    taken = set(RatingTable.every.filter(club_id=club).values_list("slug", flat=True))  # seasons' too
-    for game in Game.objects.filter(club_id=club, rating_table__isnull=True):
-        slug = _free_slug(game.slug, taken)
+def sync_tables(*clubs: int) -> None:
+    """Make sure every rating table the clubs' games and seasons call for exists, and none that they
+    no longer do; first, `wait_for_table_writes`. Every club at once: a whole site's rebuild pays
+    each query once, not once a club."""
+    wait_for_table_writes(*clubs)
+    taken: dict[int, set[str]] = {club: set() for club in clubs}
+    for club, slug in RatingTable.every.filter(club_id__in=clubs).values_list("club_id", "slug"):  # seasons' too
+        taken[club].add(slug)
+    for game in Game.objects.filter(club_id__in=clubs, rating_table__isnull=True):
+        slug = _free_slug(game.slug, taken[game.club_id])
         RatingTable.objects.create(
-            club_id=club,
+            club_id=game.club_id,
             scope=RatingTable.Scope.GAME,
             game=game,
             name=game.name,
@@ -53,54 +56,65 @@ def sync_tables(club: int) -> None:
             if game.against_deals
             else f"This rating only counts {game.name} games.",
         )
-        taken.add(slug)
-    unofficial = Category.objects.filter(club_id=club, games__official=False, games__against_deals=False).distinct()
-    categories = RatingTable.objects.filter(club_id=club, scope=RatingTable.Scope.CATEGORY)
+        taken[game.club_id].add(slug)
+    unofficial = Category.objects.filter(club_id__in=clubs, games__official=False, games__against_deals=False)
+    unofficial = unofficial.distinct()
+    categories = RatingTable.objects.filter(club_id__in=clubs, scope=RatingTable.Scope.CATEGORY)
     categories.exclude(category__in=unofficial).delete()
     for category in unofficial.filter(rating_table__isnull=True):
-        slug = _free_slug(category.slug, taken)
+        slug = _free_slug(category.slug, taken[category.club_id])
         RatingTable.objects.create(
-            club_id=club,
+            club_id=category.club_id,
             scope=RatingTable.Scope.CATEGORY,
             category=category,
             name=category.name,
             slug=slug,
             description=category.description or "This is not part of the official rating.",
         )
-        taken.add(slug)
-    sync_season_tables(club, taken)
+        taken[category.club_id].add(slug)
+    sync_season_tables(taken)
 
 
-def wait_for_table_writes(club: int) -> None:
-    """Lock the club's overall table's row (made if missing). Every write that picks tables to recompute
-    calls this first (through `sync_tables`), so that a season written meanwhile either waits for it
-    or is seen by it, never missed. The overall table is the first made, so the first a recompute
-    locks too: the locks are always taken in one order."""
-    RatingTable.objects.select_for_update().get_or_create(
-        club_id=club,
-        scope=RatingTable.Scope.OVERALL,
-        defaults={"name": "Overall", "slug": "overall"},
-    )
+def wait_for_table_writes(*clubs: int) -> None:
+    """Lock the clubs' overall tables' rows (made if missing). Every write that picks tables to
+    recompute calls this first (through `sync_tables`), so that a season written meanwhile either
+    waits for it or is seen by it, never missed. The overall table is the first made, so the first
+    a recompute locks too, and several clubs' in the order of their rows: the locks are always
+    taken in one order."""
+    overall = RatingTable.objects.select_for_update().filter(club_id__in=clubs, scope=RatingTable.Scope.OVERALL)
+    have = set(overall.order_by("pk").values_list("club_id", flat=True))
+    for club in sorted(set(clubs) - have):
+        RatingTable.objects.select_for_update().get_or_create(
+            club_id=club,
+            scope=RatingTable.Scope.OVERALL,
+            defaults={"name": "Overall", "slug": "overall"},
+        )
 
 
-def sync_season_tables(club: int, taken: set[str]) -> None:
-    """A table per fresh-start season for each of the club's tables of matchdays, each with its
-    parent's method and parameters (a game played against deals keeps its all-time table only)."""
-    parents = [t for t in RatingTable.objects.filter(club_id=club) if not t.against_deals]
-    seasons = RatingTable.every.filter(club_id=club, season__isnull=False)
+def sync_season_tables(taken: dict[int, set[str]]) -> None:
+    """A table per fresh-start season for each of the clubs' tables of matchdays (`taken`: each
+    club's table slugs), each with its parent's method and parameters (a game played against deals
+    keeps its all-time table only)."""
+    parents: dict[int, list[RatingTable]] = {club: [] for club in taken}
+    for table in RatingTable.objects.filter(club_id__in=taken):
+        if not table.against_deals:
+            parents[table.club_id].append(table)
+    seasons = RatingTable.every.filter(club_id__in=taken, season__isnull=False)
     # A season turned carry-over, or a game switched to deals, leaves no table behind.
-    seasons.exclude(season__start=Season.Start.FRESH, parent__in=[p.pk for p in parents]).delete()
+    kept = [p.pk for club in parents.values() for p in club]
+    seasons.exclude(season__start=Season.Start.FRESH, parent__in=kept).delete()
     copied = ("name", "method", "start_rating", "k_per_round", "whole_numbers", "parameters")
-    for season in Season.objects.filter(club_id=club, start=Season.Start.FRESH):
-        have = {t.parent_id: t for t in RatingTable.every.filter(season=season)}
-        for parent in parents:
+    fresh = list(Season.objects.filter(club_id__in=taken, start=Season.Start.FRESH))
+    have = {(t.season_id, t.parent_id): t for t in RatingTable.every.filter(season__in=fresh)}
+    for season in fresh:
+        for parent in parents[season.club_id]:
             fields = {name: getattr(parent, name) for name in copied}
-            table = have.get(parent.pk)
+            table = have.get((season.pk, parent.pk))
             if table is None:
-                slug = _free_slug(f"{season.slug}-{parent.slug}", taken)
-                taken.add(slug)
+                slug = _free_slug(f"{season.slug}-{parent.slug}", taken[season.club_id])
+                taken[season.club_id].add(slug)
                 RatingTable.every.create(
-                    club_id=club, season=season, parent=parent, scope=parent.scope, slug=slug, **fields
+                    club_id=season.club_id, season=season, parent=parent, scope=parent.scope, slug=slug, **fields
                 )
             elif any(getattr(table, name) != value for name, value in fields.items()):
                 RatingTable.every.filter(pk=table.pk).update(**fields)
@@ -137,9 +151,12 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
     list(locked.order_by("pk").values("pk"))
     runs = [TableRun.of(table) for table in tables]
-    clubs = {table.club_id for table in tables}
+    runs_of: dict[int, list[TableRun]] = {}  # a game counts only in its club's tables
+    for run in runs:
+        runs_of.setdefault(run.table.club_id, []).append(run)
     counting = {
-        game.pk: [run for run in runs if run.table.counts(game)] for game in Game.objects.filter(club__in=clubs)
+        game.pk: [run for run in runs_of[game.club_id] if run.table.counts(game)]
+        for game in Game.objects.filter(club__in=runs_of)
     }
     games = [game_id for game_id, counted in counting.items() if counted]
     matchdays = Matchday.objects.filter(game_id__in=games)
@@ -149,7 +166,9 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
         results = results.filter(from_position(*since, prefix="matchday__"))
     # Each matchday's facts once, rather than with every result row.
     facts = {m[0]: m[1:] for m in matchdays.values_list("pk", "date", "number", "rounds", "winner_score", "game_id")}
-    ordered = results.order_by("matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
+    # Club by club (a club's tables never see another's matchdays): each club's rows are written in
+    # one run, rather than every club's interleaved day by day across the rows' index.
+    ordered = results.order_by("matchday__club", "matchday__date", "matchday__number", "pk").values_list(*RATED_FIELDS)
     stream = ordered.iterator(chunk_size=BATCH)
     from_nothing = not _rows_kept(runs, since)
     try:
@@ -201,6 +220,8 @@ def _clear_all(runs: list[TableRun], every_row: bool) -> None:
         RatingEntry.objects.all().delete()
     if len(runs) == RatingTable._base_manager.count():  # every club's tables, whichever club is in scope
         Standing.objects.all().delete()
+        if every_row:
+            return
     for run in runs:
         if not every_row:
             run.table.entries.all().delete()

@@ -33,8 +33,7 @@ def rebuild_all(club: Club | None = None) -> int:
 
 def _every_table(clubs: list[int]) -> list[RatingTable]:
     """The clubs' tables, the seasons' too, made in step with their games and seasons first."""
-    for club in clubs:
-        engine.sync_tables(club)
+    engine.sync_tables(*clubs)
     return list(RatingTable.every.filter(club__in=clubs).select_related("season"))
 
 
@@ -92,8 +91,7 @@ def recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Rat
     corrected too."""
     games = list(games)
     clubs = {game.club_id for game in games}
-    for club in clubs:
-        engine.sync_tables(club)
+    engine.sync_tables(*clubs)
     # A season that ended before `position` has nothing from there on to rate again.
     tables = [t for t in engine.tables_counting(games) if t.season is None or t.season.last_day >= position[0]]
     engine.recompute(tables, since=position)
