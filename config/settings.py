@@ -161,9 +161,11 @@ REDIS_OPTIONS = {
     "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
 }
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
-# Each worker keeps up to this many pages in its own memory (web/page_cache/__init__.py: PageMemory), and so
-# does the shared folder: 500 pages of ~100 kB is ~50 MB; the oldest third goes when full.
+# Each worker keeps up to this many pages in its own memory (web/page_cache/__init__.py: PageMemory):
+# 500 pages of ~100 kB is ~50 MB; the least used third goes when full.
 PAGE_CACHE_ENTRIES = int(os.environ.get("PAGE_CACHE_ENTRIES", "500"))
+# The shared folder holds every club's pages, compressed on disk, culled at random when full.
+PAGE_CACHE_SHARED_ENTRIES = int(os.environ.get("PAGE_CACHE_SHARED_ENTRIES", "20000"))
 if REDIS_URL:
     # Keys are kept apart per database, so two sites sharing one Redis never see each other's
     # revision or pages (servers of one site share a database, hence a prefix).

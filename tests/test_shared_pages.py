@@ -72,7 +72,7 @@ def test_clearing_forgets_the_shared_pages_too(shared, client, club):
 
 
 def test_the_folder_keeps_at_most_its_number_of_pages_however_many_writes(shared, client, club, settings):
-    settings.PAGE_CACHE_ENTRIES = 6
+    settings.PAGE_CACHE_SHARED_ENTRIES = 6
     for name in ("Gabriel L.", "Gerda L.", "Greta L.", "Gus L.", "Gil L."):
         player = Player.objects.get(short_name="GL")
         player.name = name

@@ -188,7 +188,7 @@ def shared_pages():
     if shared_cache.configured():
         return cache
     folder = settings.PAGE_CACHE_SHARED_DIR
-    return SharedPages(folder, {"OPTIONS": {"MAX_ENTRIES": settings.PAGE_CACHE_ENTRIES}}) if folder else None
+    return SharedPages(folder, {"OPTIONS": {"MAX_ENTRIES": settings.PAGE_CACHE_SHARED_ENTRIES}}) if folder else None
 
 
 def clear() -> None:
