@@ -1,0 +1,174 @@
+"""One club's file (`backup_database --club`): the mixed league written out and restored beside the
+site's other clubs, at its own address or another, with every rating it had; a file that is not a
+club's, of another version, or whose rows reach outside it is refused with nothing written."""
+
+import io
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django_scopes import scope
+
+from league import revision
+from league.models import Club, FormerName, Matchday, Page, Player, Revision, Season
+from ratings.models import AttemptRating, RatingEntry, RatingTable, Standing
+from ratings.services.seasons import save_season
+from tests.conftest import CLUB_SLUG
+from web.importing import import_results
+
+NORTH_CSV = b"""matchday,date,game,rounds,player,placing,rated_placing
+1,2026-01-05,Hearts,3,GL,1,
+1,2026-01-05,Hearts,3,Ann,2,
+1,2026-01-05,Hearts,3,Bo,3,
+"""
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def numbers(club: Club) -> dict:
+    """What the club's pages show, by names and numbers alone (a restored club's rows have new keys)."""
+    mine = {"table__club": club}
+    return {
+        "rows": sorted(
+            RatingEntry.objects.filter(**mine).values_list(
+                "table__slug", "matchday__number", "player__short_name", "rating_before", "rating_after"
+            )
+        ),
+        "standings": sorted(
+            Standing.objects.filter(**mine).values_list("table__slug", "player__short_name", "rating", "played")
+        ),
+        "attempts": sorted(
+            AttemptRating.objects.filter(**mine).values_list(
+                "table__slug", "attempt__session__date", "attempt__player__short_name", "player_after", "deal_after"
+            )
+        ),
+        "tables": sorted(RatingTable.every.filter(club=club).values_list("slug", "method", "season__slug")),
+        "players": sorted(Player.objects.filter(club=club).values_list("short_name", "name")),
+        "former names": FormerName.objects.filter(player__club=club).count(),
+        "pages": sorted(Page.objects.filter(club=club).values_list("slug", "title")),
+        "seasons": sorted(Season.objects.filter(club=club).values_list("slug", "start", "first_day", "last_day")),
+    }
+
+
+@pytest.fixture
+def two_clubs(mixed_league):
+    """The mixed league in the tests' club, with a season and a secretary; North beside it."""
+    club = Club.objects.get(slug=CLUB_SLUG)
+    with scope(club=club.pk):
+        spring = Season(club=club, slug="spring", name="Spring 2026", first_day="2026-03-01", last_day="2026-05-31")
+        save_season(spring)
+    club.secretaries.add(User.objects.create_user("sec", is_staff=True))
+    north = Club.objects.create(slug="north", name="North")
+    with scope(club=north.pk):
+        import_results(NORTH_CSV)
+    return club, north
+
+
+@pytest.mark.django_db
+def test_a_club_restored_at_another_address_has_every_number_and_the_other_clubs_are_untouched(two_clubs, tmp_path):
+    club, north = two_clubs
+    run("backup_database", str(tmp_path / "club.json"), "--club", CLUB_SLUG)
+    before, north_before = numbers(club), numbers(north)
+    north_token = Revision.objects.get(scope=revision.of_club(north.pk)).token
+
+    out = run("restore_database", str(tmp_path / "club.json"), "--club", "copy")
+
+    copy = Club.objects.get(slug="copy")
+    assert f"Restored the club {club.name} at /copy/ ({Matchday.objects.filter(club=club).count()} matchdays)" in out
+    assert numbers(copy) == before and before["attempts"] and before["rows"]
+    assert numbers(north) == north_before
+    assert Revision.objects.get(scope=revision.of_club(north.pk)).token == north_token
+    assert list(copy.secretaries.values_list("username", flat=True)) == ["sec"]
+    assert numbers(club) == before  # the original is still there, beside its copy
+
+
+@pytest.mark.django_db
+def test_a_deleted_club_comes_back_from_its_file_at_its_own_address(two_clubs, tmp_path, client):
+    club, _ = two_clubs
+    run("backup_database", str(tmp_path / "club.json"), "--club", CLUB_SLUG)
+    before = numbers(club)
+    run("delete_club", CLUB_SLUG, "--no-input")
+    assert not Club.objects.filter(slug=CLUB_SLUG).exists()
+
+    run("restore_database", str(tmp_path / "club.json"))
+
+    assert numbers(Club.objects.get(slug=CLUB_SLUG)) == before
+    assert client.get(f"/{CLUB_SLUG}/standings/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_club_at_the_address_already_is_replaced_only_when_asked(two_clubs, tmp_path):
+    club, _ = two_clubs
+    run("backup_database", str(tmp_path / "club.json"), "--club", CLUB_SLUG)
+    before = numbers(club)
+    with pytest.raises(CommandError, match=r"the site has a club at /card-games/ already"):
+        run("restore_database", str(tmp_path / "club.json"))
+    assert Club.objects.count() == 2
+
+    Matchday.objects.filter(club=club).order_by("-number").first().delete()  # a mistake, to be undone
+    run("restore_database", str(tmp_path / "club.json"), "--replace", "--no-input")
+
+    assert numbers(Club.objects.get(slug=CLUB_SLUG)) == before
+    assert Club.objects.count() == 2
+
+
+def edited(path, change) -> None:
+    content = json.loads(path.read_text())
+    change(content)
+    path.write_text(json.dumps(content))
+
+
+def _reach_into_north(content):
+    result = next(item for item in content["objects"] if item["model"] == "league.result")
+    result["fields"]["player"] = Player.objects.get(club__slug="north", short_name="Ann").pk
+
+
+def _too_long_name(content):
+    player = next(item for item in content["objects"] if item["model"] == "league.player")
+    player["fields"]["short_name"] = "X" * 40
+
+
+def _a_user(content):
+    content["objects"].append({"model": "auth.user", "pk": 1, "fields": {"username": "root", "is_superuser": True}})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_reach_into_north, r"row \d+ \(league.result \d+\): its player is not a row written before it in the file"),
+        (_too_long_name, r"row \d+ \(league.player \d+\) is refused: short_name: Ensure this value has at most"),
+        (_a_user, r"it holds rows that are not a club's \(auth.user\)"),
+        (lambda c: c["schema"].update(league="0001_initial"), r"it was written by another version of the site"),
+        (lambda c: c.update(format="other"), r"it is not a club's file"),
+    ],
+    ids=["another-clubs-player", "too-long", "a-user", "another-version", "not-a-club-file"],
+)
+def test_a_file_that_cannot_be_restored_says_why_and_writes_nothing(two_clubs, tmp_path, change, message):
+    _, north = two_clubs
+    path = tmp_path / "club.json"
+    run("backup_database", str(path), "--club", CLUB_SLUG)
+    edited(path, change)
+    counts = [model.objects.count() for model in (Club, Player, Matchday, RatingEntry)]
+    north_before = numbers(north)
+
+    with pytest.raises(CommandError, match=r"^Nothing was restored from .*club.json: " + message):
+        run("restore_database", str(path), "--club", "copy")
+
+    assert [model.objects.count() for model in (Club, Player, Matchday, RatingEntry)] == counts
+    assert numbers(north) == north_before
+
+
+@pytest.mark.django_db
+def test_a_club_file_is_never_written_over_an_existing_file(two_clubs, tmp_path):
+    path = tmp_path / "club.json"
+    path.write_text("kept")
+    with pytest.raises(CommandError, match="exists already"):
+        run("backup_database", str(path), "--club", CLUB_SLUG)
+    assert path.read_text() == "kept"
