@@ -2,6 +2,7 @@
 reported, never asserted: see docs/performance.md)."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,3 +59,45 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path, sides):
     assert "(0 queries)" not in out
     assert "STATUS" not in out  # every page measured answered 200
     assert ("in sides (2 against 2, 5 against 4)" in out) == bool(sides)
+
+
+def test_the_benchmark_of_clubs_prints_every_figure_and_keeps_the_other_clubs_pages():
+    """`--clubs`: the same matchdays as one league and spread over clubs. Whether a write in one club
+    leaves every other club's cached pages served is a fact, not a timing, so it is asserted."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "benchmark",
+            "--clubs",
+            "3",
+            "--matchdays",
+            "90",
+            "--players",
+            "18",
+            "--runs",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Site: 3 clubs; 90 matchdays" in out
+    for figure, target in (
+        ("add one matchday at the end of one club", "<= 20 ms"),
+        ("recompute one club (30 matchdays)", "<= 1 s"),
+        ("full recompute, the one league", ""),
+        ("full recompute, the whole site of clubs", ""),
+        ("ratio site of clubs / one league", "<= 1x"),
+    ):
+        line = next((line for line in out.splitlines() if line.startswith(figure)), None)
+        assert line is not None and target in line, (figure, out)
+    # Two other clubs, four pages each: stored before the write and every one still a hit after it;
+    # none of the writing club's, which must show its new matchday.
+    assert re.search(r"other clubs pages cached before the write\s+8 of 8", out), out
+    assert re.search(r"still served from the cache after it\s+8 of 8\s+all\s+ok", out), out
+    assert re.search(r"the writing club pages served from the cache\s+0 of 4\s+none\s+ok", out), out
+    assert "STATUS" not in out

@@ -88,3 +88,18 @@ def test_redis_stopped_and_started_again_during_a_load_test_loses_no_write_and_f
     for made, _, saved, lost, resaid in writes.values():
         assert made > 0 and (saved, lost, resaid) == (made, 0, 0), report
     assert "the last save on the next home page: yes" in report
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None and not os.environ.get("CI"), reason="wrk is not installed")
+def test_the_load_benchmark_spreads_each_page_over_the_clubs_and_writes_in_some():
+    args = ["--matchdays", "40", "--players", "12", "--seconds", "1", "--runs", "1", "--workers", "2", "--clubs", "5"]
+    result = loadtest(*args)
+    assert result.returncode == 0, result.stderr
+    assert "5 clubs: each page asked for in every club in turn; imports into 2 of them" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines()]
+    for mode in ("warm", "cold", "during"):
+        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
+        assert measured == set(PAGES), (mode, result.stdout)
+    # Every club's page answered (the limit 404s a path it did not capture, so errors would show it).
+    assert all(row[-1] == "0" for row in rows if row and row[0] == "warm"), result.stdout
+    assert re.search(r"imports completed during the last runs: [1-9]\d*, failed: 0", result.stdout)

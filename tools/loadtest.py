@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # of the limit's requests per second, and wrk's p99 at most this.
 TARGET_RATIO = 0.7
 TARGET_P99_MS = 50.0
+PAGES = ("home", "standings", "game", "player", "matchday", "players")
 MANAGE = [sys.executable, str(ROOT / "manage.py")]
 GUNICORN = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
 
@@ -45,9 +46,11 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url: str, seconds: int, connections: int, threads: int) -> Figures:
+def wrk(url: str, options: dict, script: Path | None = None) -> Figures:
+    seconds, connections, threads = options["seconds"], options["connections"], options["threads"]
+    command = [shutil.which("wrk") or "wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     out = subprocess.run(
-        [shutil.which("wrk") or "wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        [*command, *(["-s", str(script)] if script else []), url],
         capture_output=True,
         text=True,
         check=True,
@@ -72,7 +75,7 @@ def _free_port() -> int:
 class Site:
     """A throwaway production site: SQLite, collected static files, a generated league."""
 
-    def __init__(self, folder: Path, matchdays: int, players: int):
+    def __init__(self, folder: Path, matchdays: int, players: int, clubs: int = 1):
         self.folder = folder
         self.env = {
             **os.environ,
@@ -88,16 +91,23 @@ class Site:
             "ACCESS_LOG": "",
         }
         self.env.pop("REDIS_URL", None)  # the default: each worker's own memory
-        self.league = folder / "league.csv"
-        generate = ["generate_league", "--players", str(players), "--matchdays", str(matchdays), "--first", "7"]
-        for command in (
-            ["migrate", "--no-input", "-v0"],
-            ["collectstatic", "--no-input", "-v0"],
-            ["load_demo"],
-            [*generate, str(self.league)],
-            ["import_results", str(self.league)],
-        ):
-            subprocess.run([*MANAGE, *command], env=self.env, check=True, cwd=ROOT, capture_output=True)
+        for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
+            self.manage(*command)
+        if clubs == 1:  # the demo and a generated league in one club, as a club that started with the demo
+            self.leagues = {None: folder / "league.csv"}
+            self.manage("load_demo")
+        else:  # clubs side by side, each its own generated league (players and games of the same names)
+            self.leagues = {f"club-{n:02d}": folder / f"club-{n:02d}.csv" for n in range(1, clubs + 1)}
+        players, matchdays = (players, matchdays) if clubs == 1 else (max(players // clubs, 6), matchdays // clubs)
+        for number, (club, league) in enumerate(self.leagues.items()):
+            generate = ["generate_league", "--players", str(players), "--matchdays", str(matchdays), "--first", "7"]
+            self.manage(*generate, "--seed", str(1 + number), str(league))
+            if club:
+                self.manage("create_club", club, f"Club {club[-2:]}")
+            self.manage("import_results", str(league), *(["--club", club] if club else []))
+
+    def manage(self, *command: str) -> None:
+        subprocess.run([*MANAGE, *command], env=self.env, check=True, cwd=ROOT, capture_output=True)
 
     def ask(self, expression: str):
         """The value of a Python `expression` over the site's models, read through its own settings
@@ -109,22 +119,26 @@ class Site:
         )
         return json.loads(out.stdout)
 
-    def pages(self) -> dict[str, str]:
-        """The public pages to measure, by name: the player is the one with the most matchdays."""
-        club, player, game, matchday = self.ask(
-            "[Club.objects.get().slug,"
-            " Player.objects.annotate(n=Count('results')).order_by('-n').values_list('pk', flat=True).first(),"
-            " Game.objects.annotate(n=Count('matchdays')).order_by('-n').values_list('slug', flat=True).first(),"
-            " Matchday.objects.order_by('-date', '-number').values_list('number', flat=True).first()]"
+    def pages(self) -> dict[str, list[str]]:
+        """The public pages to measure, by name, in every club: the player is the one with the most
+        matchdays, the game the most played, the matchday the latest."""
+        busiest = (
+            "[(c.slug,"
+            " Player.objects.filter(club=c).annotate(n=Count('results'))"
+            ".order_by('-n').values_list('pk', flat=True)[0],"
+            " Game.objects.filter(club=c).annotate(n=Count('matchdays'))"
+            ".order_by('-n').values_list('slug', flat=True)[0],"
+            " Matchday.objects.filter(club=c).order_by('-date', '-number').values_list('number', flat=True)[0])"
+            " for c in Club.objects.order_by('slug')]"
         )
-        pages = {
-            "home": f"/{club}/",
-            "standings": f"/{club}/standings/",
-            "game": f"/{club}/games/{game}/",
-            "player": f"/{club}/players/{player}/",
-            "matchday": f"/{club}/matchdays/{matchday}/",
-            "players": f"/{club}/players/",
-        }
+        pages: dict[str, list[str]] = {name: [] for name in PAGES}
+        for club, player, game, matchday in self.ask(busiest):
+            pages["home"].append(f"/{club}/")
+            pages["standings"].append(f"/{club}/standings/")
+            pages["game"].append(f"/{club}/games/{game}/")
+            pages["player"].append(f"/{club}/players/{player}/")
+            pages["matchday"].append(f"/{club}/matchdays/{matchday}/")
+            pages["players"].append(f"/{club}/players/")
         return pages
 
     @contextmanager
@@ -153,9 +167,15 @@ class Site:
             log.close()
 
     @contextmanager
-    def importing(self):
-        """`import_results --replace` of the generated league, again and again, until the block ends."""
-        loop = f'while true; do "{MANAGE[0]}" "{MANAGE[1]}" import_results --replace "{self.league}"; done'
+    def importing(self, share: int = 4):
+        """`import_results --replace` of the generated league, again and again, until the block ends;
+        with several clubs, into one club in `share` (every one of them in turn)."""
+        writes = [
+            f'"{MANAGE[0]}" "{MANAGE[1]}" import_results --replace "{league}"' + (f" --club {club}" if club else "")
+            for number, (club, league) in enumerate(self.leagues.items())
+            if number % share == 0
+        ]
+        loop = f"while true; do {'; '.join(writes)}; done"
         importer = subprocess.Popen(
             [shutil.which("bash") or "/bin/bash", "-c", loop],
             env=self.env,
@@ -165,6 +185,7 @@ class Site:
             text=True,
             start_new_session=True,  # so that the import running when the block ends stops too
         )
+        self.writing_clubs = len(writes)
         try:
             yield
         finally:
@@ -174,9 +195,9 @@ class Site:
             self.import_failures = output.count("Nothing was imported")
 
 
-def _capture(url: str, pages: dict[str, str]) -> dict[str, dict]:
+def _capture(url: str, pages: dict[str, list[str]]) -> dict[str, dict]:
     captured = {}
-    for path in pages.values():
+    for path in (path for paths in pages.values() for path in paths):
         with urllib.request.urlopen(url + path, timeout=30) as response:  # noqa: S310 - our own server
             captured[path] = {
                 "content_type": response.headers["Content-Type"],
@@ -188,8 +209,8 @@ def _capture(url: str, pages: dict[str, str]) -> dict[str, dict]:
 @dataclass
 class Comparison:
     page: str
-    path: str
-    size: int
+    paths: list[str]
+    size: float
     project: Figures
     limit: Figures
 
@@ -214,26 +235,44 @@ def warm_up(url: str, times: int) -> None:
 
 
 def compare(
-    project: str, limit: str, pages: dict[str, str], sizes: dict[str, int], options: dict, warm: bool = False
+    project: str, limit: str, pages: dict[str, list[str]], sizes: dict[str, int], options: dict, warm: bool = False
 ) -> list[Comparison]:
-    """Each page on both servers, alternately, `runs` times; the medians."""
+    """Each page on both servers, alternately, `runs` times; the medians. A page of several clubs is
+    asked for in each of them in turn (a wrk script)."""
     rows = []
-    for name, path in pages.items():
+    for name, paths in pages.items():
         ours, theirs = [], []
+        script = _spread(paths, options["folder"] / f"{name}.lua")
         for _ in range(options["runs"]):
             if warm:
-                warm_up(project + path, 4 * options["workers"])
-            ours.append(wrk(project + path, options["seconds"], options["connections"], options["threads"]))
-            theirs.append(wrk(limit + path, options["seconds"], options["connections"], options["threads"]))
-        rows.append(Comparison(name, path, sizes[path], _median(ours), _median(theirs)))
+                for path in paths:
+                    warm_up(project + path, 4 * options["workers"])
+            ours.append(wrk(project + paths[0], options, script))
+            theirs.append(wrk(limit + paths[0], options, script))
+        size = statistics.mean(sizes[path] for path in paths)
+        rows.append(Comparison(name, paths, size, _median(ours), _median(theirs)))
     return rows
 
 
-def run(matchdays: int, players: int, options: dict, log=print) -> dict[str, list[Comparison]]:
+def _spread(paths: list[str], script: Path) -> Path | None:
+    """A wrk script asking for `paths` in turn, or None for a single path."""
+    if len(paths) == 1:
+        return None
+    listed = ", ".join(json.dumps(path) for path in paths)
+    script.write_text(
+        f"local paths = {{{listed}}}\nlocal i = 0\n"
+        "request = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n"
+    )
+    return script
+
+
+def run(matchdays: int, players: int, options: dict, log=print, clubs: int = 1) -> dict[str, list[Comparison]]:
     with tempfile.TemporaryDirectory(prefix="league-load-") as folder:
         folder = Path(folder)
-        log(f"Building a site with {matchdays} generated matchdays of {players} players ...")
-        site = Site(folder, matchdays, players)
+        options = {**options, "folder": folder}
+        spread = f" over {clubs} clubs" if clubs > 1 else ""
+        log(f"Building a site with {matchdays} generated matchdays of {players} players{spread} ...")
+        site = Site(folder, matchdays, players, clubs)
         pages = site.pages()
         results: dict[str, list[Comparison]] = {}
         with site.serving() as warm:
@@ -250,6 +289,7 @@ def run(matchdays: int, players: int, options: dict, log=print) -> dict[str, lis
                 with site.importing():
                     results["during imports"] = compare(warm, limit, pages, sizes, options)
         results["imports"] = (site.imports_done, site.import_failures)
+        results["clubs"] = (clubs, site.writing_clubs)
         return results
 
 
@@ -287,5 +327,8 @@ def report(results: dict, options: dict, workers: int) -> str:
                 f"{row.project.errors + row.limit.errors:>8}"
             )
     done, failed = results["imports"]
+    clubs, writing = results.get("clubs", (1, 1))
+    if clubs > 1:
+        lines.insert(1, f"{clubs} clubs: each page asked for in every club in turn; imports into {writing} of them")
     lines.append(f"\nimports completed during the last runs: {done}, failed: {failed}")
     return "\n".join(lines)

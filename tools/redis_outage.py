@@ -160,7 +160,7 @@ def run(matchdays: int, players: int, seconds: float, workers: int, folder, log=
     redis_server.start()
     try:
         with site.serving(**env) as url:
-            paths = list(site.pages().values())
+            paths = [path for paths in site.pages().values() for path in paths]
             writer, until = _Writer(site, env, outage), threading.Event()
             threads = [threading.Thread(target=_read, args=(url, paths, until, outage)) for _ in range(READERS)]
             threads.append(threading.Thread(target=writer.imports, args=(until,)))
@@ -181,7 +181,7 @@ def run(matchdays: int, players: int, seconds: float, workers: int, folder, log=
             for thread in threads:
                 thread.join(120)
             last = max((number for _, _, number, saved in outage.writes if saved), default=None)
-            home = site.pages()["home"]
+            (home,) = site.pages()["home"]
             outage.stale = last is not None and f'href="{home}matchdays/{last}/"' not in _page(url + home)
     finally:
         redis_server.stop()

@@ -47,8 +47,18 @@ class Command(BaseCommand):
             help="a league where one matchday in three is played in sides (2 against 2, 5 against 4)",
         )
         parser.add_argument("--child-seeds", help=argparse_suppress(), default=None)
+        parser.add_argument(
+            "--clubs",
+            type=int,
+            help="instead: the same --matchdays spread over this many clubs (--players shared out too), "
+            "measured against the one league: one club's write and recompute, the whole site's recompute, "
+            "and the other clubs' cached pages after a write",
+        )
+        parser.add_argument("--child-step", choices=["build", "recompute", "clubs"], help=argparse_suppress())
 
     def handle(self, matchdays, players, seed, runs, database_url, child, json: bool, sides: bool, **options):
+        if options["child_step"]:  # a step of --clubs, on one of its throwaway databases
+            return self.club_step(options["child_step"], child, runs)
         if child:  # the measuring process, on the throwaway database
             from tools.benchmark import measure
             from tools.deal_benchmark import measure as measure_solitaire
@@ -58,6 +68,8 @@ class Command(BaseCommand):
             figures = measure_solitaire(child, seeds, runs) if seeds else measure(child, runs, sides)
             self.stdout.write("FIGURES " + _dumps(figures))
             return
+        if options["clubs"] is not None:
+            return self.clubs(options["clubs"], matchdays, players, seed, runs, json)
         if options["solitaire"]:
             return self.solitaire(options["attempts"], players, seed, runs, database_url, json)
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
@@ -91,6 +103,44 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(figures))
 
+    def clubs(self, clubs, matchdays, players, seed, runs, json):
+        """`matchdays` as one league and as `clubs` clubs of `matchdays / clubs` each, in two throwaway
+        SQLite databases; their full recomputes take turns, run by run (tools/club_benchmark.py)."""
+        from tools.club_benchmark import report as clubs_report
+
+        if not 2 <= clubs <= matchdays // 3:
+            raise CommandError("--clubs must be at least 2, with at least 3 matchdays a club.")
+        members = max(players // clubs, 6)
+        with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
+            folder = Path(folder)
+            self.stderr.write(f"Generating {matchdays} matchdays as one league and as {clubs} clubs ...")
+            _write_league(folder / "league.csv", players, matchdays, seed, False)
+            (folder / "clubs").mkdir()
+            for number in range(clubs):
+                _write_league(folder / "clubs" / f"{number:04d}.csv", members, matchdays // clubs, seed + number, False)
+            one, many = _environment(folder / "league.sqlite3"), _environment(folder / "clubs.sqlite3")
+            self.stderr.write("Importing both ...")
+            _step(one, "build", folder / "league.csv")
+            _step(many, "build", folder / "clubs")
+            self.stderr.write(f"Measuring ({runs} runs per figure) ...")
+            turns = [(_step(one, "recompute")["seconds"], _step(many, "recompute")["seconds"]) for _ in range(runs)]
+            figures = _step(many, "clubs", runs=runs)
+        self.stdout.write(clubs_report(figures, turns))
+        if json:
+            self.stdout.write(_dumps({**figures, "recompute_turns": turns}))
+
+    def club_step(self, step, path, runs):
+        from tools import club_benchmark
+
+        settings.ALLOWED_HOSTS.append("testserver")
+        if step == "build":
+            figures = {"seconds": club_benchmark.build(path)}
+        elif step == "recompute":
+            figures = {"seconds": club_benchmark.recompute()}
+        else:
+            figures = club_benchmark.measure(runs)
+        self.stdout.write("FIGURES " + _dumps(figures))
+
     def solitaire(self, attempts, players, seed, runs, database_url, json):
         """The solitaire figures: a full recompute of `attempts` against a bare baseline, and adding
         one session, on a throwaway database."""
@@ -120,6 +170,30 @@ class Command(BaseCommand):
         self.stdout.write(solitaire_report(figures))
         if json:
             self.stdout.write(_dumps(figures))
+
+
+def _environment(database: Path) -> dict:
+    """A migrated throwaway SQLite database, as the site runs it."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "0"}
+    env.pop("LEAGUE_PRODUCTION", None)
+    env.pop("REDIS_URL", None)  # each run's own memory: another run's cached pages are not this one's
+    subprocess.run([*_manage(), "migrate", "--no-input", "-v0"], env=env, check=True)
+    return env
+
+
+def _manage() -> list[str]:
+    return [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+
+
+def _step(env: dict, step: str, path: Path | None = None, runs: int = 1) -> dict:
+    """One step of `benchmark --clubs` in a process of its own; its figures."""
+    command = [*_manage(), "benchmark", "--child-step", step, "--runs", str(runs)]
+    done = subprocess.run(
+        [*command, *(["--child", str(path)] if path else [])], env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise CommandError(done.stderr[-3000:])
+    return _loads(done.stdout)
 
 
 def _write_rows(path: Path, header: list[str], rows) -> None:

@@ -29,6 +29,13 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=3, help="runs per page and side; the median is shown")
         parser.add_argument("--workers", type=int, default=5, help="gunicorn workers, the same on both sides")
         parser.add_argument(
+            "--clubs",
+            type=int,
+            default=1,
+            help="spread --matchdays and --players over this many clubs; each page is asked for in every club "
+            "in turn, and the imports write into one club in four",
+        )
+        parser.add_argument(
             "--redis-outage",
             type=float,
             metavar="SECONDS",
@@ -36,7 +43,7 @@ class Command(BaseCommand):
             "then start it again; counts the pages that failed and the writes lost (needs redis-server)",
         )
 
-    def handle(self, matchdays, players, seconds, connections, threads, runs, workers, redis_outage, **options):
+    def handle(self, matchdays, players, seconds, connections, threads, runs, workers, redis_outage, clubs, **options):
         if redis_outage is not None:
             return self.outage(matchdays, players, redis_outage, workers)
         if shutil.which("wrk") is None:
@@ -45,10 +52,12 @@ class Command(BaseCommand):
             raise CommandError(
                 "Refusing an unbounded run: connections <= 64, threads <= 4, seconds <= 120, runs <= 10."
             )
+        if not 1 <= clubs <= min(100, matchdays // 3):
+            raise CommandError("--clubs must be between 1 and 100, with at least 3 matchdays a club.")
         opts = {"seconds": seconds, "connections": connections, "threads": threads, "runs": runs, "workers": workers}
 
         os.environ["WEB_CONCURRENCY"] = str(workers)
-        results = loadtest.run(matchdays, players, opts, log=self.stderr.write)
+        results = loadtest.run(matchdays, players, opts, log=self.stderr.write, clubs=clubs)
         self.stdout.write(loadtest.report(results, opts, workers))
 
     def outage(self, matchdays, players, seconds, workers):
