@@ -4,6 +4,7 @@ club's, of another version, or whose rows reach outside it is refused with nothi
 
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -134,6 +135,16 @@ def _too_long_name(content):
     player["fields"]["short_name"] = "X" * 40
 
 
+def _no_name(content):
+    player = next(item for item in content["objects"] if item["model"] == "league.player")
+    player["fields"]["name"] = None
+
+
+def _bad_parameter(content):
+    table = next(item for item in content["objects"] if item["model"] == "ratings.ratingtable")
+    table["fields"]["method"], table["fields"]["parameters"] = "pairwise-placing", {"k": "many"}
+
+
 def _a_user(content):
     content["objects"].append({"model": "auth.user", "pk": 1, "fields": {"username": "root", "is_superuser": True}})
 
@@ -147,8 +158,24 @@ def _a_user(content):
         (_a_user, r"it holds rows that are not a club's \(auth.user\)"),
         (lambda c: c["schema"].update(league="0001_initial"), r"it was written by another version of the site"),
         (lambda c: c.update(format="other"), r"it is not a club's file"),
+        (_no_name, r"row \d+ \(league.player \d+\) is refused: name: This field cannot be (null|blank)"),
+        (_bad_parameter, r"its ratings cannot be computed: .*"),
+        (lambda c: c.update(schema="0001"), r"it was written by another version of the site \(none given;"),
+        (lambda c: c["objects"].append({"model": ["league.club"]}), r"its rows do not start with the club itself"),
+        (lambda c: c.update(secretaries="sec"), r"its club's address or secretaries are not names"),
     ],
-    ids=["another-clubs-player", "too-long", "a-user", "another-version", "not-a-club-file"],
+    ids=[
+        "another-clubs-player",
+        "too-long",
+        "a-user",
+        "another-version",
+        "not-a-club-file",
+        "no-name",
+        "a-parameter-no-method-takes",
+        "a-version-that-is-no-list",
+        "a-row-named-by-a-list",
+        "secretaries-as-a-string",
+    ],
 )
 def test_a_file_that_cannot_be_restored_says_why_and_writes_nothing(two_clubs, tmp_path, change, message):
     _, north = two_clubs
@@ -172,3 +199,23 @@ def test_a_club_file_is_never_written_over_an_existing_file(two_clubs, tmp_path)
     with pytest.raises(CommandError, match="exists already"):
         run("backup_database", str(path), "--club", CLUB_SLUG)
     assert path.read_text() == "kept"
+
+
+@pytest.mark.django_db
+def test_a_number_json_allows_but_no_rating_can_hold_is_refused(two_clubs, tmp_path):
+    path = tmp_path / "club.json"
+    run("backup_database", str(path), "--club", CLUB_SLUG)
+    text = re.sub(r'"start_rating": [0-9.]+', '"start_rating": Infinity', path.read_text(), count=1)
+    assert "Infinity" in text
+    path.write_text(text)
+    with pytest.raises(CommandError, match=r"not JSON: Infinity is not a number a club's file holds"):
+        run("restore_database", str(path), "--club", "copy")
+    assert not Club.objects.filter(slug="copy").exists()
+
+
+@pytest.mark.django_db
+def test_a_whole_database_backup_is_not_restored_with_a_clubs_options(two_clubs, tmp_path):
+    path = tmp_path / "site.sqlite3"
+    path.write_bytes(b"SQLite format 3\x00")
+    with pytest.raises(CommandError, match=r"is not a club's file, so --club and --replace mean nothing"):
+        run("restore_database", str(path), "--club", "copy", "--no-input")

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import serializers
 from django.core.exceptions import ValidationError
 from django.core.serializers.base import DeserializationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from django_scopes import scope, scopes_disabled
 
@@ -33,7 +33,7 @@ from league.models import (
 )
 from league.services import delete_club
 from ratings.models import RatingTable
-from ratings.services.recompute import rebuild_all
+from ratings.services.recompute import RecomputeError, rebuild_all
 
 FORMAT = "league-club"
 OWN_APPS = ("league", "ratings")
@@ -82,7 +82,10 @@ def _parents_first(tables: list[RatingTable]) -> list[RatingTable]:
 def club_file(club: Club) -> str:
     """The club's file, as JSON text."""
     rows = []
-    with scopes_disabled():
+    with transaction.atomic(), scopes_disabled():  # one snapshot: no result without its matchday
+        if connection.vendor == "postgresql":  # whose default reads each query's own snapshot
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         for model, path in CLUB_ROWS:
             found = list(model._base_manager.filter(**{path: club.pk}).order_by("pk"))
             rows += _parents_first(found) if model is RatingTable else found
@@ -97,23 +100,32 @@ def club_file(club: Club) -> str:
     )
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a club's file holds")
+
+
 def _read(data: bytes) -> dict:
     try:
-        content = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        content = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
         raise ClubFileError(f"it is not a club's file (not JSON: {exc})") from None
     if not isinstance(content, dict) or content.get("format") != FORMAT or not isinstance(content.get("objects"), list):
         raise ClubFileError("it is not a club's file (backup_database --club writes one)")
+    secretaries = content.get("secretaries", [])
+    if not isinstance(content.get("club"), str) or not _strings(secretaries):
+        raise ClubFileError("its club's address or secretaries are not names")
     schema = _schema()
     if content.get("schema") != schema:
-        theirs = ", ".join(f"{app} {name}" for app, name in sorted(dict(content.get("schema") or {}).items()))
+        given = content.get("schema")
+        given = given if isinstance(given, dict) else {}
+        theirs = ", ".join(sorted(f"{app} {name}" for app, name in given.items()))
         ours = ", ".join(f"{app} {name}" for app, name in sorted(schema.items()))
         raise ClubFileError(
             f"it was written by another version of the site ({theirs or 'none given'}; this site: {ours}); "
             "restore it on a site of that version, then upgrade that site"
         )
     labels = [item.get("model") for item in content["objects"] if isinstance(item, dict)]
-    if len(labels) != len(content["objects"]) or not labels or labels[0] != "league.club":
+    if not _strings(labels) or len(labels) != len(content["objects"]) or not labels or labels[0] != "league.club":
         raise ClubFileError("its rows do not start with the club itself")
     foreign = sorted({label for label in labels if label not in MODELS})
     if foreign:
@@ -121,6 +133,15 @@ def _read(data: bytes) -> dict:
     if labels.count("league.club") != 1:
         raise ClubFileError("it holds more than one club")
     return content
+
+
+def address_in(data: bytes) -> str:
+    """The address of the club in a club's file (ClubFileError if it is none)."""
+    return _read(data)["club"]
+
+
+def _strings(values) -> bool:
+    return isinstance(values, list) and all(isinstance(value, str) for value in values)
 
 
 def is_club_file(data: bytes) -> bool:
@@ -149,13 +170,15 @@ def restore_club(data: bytes, slug: str | None = None, *, replace: bool = False)
             if existing is not None:
                 delete_club(existing)
             club = _write(objects, slug)
-            users = get_user_model().objects.filter(username__in=content.get("secretaries") or [], is_staff=True)
+            users = get_user_model().objects.filter(username__in=content.get("secretaries", []), is_staff=True)
             club.secretaries.set(users)
             with scope(club=club.pk):
                 rebuild_all(club)
                 return club, Matchday.objects.filter(club=club).count()
     except DatabaseError as exc:
         raise ClubFileError(f"the database refused it: {exc}") from None
+    except (RecomputeError, ValueError) as exc:  # a method's parameters, a matchday it cannot rate
+        raise ClubFileError(f"its ratings cannot be computed: {exc}") from None
 
 
 def _write(objects: list[dict], slug: str) -> Club:
@@ -183,14 +206,13 @@ def _write(objects: list[dict], slug: str) -> Club:
         if model is Club:
             record.slug = slug
         try:
+            record.clean_fields()  # first: a model's own checks expect its fields' types
             record.full_clean(validate_unique=True)
         except ValidationError as exc:
             problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in exc.message_dict.items())
+            problems = problems.rstrip(".")  # the command ends the sentence
             raise ClubFileError(f"{_described(number, item)} is refused: {problems}") from None
-        if model is Club:
-            record.save()  # renews the list of clubs
-        else:
-            record.save_base(raw=True)  # as written, without the models' own saving steps
+        record.save()  # as every way in saves it: the names' keys made afresh, the club's list renewed
         new_keys[(model, old_key)] = record.pk
         club = club or record
     return club

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
 from web.backups import BackupError, restore
-from web.club_files import ClubFileError, is_club_file, restore_club
+from web.club_files import ClubFileError, address_in, is_club_file, restore_club
 
 
 class Command(BaseCommand):
@@ -33,6 +33,10 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing was restored: {exc.strerror} ({source}).") from None
         if is_club_file(data):
             return self.club(source, club, replace, interactive)
+        if club is not None or replace:
+            raise CommandError(
+                f"Nothing was restored: {source} is not a club's file, so --club and --replace mean nothing."
+            )
         name = connection.settings_dict["NAME"]
         self.confirm(interactive, f"This replaces everything in the database {name} with {source}.")
         try:
@@ -42,13 +46,22 @@ class Command(BaseCommand):
         self.stdout.write(f"Restored {name} from {source}.")
 
     def club(self, source: Path, slug: str | None, replace: bool, interactive: bool):
-        if replace:
-            self.confirm(interactive, f"This replaces the club's data at /{slug or '<its address>'}/ with {source}.")
         try:
-            club, matchdays = restore_club(source.read_bytes(), slug, replace=replace)
+            data = source.read_bytes()
+            if replace:
+                slug = slug or address_in(data)
+                self.confirm(interactive, f"This replaces everything of the club at /{slug}/ with {source}.")
+            club, matchdays = restore_club(data, slug, replace=replace)
         except ClubFileError as exc:
             raise CommandError(f"Nothing was restored from {source}: {exc}.") from None
         self.stdout.write(f"Restored the club {club.name} at /{club.slug}/ ({matchdays} matchdays) from {source}.")
+        secretaries = ", ".join(club.secretaries.order_by("username").values_list("username", flat=True))
+        self.stdout.write(
+            f"Its secretaries: {secretaries}."
+            if secretaries
+            else "None of its secretaries is a staff user of this site: "
+            "give it one (create_club's --secretary, or the admin)."
+        )
 
     def confirm(self, interactive: bool, question: str) -> None:
         if not interactive:
