@@ -67,3 +67,18 @@ def test_with_sides_a_third_of_the_matchdays_are_played_in_sides_and_import_back
     assert all(len(set(placings)) == 1 for placings in sizes.values())  # partners share their placing
     import_results(results.read_bytes())
     assert Result.objects.exclude(side="").values("matchday").distinct().count() == 20
+
+
+def test_with_a_club_the_league_continues_its_numbers_and_imports_into_it(tmp_path, db):
+    from league.models import Matchday
+    from tests.conftest import CLUB_CSV, CLUB_SLUG
+    from web.importing import import_results
+
+    import_results(CLUB_CSV.read_bytes())  # matchdays 1 to 6, in November 2025
+    results = tmp_path / "more.csv"
+    call_command("generate_league", str(results), "--players", "8", "--matchdays", "16", "--club", CLUB_SLUG)
+    assert sorted({int(r["matchday"]) for r in rows(results)}) == list(range(7, 23))
+    import_results(results.read_bytes())
+    assert Matchday.objects.count() == 22
+    with pytest.raises(CommandError, match="No club has the address 'east'"):
+        call_command("generate_league", str(tmp_path / "x.csv"), "--matchdays", "4", "--club", "east")

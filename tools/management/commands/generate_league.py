@@ -24,7 +24,14 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=2000)
         parser.add_argument("--matchdays", type=int, default=100_000)
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--first", type=int, default=1, help="number of the first matchday")
+        parser.add_argument(
+            "--first", type=int, default=None, help="number of the first matchday (default 1, or --club's next)"
+        )
+        parser.add_argument(
+            "--club",
+            metavar="SLUG",
+            help="continue this club's league: numbered after its last matchday, and not before its date",
+        )
         parser.add_argument(
             "--start",
             type=date.fromisoformat,
@@ -63,6 +70,7 @@ class Command(BaseCommand):
             sys.exit(2)
         if options["solitaire"]:
             return self.solitaire(out, players, options["attempts"], seed, options["seeds"])
+        first, start = self.continuing(options["club"], first, start, matchdays)
         end = options["end"]
         last = end or (last_day(matchdays, start) if start is not None else None)
         if end is not None and (start is None or end < start):
@@ -93,6 +101,26 @@ class Command(BaseCommand):
             rows = generate_attempts(players, attempts, seed, begun, end=finish, names=names)
             written = write_csv(options["attempts_out"], [*ATTEMPT_COLUMNS, *ATTEMPT_OPTIONAL], rows)
             self.stdout.write(f"Wrote {written} attempts by the same members to {options['attempts_out']}.")
+
+    def continuing(self, slug, first, start, matchdays):
+        """The first number and the start date: --club's next number and, by default, a start not
+        before its last matchday's date (the league then ends today, or later and is refused)."""
+        if slug is None:
+            return first or 1, start
+        from django.db.models import Max
+        from django_scopes import scopes_disabled
+
+        from league.models import Matchday
+        from web.management.clubs import club_named
+
+        club = club_named(slug)
+        with scopes_disabled():
+            latest = Matchday.objects.filter(club=club).aggregate(number=Max("number"), day=Max("date"))
+        if latest["number"] is None:
+            return first or 1, start
+        if start is None and first_day(matchdays) < latest["day"]:
+            start = latest["day"]
+        return first or latest["number"] + 1, start
 
     def solitaire(self, out, players, attempts, seed, seeds):
         """A solitaire league: deals with hidden difficulty, players with hidden skill."""
