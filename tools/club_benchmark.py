@@ -22,7 +22,7 @@ from tools.benchmark import add_latest_matchday, remove_matchday, timed
 from tools.generate import UNOFFICIAL_GAME
 from web.importing import import_results
 
-TARGETS = {"add_latest": 0.020, "recompute_club": 1.0, "whole_site_ratio": 1.0, "other_clubs_cached": 1.0}
+TARGETS = {"add_latest": 0.020, "recompute_club": 1.0, "whole_site_ratio": 1.0}
 
 
 def _club_league(csv: Path) -> None:
@@ -115,10 +115,11 @@ def report(f: dict, turns: list[tuple[float, float]]) -> str:
     def verdict(ok: bool) -> str:
         return "   ok" if ok else "   MISSED"
 
-    share = f["other_clubs_cached"] / f["other_pages"] if f["other_pages"] else 0.0
+    kept = f["other_clubs_cached"] == f["cached_before"]  # the write dropped none of them
+    one_matchdays, one_players = f.get("one_league", (None, None))
     lines = [
         f"Site: {f['clubs']} clubs; {f['matchdays']:,} matchdays, {f['results']:,} results, {f['players']:,} "
-        f"players in all; the one league holds the same number of matchdays",
+        f"players in all; the one league: {one_matchdays:,} matchdays of {one_players:,} players",
         "",
         f"{'figure':<52} {'value':>14}   target",
         f"{'add one matchday at the end of one club':<52} {f['add_latest'] * 1000:>11,.1f} ms   <= "
@@ -130,9 +131,10 @@ def report(f: dict, turns: list[tuple[float, float]]) -> str:
         f"{'full recompute, the whole site of clubs':<52} {many:>12,.2f} s",
         f"{'ratio site of clubs / one league':<52} {ratio:>13.2f}x   <= {TARGETS['whole_site_ratio']:.0f}x"
         + verdict(ratio <= TARGETS["whole_site_ratio"]),
-        f"{'other clubs pages cached before the write':<52} {f['cached_before']:>7,} of {f['other_pages']:,}",
-        f"{'... still served from the cache after it':<52} {f['other_clubs_cached']:>7,} of {f['other_pages']:,}"
-        f"   all{verdict(share >= TARGETS['other_clubs_cached'])}",
+        f"{'other clubs pages cached before the write':<52} {f['cached_before']:>7,} of {f['other_pages']:,}"
+        f"   all{verdict(f['cached_before'] == f['other_pages'])}",
+        f"{'... still served from the cache after it':<52} {f['other_clubs_cached']:>7,} of {f['cached_before']:,}"
+        f"   all{verdict(kept)}",
         f"{'the writing club pages served from the cache':<52} {f['writer_pages_cached']:>7,} of 4   none"
         + verdict(f["writer_pages_cached"] == 0),
     ]

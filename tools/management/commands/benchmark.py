@@ -69,7 +69,7 @@ class Command(BaseCommand):
             self.stdout.write("FIGURES " + _dumps(figures))
             return
         if options["clubs"] is not None:
-            return self.clubs(options["clubs"], matchdays, players, seed, runs, json)
+            return self.clubs(options["clubs"], matchdays, players, seed, runs, json, database_url, sides)
         if options["solitaire"]:
             return self.solitaire(options["attempts"], players, seed, runs, database_url, json)
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
@@ -103,13 +103,15 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(figures))
 
-    def clubs(self, clubs, matchdays, players, seed, runs, json):
+    def clubs(self, clubs, matchdays, players, seed, runs, json, database_url, sides):
         """`matchdays` as one league and as `clubs` clubs of `matchdays / clubs` each, in two throwaway
         SQLite databases; their full recomputes take turns, run by run (tools/club_benchmark.py)."""
         from tools.club_benchmark import report as clubs_report
 
         if not 2 <= clubs <= matchdays // 3:
             raise CommandError("--clubs must be at least 2, with at least 3 matchdays a club.")
+        if database_url or sides:
+            raise CommandError("--clubs measures two SQLite databases of its own, without sides.")
         members = max(players // clubs, 6)
         with tempfile.TemporaryDirectory(prefix="league-bench-") as folder:
             folder = Path(folder)
@@ -124,7 +126,7 @@ class Command(BaseCommand):
             _step(many, "build", folder / "clubs")
             self.stderr.write(f"Measuring ({runs} runs per figure) ...")
             turns = [(_step(one, "recompute")["seconds"], _step(many, "recompute")["seconds"]) for _ in range(runs)]
-            figures = _step(many, "clubs", runs=runs)
+            figures = {**_step(many, "clubs", runs=runs), "one_league": (matchdays, players)}
         self.stdout.write(clubs_report(figures, turns))
         if json:
             self.stdout.write(_dumps({**figures, "recompute_turns": turns}))
