@@ -207,9 +207,34 @@ def test_a_secretary_of_no_club_sees_nothing_of_a_site_of_several(client, clubs)
     assert client.get("/north/enter/").status_code == 404
 
 
-def test_only_a_superuser_edits_the_clubs_and_a_new_address_is_served(client, admin_client, clubs):
-    secretary(client, clubs["north"])
-    assert client.get(reverse("admin:league_club_changelist")).status_code == 403
+def test_a_secretary_renames_their_club_and_sets_its_own_settings_but_not_its_address(client, clubs):
+    north, south = clubs["north"], clubs["south"]
+    secretary(client, north)
+    listed = client.get(reverse("admin:league_club_changelist")).content.decode()
+    assert "North" in listed and "South" not in listed
+    assert client.get(reverse("admin:league_club_change", args=[south.pk])).status_code == 404
+    assert client.get(reverse("admin:league_club_add")).status_code == 403
+    form = client.get(reverse("admin:league_club_change", args=[north.pk])).content.decode()
+    assert "The club&#x27;s own settings" in form and 'name="standings_page_size"' in form
+    assert 'name="slug"' not in form and 'name="secretaries"' not in form
+
+    data = {"name": "Northern Card Club", "slug": "elsewhere", "standings_page_size": "1", "inactive_days": ""}
+    answer = client.post(reverse("admin:league_club_change", args=[north.pk]), data)
+
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    north.refresh_from_db()
+    assert (north.name, north.slug, north.standings_page_size, north.inactive_days) == (
+        "Northern Card Club",
+        "north",
+        1,
+        None,
+    )
+    assert client.post(reverse("admin:league_club_change", args=[south.pk]), data).status_code == 404
+    page = client.get("/north/standings/").content.decode()
+    assert "Northern Card Club" in page and "?overall-page=2" in page  # one player a page, as it chose
+
+
+def test_only_a_superuser_moves_a_club_and_a_new_address_is_served(client, admin_client, clubs):
     url = reverse("admin:league_club_change", args=[clubs["north"].pk])
     data = {"name": "Northern", "slug": "northern", "secretaries": []}
     assert admin_client.post(url, data).status_code == 302
