@@ -103,3 +103,51 @@ def test_the_load_benchmark_spreads_each_page_over_the_clubs_and_writes_in_some(
     # Every club's page answered (the limit 404s a path it did not capture, so errors would show it).
     assert all(row[-1] == "0" for row in rows if row and row[0] == "warm"), result.stdout
     assert re.search(r"imports completed during the last runs: [1-9]\d*, failed: 0", result.stdout)
+
+
+def test_several_servers_need_one_postgresql_and_one_redis():
+    result = loadtest("--servers", "2")
+    assert result.returncode != 0
+    assert "Several servers share one database and one Redis" in result.stderr
+
+
+@pytest.fixture
+def scratch_postgres():
+    """On the PostgreSQL run of the suite (.ci/run): a scratch database beside the test database."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")) or not os.environ.get("REDIS_URL"):
+        pytest.skip("two servers need PostgreSQL and Redis: the suite's PostgreSQL run (.ci/run)")
+    import dj_database_url
+    import psycopg
+
+    from tests.conftest import per_worker
+
+    config = dj_database_url.parse(url)
+    scratch = per_worker(f"{config['NAME']}_load_test")
+    server = {"host": config["HOST"], "port": config["PORT"] or 5432}
+    server |= {"user": config["USER"], "password": config["PASSWORD"]}
+
+    def recreate(drop_only=False):
+        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            if not drop_only:
+                admin.execute(f'CREATE DATABASE "{scratch}"')
+
+    recreate()
+    yield url.rsplit("/", 1)[0] + "/" + scratch
+    recreate(drop_only=True)
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None and not os.environ.get("CI"), reason="wrk is not installed")
+def test_two_servers_on_one_postgresql_and_one_redis_answer_every_clubs_pages(scratch_postgres):
+    args = ["--matchdays", "30", "--players", "12", "--seconds", "1", "--runs", "1", "--workers", "2"]
+    args += ["--clubs", "3", "--servers", "2", "--database-url", scratch_postgres]
+    result = loadtest(*args, "--redis-url", os.environ["REDIS_URL"])
+    assert result.returncode == 0, result.stderr
+    assert "2 server(s) of each side, on PostgreSQL with one Redis" in result.stdout
+    rows = [line.split() for line in result.stdout.splitlines()]
+    for mode in ("warm", "cold", "during"):
+        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
+        assert measured == set(PAGES), (mode, result.stdout)
+    assert all(row[-1] == "0" for row in rows if row and row[0] in ("warm", "during")), result.stdout
+    assert re.search(r"imports completed during the last runs: [1-9]\d*, failed: 0", result.stdout)

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,15 +46,26 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url: str, options: dict, script: Path | None = None) -> Figures:
+def wrk(urls: list[str], options: dict, script: Path | None = None) -> Figures:
+    """wrk against each of `urls` (one per server) at once: their requests per second summed, the
+    slowest server's latencies, every error."""
     seconds, connections, threads = options["seconds"], options["connections"], options["threads"]
     command = [shutil.which("wrk") or "wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
-    out = subprocess.run(
-        [*command, *(["-s", str(script)] if script else []), url],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    command += ["-s", str(script)] if script else []
+    runs = [subprocess.Popen([*command, url], stdout=subprocess.PIPE, text=True) for url in urls]
+    outputs = [process.communicate()[0] for process in runs]
+    if any(process.returncode for process in runs):
+        raise RuntimeError(f"wrk failed: {outputs}")
+    figures = [_read_wrk(out) for out in outputs]
+    return Figures(
+        sum(f.requests_per_second for f in figures),
+        max(f.p50_ms for f in figures),
+        max(f.p99_ms for f in figures),
+        sum(f.errors for f in figures),
+    )
+
+
+def _read_wrk(out: str) -> Figures:
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
     if not rps:  # not one answer in time: no latency to read
         return Figures(0.0, float("inf"), float("inf"), 1)
@@ -75,7 +86,7 @@ def _free_port() -> int:
 class Site:
     """A throwaway production site: SQLite, collected static files, a generated league."""
 
-    def __init__(self, folder: Path, matchdays: int, players: int, clubs: int = 1):
+    def __init__(self, folder: Path, matchdays: int, players: int, clubs: int = 1, database: str = "", redis: str = ""):
         self.folder = folder
         self.env = {
             **os.environ,
@@ -91,8 +102,14 @@ class Site:
             "ACCESS_LOG": "",
         }
         self.env.pop("REDIS_URL", None)  # the default: each worker's own memory
+        if redis:  # the pages shared by every server, under keys of this run's own
+            self.env |= {"REDIS_URL": redis, "CACHE_KEY_PREFIX": "load-" + secrets.token_hex(6)}
+        if database:  # PostgreSQL, emptied first
+            self.env["DATABASE_URL"] = database
         for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
             self.manage(*command)
+        if database:
+            self.manage("flush", "--no-input")
         if clubs == 1:  # the demo and a generated league in one club, as a club that started with the demo
             self.leagues = {None: folder / "league.csv"}
             self.manage("load_demo")
@@ -140,6 +157,12 @@ class Site:
             pages["matchday"].append(f"/{club}/matchdays/{matchday}/")
             pages["players"].append(f"/{club}/players/")
         return pages
+
+    @contextmanager
+    def servers(self, count: int, app: str | None = None, **env: str):
+        """`count` servers (`serving`) side by side: their addresses."""
+        with ExitStack() as stack:
+            yield [stack.enter_context(self.serving(app, **env)) for _ in range(count)]
 
     @contextmanager
     def serving(self, app: str | None = None, **env: str):
@@ -235,20 +258,21 @@ def warm_up(url: str, times: int) -> None:
 
 
 def compare(
-    project: str, limit: str, pages: dict[str, list[str]], sizes: dict[str, int], options: dict, warm: bool = False
+    project: list[str], limit: list[str], pages: dict[str, list[str]], sizes: dict[str, int], options: dict, warm=False
 ) -> list[Comparison]:
-    """Each page on both servers, alternately, `runs` times; the medians. A page of several clubs is
-    asked for in each of them in turn (a wrk script)."""
+    """Each page on both sides (each side one server or several), alternately, `runs` times; the
+    medians. A page of several clubs is asked for in each of them in turn (a wrk script)."""
     rows = []
     for name, paths in pages.items():
         ours, theirs = [], []
         script = _spread(paths, options["folder"] / f"{name}.lua")
         for _ in range(options["runs"]):
             if warm:
-                for path in paths:
-                    warm_up(project + path, 4 * options["workers"])
-            ours.append(wrk(project + paths[0], options, script))
-            theirs.append(wrk(limit + paths[0], options, script))
+                for server in project:
+                    for path in paths:
+                        warm_up(server + path, 4 * options["workers"])
+            ours.append(wrk([server + paths[0] for server in project], options, script))
+            theirs.append(wrk([server + paths[0] for server in limit], options, script))
         size = statistics.mean(sizes[path] for path in paths)
         rows.append(Comparison(name, paths, size, _median(ours), _median(theirs)))
     return rows
@@ -266,23 +290,27 @@ def _spread(paths: list[str], script: Path) -> Path | None:
     return script
 
 
-def run(matchdays: int, players: int, options: dict, log=print, clubs: int = 1) -> dict[str, list[Comparison]]:
+def run(
+    matchdays: int, players: int, options: dict, log=print, clubs: int = 1, database: str = "", redis: str = ""
+) -> dict[str, list[Comparison]]:
+    count = options.get("servers", 1)
     with tempfile.TemporaryDirectory(prefix="league-load-") as folder:
         folder = Path(folder)
         options = {**options, "folder": folder}
         spread = f" over {clubs} clubs" if clubs > 1 else ""
         log(f"Building a site with {matchdays} generated matchdays of {players} players{spread} ...")
-        site = Site(folder, matchdays, players, clubs)
+        site = Site(folder, matchdays, players, clubs, database, redis)
         pages = site.pages()
         results: dict[str, list[Comparison]] = {}
-        with site.serving() as warm:
-            captured = _capture(warm, pages)
+        with site.servers(count) as warm:
+            captured = _capture(warm[0], pages)
             (folder / "pages.json").write_text(json.dumps(captured))
             sizes = {path: len(page["body"]) for path, page in captured.items()}
-            with site.serving("tools.limit.wsgi:application", LIMIT_PAGES=str(folder / "pages.json")) as limit:
+            limit_app = "tools.limit.wsgi:application"
+            with site.servers(count, limit_app, LIMIT_PAGES=str(folder / "pages.json")) as limit:
                 log("Warm: the pages as cached, against the same bytes from memory ...")
                 results["warm"] = compare(warm, limit, pages, sizes, options, warm=True)
-                with site.serving(PAGE_CACHE_SECONDS="0") as cold:
+                with site.servers(count, PAGE_CACHE_SECONDS="0") as cold:
                     log("Cold: every page rendered in the request ...")
                     results["cold"] = compare(cold, limit, pages, sizes, options)
                 log("Warm again, while an import writes, on both sides ...")
@@ -290,6 +318,7 @@ def run(matchdays: int, players: int, options: dict, log=print, clubs: int = 1) 
                     results["during imports"] = compare(warm, limit, pages, sizes, options)
         results["imports"] = (site.imports_done, site.import_failures)
         results["clubs"] = (clubs, site.writing_clubs)
+        results["setup"] = (count, "PostgreSQL" if database else "SQLite", bool(redis))
         return results
 
 
@@ -330,5 +359,12 @@ def report(results: dict, options: dict, workers: int) -> str:
     clubs, writing = results.get("clubs", (1, 1))
     if clubs > 1:
         lines.insert(1, f"{clubs} clubs: each page asked for in every club in turn; imports into {writing} of them")
+    servers, database, redis = results.get("setup", (1, "SQLite", False))
+    shared = "one Redis" if redis else "no Redis"
+    lines.insert(
+        1,
+        f"{servers} server(s) of each side, on {database} with {shared}"
+        + (": wrk against each at once, req/s summed, the slowest server's p50 and p99" if servers > 1 else ""),
+    )
     lines.append(f"\nimports completed during the last runs: {done}, failed: {failed}")
     return "\n".join(lines)

@@ -36,6 +36,13 @@ class Command(BaseCommand):
             "in turn, and the imports write into one club in four",
         )
         parser.add_argument(
+            "--servers", type=int, default=1, help="gunicorn servers on each side, each with --workers workers"
+        )
+        parser.add_argument(
+            "--database-url", default="", help="PostgreSQL to run the site on instead of SQLite (it is emptied!)"
+        )
+        parser.add_argument("--redis-url", default="", help="a Redis the servers share their pages through")
+        parser.add_argument(
             "--redis-outage",
             type=float,
             metavar="SECONDS",
@@ -44,6 +51,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, matchdays, players, seconds, connections, threads, runs, workers, redis_outage, clubs, **options):
+        servers, database, redis = options["servers"], options["database_url"], options["redis_url"]
         if redis_outage is not None:
             return self.outage(matchdays, players, redis_outage, workers)
         if shutil.which("wrk") is None:
@@ -54,10 +62,25 @@ class Command(BaseCommand):
             )
         if not 1 <= clubs <= min(100, matchdays // 3):
             raise CommandError("--clubs must be between 1 and 100, with at least 3 matchdays a club.")
-        opts = {"seconds": seconds, "connections": connections, "threads": threads, "runs": runs, "workers": workers}
+        if not 1 <= servers <= 4:
+            raise CommandError("--servers must be between 1 and 4.")
+        if servers > 1 and not (database and redis):
+            raise CommandError(
+                "Several servers share one database and one Redis: give --database-url (PostgreSQL) and --redis-url."
+            )
+        if database and not database.startswith(("postgres://", "postgresql://")):
+            raise CommandError("--database-url must point at PostgreSQL (postgres://...).")
+        opts = {
+            "servers": servers,
+            "seconds": seconds,
+            "connections": connections,
+            "threads": threads,
+            "runs": runs,
+            "workers": workers,
+        }
 
         os.environ["WEB_CONCURRENCY"] = str(workers)
-        results = loadtest.run(matchdays, players, opts, log=self.stderr.write, clubs=clubs)
+        results = loadtest.run(matchdays, players, opts, self.stderr.write, clubs, database, redis)
         self.stdout.write(loadtest.report(results, opts, workers))
 
     def outage(self, matchdays, players, seconds, workers):
