@@ -82,8 +82,9 @@ def _parents_first(tables: list[RatingTable]) -> list[RatingTable]:
 def club_file(club: Club) -> str:
     """The club's file, as JSON text."""
     rows = []
+    outermost = not connection.in_atomic_block  # else the caller's transaction, as it is
     with transaction.atomic(), scopes_disabled():  # one snapshot: no result without its matchday
-        if connection.vendor == "postgresql":  # whose default reads each query's own snapshot
+        if outermost and connection.vendor == "postgresql":  # whose default reads each query's own snapshot
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         for model, path in CLUB_ROWS:
