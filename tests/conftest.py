@@ -5,6 +5,7 @@ import csv
 import io
 import os
 import re
+from contextlib import contextmanager
 from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -53,6 +54,35 @@ def per_worker(name: str) -> str:
     outside their temporary folders and test database, such as PostgreSQL scratch databases."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     return f"{name}_{worker}" if worker else name
+
+
+@contextmanager
+def scratch_postgres_database(purpose: str):
+    """On the PostgreSQL run of the suite (.ci/run), a scratch database beside the test database,
+    this worker's own, dropped afterwards: its URL and a function that makes it empty again (or,
+    with `drop_only`, drops it). Skips the test on SQLite."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        pytest.skip("the suite runs on SQLite; this runs when DATABASE_URL is PostgreSQL")
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(url)
+    scratch = per_worker(f"{config['NAME']}_{purpose}")
+    server = {"host": config["HOST"], "port": config["PORT"] or 5432}
+    server |= {"user": config["USER"], "password": config["PASSWORD"]}
+
+    def recreate(drop_only=False):
+        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            if not drop_only:
+                admin.execute(f'CREATE DATABASE "{scratch}"')
+
+    recreate()
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + scratch, recreate
+    finally:
+        recreate(drop_only=True)
 
 
 def pytest_configure(config):

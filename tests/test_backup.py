@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import per_worker
+from tests.conftest import scratch_postgres_database
 
 pytestmark = pytest.mark.slow  # sites set up, backed up and restored by manage.py in other processes
 
@@ -94,32 +94,10 @@ def site(tmp_path):
 @pytest.fixture
 def postgres_site():
     """On the PostgreSQL run of the suite (.ci/run): a scratch database beside the test database."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        pytest.skip("the suite runs on SQLite; the PostgreSQL backup runs when DATABASE_URL is PostgreSQL")
-    import dj_database_url
-    import psycopg
-
-    config = dj_database_url.parse(url)
-    scratch = per_worker(f"{config['NAME']}_backup_test")
-    server = {
-        "host": config["HOST"],
-        "port": config["PORT"] or 5432,
-        "user": config["USER"],
-        "password": config["PASSWORD"],
-    }
-
-    def recreate(drop_only=False):
-        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
-            if not drop_only:
-                admin.execute(f'CREATE DATABASE "{scratch}"')
-
-    recreate()
-    manage = demo_site(url.rsplit("/", 1)[0] + "/" + scratch)
-    manage.wipe = recreate
-    yield manage
-    recreate(drop_only=True)
+    with scratch_postgres_database("backup_test") as (url, recreate):
+        manage = demo_site(url)
+        manage.wipe = recreate
+        yield manage
 
 
 def test_a_backup_restored_into_a_wiped_database_gives_the_same_pages_byte_for_byte(site, tmp_path):

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from tests.browser.conftest import ROOT
+from tests.conftest import scratch_postgres_database
 
 pytestmark = pytest.mark.slow  # a load benchmark against gunicorn
 
@@ -30,15 +31,22 @@ def loadtest(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def rows_measuring_every_page(report: str) -> list[list[str]]:
+    """The report's rows, split, once it is checked that each mode (warm, cold, during imports)
+    measured every page."""
+    rows = [line.split() for line in report.splitlines()]
+    for mode in ("warm", "cold", "during"):
+        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
+        assert measured == set(PAGES), (mode, report)
+    return rows
+
+
 @pytest.mark.skipif(shutil.which("wrk") is None and not os.environ.get("CI"), reason="wrk is not installed")
 def test_the_load_benchmark_measures_every_page_warm_cold_and_during_imports():
     args = ["--matchdays", "30", "--players", "8", "--seconds", "1", "--runs", "1", "--workers", "2"]
     result = loadtest(*args)
     assert result.returncode == 0, result.stderr
-    rows = [line.split() for line in result.stdout.splitlines()]
-    for mode in ("warm", "cold", "during"):
-        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
-        assert measured == set(PAGES), (mode, result.stdout)
+    rows = rows_measuring_every_page(result.stdout)
     warm = [row for row in rows if row and row[0] == "warm"]
     for row in warm:  # req/s of both sides, and no error in a warm run
         assert float(row[3].replace(",", "")) > 0 and float(row[4].replace(",", "")) > 0 and row[-1] == "0", row
@@ -96,10 +104,7 @@ def test_the_load_benchmark_spreads_each_page_over_the_clubs_and_writes_in_some(
     result = loadtest(*args)
     assert result.returncode == 0, result.stderr
     assert "5 clubs: each page asked for in every club in turn; imports into 2 of them" in result.stdout
-    rows = [line.split() for line in result.stdout.splitlines()]
-    for mode in ("warm", "cold", "during"):
-        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
-        assert measured == set(PAGES), (mode, result.stdout)
+    rows = rows_measuring_every_page(result.stdout)
     # Every club's page answered (the limit 404s a path it did not capture, so errors would show it).
     assert all(row[-1] == "0" for row in rows if row and row[0] == "warm"), result.stdout
     assert re.search(r"imports completed during the last runs: [1-9]\d*, failed: 0", result.stdout)
@@ -114,28 +119,10 @@ def test_several_servers_need_one_postgresql_and_one_redis():
 @pytest.fixture
 def scratch_postgres():
     """On the PostgreSQL run of the suite (.ci/run): a scratch database beside the test database."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")) or not os.environ.get("REDIS_URL"):
+    if not os.environ.get("REDIS_URL"):
         pytest.skip("two servers need PostgreSQL and Redis: the suite's PostgreSQL run (.ci/run)")
-    import dj_database_url
-    import psycopg
-
-    from tests.conftest import per_worker
-
-    config = dj_database_url.parse(url)
-    scratch = per_worker(f"{config['NAME']}_load_test")
-    server = {"host": config["HOST"], "port": config["PORT"] or 5432}
-    server |= {"user": config["USER"], "password": config["PASSWORD"]}
-
-    def recreate(drop_only=False):
-        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
-            if not drop_only:
-                admin.execute(f'CREATE DATABASE "{scratch}"')
-
-    recreate()
-    yield url.rsplit("/", 1)[0] + "/" + scratch
-    recreate(drop_only=True)
+    with scratch_postgres_database("load_test") as (url, _):
+        yield url
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None and not os.environ.get("CI"), reason="wrk is not installed")
@@ -145,9 +132,6 @@ def test_two_servers_on_one_postgresql_and_one_redis_answer_every_clubs_pages(sc
     result = loadtest(*args, "--redis-url", os.environ["REDIS_URL"])
     assert result.returncode == 0, result.stderr
     assert "2 server(s) of each side, on PostgreSQL with one Redis" in result.stdout
-    rows = [line.split() for line in result.stdout.splitlines()]
-    for mode in ("warm", "cold", "during"):
-        measured = {row[1] if mode != "during" else row[2] for row in rows if row and row[0] == mode}
-        assert measured == set(PAGES), (mode, result.stdout)
+    rows = rows_measuring_every_page(result.stdout)
     assert all(row[-1] == "0" for row in rows if row and row[0] in ("warm", "during")), result.stdout
     assert re.search(r"imports completed during the last runs: [1-9]\d*, failed: 0", result.stdout)

@@ -26,9 +26,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, source: Path, interactive: bool, club: str | None, replace: bool, **options):
+        data = b""  # not a file: the whole-database restore says so
         try:
-            with source.open("rb") if source.is_file() else open("/dev/null", "rb") as head:
-                data = head.read(64)
+            if source.is_file():
+                with source.open("rb") as head:
+                    data = head.read(64)
         except OSError as exc:
             raise CommandError(f"Nothing was restored: {exc.strerror} ({source}).") from None
         if is_club_file(data):
