@@ -9,18 +9,24 @@ club's row as it was.
 The token is read from the database, where the write that renews it commits, so no server ever
 serves a page older than the last write: there is no copy of it to go stale (docs/cache.md). On
 SQLite each worker keeps a read-only connection and asks `PRAGMA data_version`, which changes only
-when another connection has committed, and reads the rows again only then; elsewhere the row is one
-indexed query.
+when another connection has committed, and reads the rows again only then. On PostgreSQL each worker
+keeps a connection of its own in autocommit, so every read sees the last commit, and asks with one
+prepared statement: a hit then costs one round trip and leaves Django's connection (and its health
+check) alone (docs/performance.md). Inside a transaction (a write, a test) Django's connection is
+asked, which sees its own uncommitted writes.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 import sqlite3
 import threading
+import weakref
 
 from django.apps import apps
 from django.conf import settings
+from django.db import connections
 
 LEAGUE = "league"  # the site's scope: every write renews it
 CLUBS = "clubs"  # renewed when a club is made, renamed or deleted: how workers learn their addresses
@@ -43,7 +49,11 @@ def current(scope: str = LEAGUE) -> str:
 def current_of(*scopes: str) -> tuple[str, ...]:
     """The scopes' tokens, in one query at most (a request reads the clubs' and its club's)."""
     path = sqlite_path()
-    return _from_sqlite(path, scopes) if path else _from_database(scopes)
+    if path:
+        return _from_sqlite(path, scopes)
+    if connections["default"].vendor == "postgresql" and not connections["default"].in_atomic_block:
+        return _from_postgres(scopes)
+    return _from_database(scopes)
 
 
 def _from_database(scopes) -> tuple[str, ...]:
@@ -91,3 +101,45 @@ def _from_sqlite(path: str, scopes) -> tuple[str, ...]:
     except sqlite3.Error:  # e.g. the tables are not there yet: ask Django's connection
         _local.watch = None
         return _from_database(scopes)
+
+
+_opened: weakref.WeakSet = weakref.WeakSet()
+_TOKENS = "SELECT scope, token FROM league_revision WHERE scope = ANY(%s)"
+
+
+def _postgres_connection():
+    import psycopg  # only where PostgreSQL is the database
+
+    params = connections["default"].get_connection_params()
+    for django_only in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(django_only, None)
+    opened = psycopg.connect(**params, autocommit=True)
+    _opened.add(opened)
+    return opened
+
+
+def close_connections() -> None:
+    """Close every worker thread's own PostgreSQL connection: a test database cannot be dropped
+    while one is open."""
+    for opened in list(_opened):
+        opened.close()
+    _opened.clear()
+
+
+def _from_postgres(scopes) -> tuple[str, ...]:
+    import psycopg
+
+    for attempt in (1, 2):  # a connection the server dropped is opened again once, not checked first
+        own = getattr(_local, "postgres", None)
+        try:
+            if own is None or own[0] != os.getpid():  # not one a forked worker inherited
+                own = _local.postgres = (os.getpid(), _postgres_connection())
+            found = dict(own[1].execute(_TOKENS, (list(scopes),), prepare=True).fetchall())
+            return tuple(found.get(scope, "") for scope in scopes)
+        except psycopg.Error:
+            _local.postgres = None
+            if own is not None and own[0] == os.getpid():
+                own[1].close()
+            if attempt == 2:
+                return _from_database(scopes)  # Django's connection: its error, as for any query
+    raise AssertionError("unreachable")

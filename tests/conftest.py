@@ -95,6 +95,16 @@ def pytest_configure(config):
         os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{number}"))
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """The test database, and at its end every worker thread's own PostgreSQL connection closed:
+    the database cannot be dropped while one is open (league.revision)."""
+    from league import revision
+
+    yield
+    revision.close_connections()
+
+
 @pytest.fixture(autouse=True)
 def empty_page_cache():
     """Each test starts with no cached pages nor what they keep beside them in the default cache

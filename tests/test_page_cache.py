@@ -296,3 +296,42 @@ def test_a_cached_page_links_only_with_the_parameters_its_key_holds(backend, cli
 def test_the_results_entry_page_is_never_stored(backend, client, admin_client, club):
     assert client.get("/card-games/enter/").status_code == 302  # to the login
     assert not served(admin_client, "/card-games/enter/")[1] and not served(admin_client, "/card-games/enter/")[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_postgres_workers_read_the_last_committed_token_on_a_connection_of_their_own():
+    """On PostgreSQL a request outside a transaction asks its worker's own autocommit connection,
+    which sees every commit at once; a dropped or inherited connection is opened again, not an
+    error; inside a transaction Django's connection answers, seeing its own writes."""
+    from django.db import connection, transaction
+
+    from league.models import Revision
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker's own connection is PostgreSQL's")
+    revision._local.postgres = None
+    Revision.renew("league", "other")
+    first = revision.current_of("league", "other")
+    assert all(first) and revision._local.postgres is not None
+    own = revision._local.postgres[1]
+    Revision.renew("league")  # committed on Django's connection: the worker's sees it at once
+    assert revision.current_of("league", "other") == (Revision.objects.get(scope="league").token, first[1])
+    assert revision.current_of("nobody") == ("",)
+
+    with connection.cursor() as cursor:  # the server drops the worker's connection
+        cursor.execute("SELECT pg_terminate_backend(%s)", [own.info.backend_pid])
+    assert revision.current_of("other") == (first[1],)
+    assert revision._local.postgres[1] is not own and own.closed
+
+    reopened = revision._local.postgres[1]
+    revision._local.postgres = (os.getpid() + 1, reopened)  # as a forked worker would find it
+    assert revision.current_of("other") == (first[1],)
+    assert revision._local.postgres[1] is not reopened
+    reopened.close()
+
+    with transaction.atomic():
+        Revision.renew("other")
+        uncommitted = Revision.objects.get(scope="other").token
+        assert revision.current_of("other") == (uncommitted,)
+    revision._local.postgres[1].close()
+    revision._local.postgres = None
