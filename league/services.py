@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_scopes import scopes_disabled
 
+from league import history
 from league.models import Club, DealSession, FormerName, Game, Matchday, Page, Player, Revision
 from league.validation import name_key
 
@@ -23,8 +24,10 @@ def save_player(player: Player) -> None:
     """Save a player; a name they no longer go by (short or full) is kept as a former name, so that
     the entry page, the import and the search still find them by it."""
     player.full_clean()
-    before = Player.objects.filter(pk=player.pk).values_list("short_name", "name").first() if player.pk else None
+    old = Player.objects.filter(pk=player.pk).first() if player.pk else None
+    before = (old.short_name, old.name) if old else None
     player.save()
+    history.record(player.club_id, [history.saved("player", player, history.fields_of(old))])
     current = {name_key(player.short_name), name_key(player.name)}
     for old in before or ():
         if name_key(old) not in current:
@@ -39,7 +42,9 @@ def save_player(player: Player) -> None:
 def save_former_names(player: Player, saved: Iterable[FormerName], deleted: Iterable[FormerName]) -> None:
     """The player's former names as the admin edits them (after `save_player`, which may have kept one
     of them already: a rename in the same form)."""
-    FormerName.objects.filter(player=player, pk__in=[f.pk for f in deleted if f.pk]).delete()
+    gone = FormerName.objects.filter(player=player, pk__in=[f.pk for f in deleted if f.pk])
+    history.record(player.club_id, history.deleted("former name", gone))
+    gone.delete()
     for former in saved:
         former.player = player
         if player.former_names.filter(name_key=name_key(former.name)).exclude(pk=former.pk).exists():
@@ -47,7 +52,9 @@ def save_former_names(player: Player, saved: Iterable[FormerName], deleted: Iter
                 former.delete()
             continue
         former.full_clean()
+        old = FormerName.objects.filter(pk=former.pk).first() if former.pk else None
         former.save()
+        history.record(player.club_id, [history.saved("former name", former, history.fields_of(old))])
     Revision.bump(player.club_id)
 
 
@@ -56,6 +63,8 @@ def delete_players(players: Iterable[Player]) -> None:
     """Delete players who never played (results protect the others)."""
     gone = Player.objects.filter(pk__in=[p.pk for p in players])
     clubs = set(gone.values_list("club", flat=True))
+    for club in clubs:
+        history.record(club, history.deleted("player", gone.filter(club=club)))
     gone.delete()
     Revision.bump(*clubs)
 
@@ -63,7 +72,9 @@ def delete_players(players: Iterable[Player]) -> None:
 @transaction.atomic
 def save_page(page: Page) -> None:
     page.full_clean()
+    old = Page.objects.filter(pk=page.pk).first() if page.pk else None
     page.save()
+    history.record(page.club_id, [history.saved("page", page, history.fields_of(old))])
     Revision.bump(page.club_id)
 
 
@@ -71,6 +82,8 @@ def save_page(page: Page) -> None:
 def delete_pages(pages: Iterable[Page]) -> None:
     gone = Page.objects.filter(pk__in=[p.pk for p in pages])
     clubs = set(gone.values_list("club", flat=True))
+    for club in clubs:
+        history.record(club, history.deleted("page", gone.filter(club=club)))
     gone.delete()
     Revision.bump(*clubs)
 

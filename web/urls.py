@@ -12,6 +12,7 @@ from django.urls import include, path, re_path
 from web.clubs import views as clubs
 from web.deals import views as deals
 from web.entry import views as enter
+from web.history import views as history
 from web.league import views as league
 from web.methods import views as methods
 from web.nights import views as nights
@@ -34,6 +35,7 @@ league_patterns = [
     path("honours/", seasons.honours, name="honours"),
     # The secretary's form: never cached (it is for staff, who are never served from the cache anyway).
     path("enter/", enter.enter, name="enter"),
+    path("history/", history.history, name="history"),
 ]
 
 ratings_patterns = [

@@ -15,6 +15,7 @@ from .clubs import (
     owned_by_club,
 )
 from .deals import Attempt, Deal, DealLevel, DealSeed, DealSession
+from .history import Change, Write
 from .matchdays import Matchday, MatchdayQuerySet, Result
 from .rules import WithinClub, unique_in_club
 from .seasons import Season
@@ -22,6 +23,7 @@ from .seasons import Season
 __all__ = [
     "Attempt",
     "Category",
+    "Change",
     "Club",
     "Deal",
     "DealLevel",
@@ -38,6 +40,7 @@ __all__ = [
     "Season",
     "Submission",
     "WithinClub",
+    "Write",
     "answering",
     "club_reverse",
     "club_rows",

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+import league.history as history
 from league.models import Attempt, Deal, DealLevel, DealSeed, DealSession, Game, Player, Revision
 from league.validation import DEALS, LEVELS, name_key, seed_problem, variant_problem
 
@@ -118,6 +119,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
         raise ValueError("A session's players must be of its game's club")  # a writer's bug, stopped before writing
     session.full_clean()
     old = DealSession.objects.filter(pk=session.pk).values_list("game_id", "date").first() if session.pk else None
+    as_it_was = history.sessions([session.pk] if session.pk else [])
     session.save()
     new_players: dict[str, Player] = {}  # one new player however many attempts name them
     players = []
@@ -146,6 +148,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
     if old is not None:
         since[old[0]] = min(old[1], since.get(old[0], old[1]))
     _recompute_deals(since)
+    history.record(session.game.club_id, history.session_changes(as_it_was, history.sessions([session.pk])))
     return deal_selectors.session_changes(session)
 
 
@@ -155,7 +158,11 @@ def delete_sessions(sessions: Iterable[DealSession]) -> None:
     since: dict[int, date] = {}
     for session in sessions:
         since[session.game_id] = min(session.date, since.get(session.game_id, session.date))
+    as_they_were = history.sessions(s.pk for s in sessions)
+    clubs = dict(DealSession.objects.filter(pk__in=as_they_were).values_list("pk", "game__club"))
     DealSession.objects.filter(pk__in=[s.pk for s in sessions]).delete()
+    for club in set(clubs.values()):
+        history.record(club, history.session_changes({k: v for k, v in as_they_were.items() if clubs[k] == club}, {}))
     if since:
         _recompute_deals(since)
 
@@ -243,6 +250,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
         more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
         raise ValidationError(f"These sessions already exist: {lines}{more}; use --replace to replace their attempts.")
     players, summary.players_created = players_named(a.player for s in imported for a in s.attempts)
+    as_they_were = history.sessions(s.pk for s in existing.values())
     Attempt.objects.filter(session__in=list(existing.values())).delete()
     sessions = [existing.get(key) or DealSession(game_id=key[0], date=key[1]) for key in by_key]
     DealSession.objects.bulk_create([s for s in sessions if s.pk is None])
@@ -270,6 +278,8 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
     for game_id, day in by_key:
         since[game_id] = min(day, since.get(game_id, day))
     _recompute_deals(since)
+    club = next(iter(games.values())).club_id  # a file's games are one club's
+    history.record(club, history.session_changes(as_they_were, history.sessions(s.pk for s in sessions)))
     summary.sessions, summary.attempts = len(sessions), len(rows)
     return summary
 

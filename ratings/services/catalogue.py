@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
+import league.history as history
 from league.models import Category, Game, Result, Revision
 from league.validation import (
     fitting_slug,
@@ -49,6 +50,7 @@ def save_game(game: Game) -> list[RatingTable]:
     engine.wait_for_table_writes(game.club_id)
     old = Game.objects.filter(pk=game.pk).first() if game.pk else None
     game.save()
+    history.record(game.club_id, [history.saved("game", game, history.fields_of(old))])
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
     if old is None or (old.official, old.category_id) == (game.official, game.category_id):
@@ -66,25 +68,29 @@ def save_game(game: Game) -> list[RatingTable]:
 @transaction.atomic
 def delete_games(games: Iterable[Game]) -> None:
     """Delete games nobody has played (a played game's matchdays protect it) and their tables."""
-    _deleted(Game.objects.filter(pk__in=[g.pk for g in games]))
+    _deleted("game", Game.objects.filter(pk__in=[g.pk for g in games]))
 
 
 @transaction.atomic
 def save_category(category: Category) -> None:
     category.full_clean()
+    old = Category.objects.filter(pk=category.pk).first() if category.pk else None
     category.save()
+    history.record(category.club_id, [history.saved("category", category, history.fields_of(old))])
     engine.sync_tables(category.club_id)
     Revision.bump(category.club_id)
 
 
 @transaction.atomic
 def delete_categories(categories: Iterable[Category]) -> None:
-    _deleted(Category.objects.filter(pk__in=[c.pk for c in categories]))
+    _deleted("category", Category.objects.filter(pk__in=[c.pk for c in categories]))
 
 
-def _deleted(rows) -> None:
+def _deleted(kind: str, rows) -> None:
     """Delete the rows, then keep their clubs' tables in step."""
     clubs = set(rows.values_list("club", flat=True))
+    for club in clubs:
+        history.record(club, history.deleted(kind, rows.filter(club=club)))
     rows.delete()
     for club in clubs:
         engine.sync_tables(club)

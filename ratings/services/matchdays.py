@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+import league.history as history
 from league.models import Game, Matchday, Player, Result
 from league.results import RESULT_FIELDS, values
 from league.validation import name_key
@@ -37,6 +38,7 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     matchdays = [c.matchday for c in checked]
     edited = [m.pk for m in matchdays if m.pk is not None]
     before = list(Matchday.objects.filter(pk__in=edited).select_related("game")) if edited else []
+    as_they_were = history.matchdays(edited)
     club = _club_of(matchdays, [players[name_key(r.player)] for one in checked for r in one.results])
     new_players = list({id(p): p for p in players.values() if p.pk is None}.values())
     for player in new_players:
@@ -62,6 +64,7 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     analyze_after_load(len(rows), Matchday, Result)
     touched = [*matchdays, *before]
     recompute_from(min(m.position for m in touched), {m.game.pk: m.game for m in touched}.values())
+    history.record(club, history.matchday_changes(as_they_were, history.matchdays(m.pk for m in matchdays)))
     return matchdays
 
 
@@ -110,8 +113,13 @@ def delete_matchdays(matchdays: Iterable[Matchday]) -> list[RatingTable]:
         return []
     position = min(m.position for m in matchdays)
     games = {m.game_id: m.game for m in matchdays}.values()
+    as_they_were = history.matchdays(m.pk for m in matchdays)
     Matchday.objects.filter(pk__in=[m.pk for m in matchdays]).delete()
-    return recompute_from(position, games)
+    tables = recompute_from(position, games)
+    for club in {m.club_id for m in matchdays}:
+        theirs = {m.pk: as_they_were[m.pk] for m in matchdays if m.club_id == club and m.pk in as_they_were}
+        history.record(club, history.matchday_changes(theirs, {}))
+    return tables
 
 
 def _club_of(matchdays: Sequence[Matchday], players) -> int:

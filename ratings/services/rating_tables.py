@@ -9,6 +9,7 @@ from itertools import groupby
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+import league.history as history
 from league.models import Result, Revision
 
 from .. import engine, methods
@@ -54,6 +55,7 @@ def save_rating_table(table: RatingTable) -> int | None:
     engine.wait_for_table_writes(table.club_id)
     old = RatingTable.objects.filter(pk=table.pk).first()
     table.save()
+    history.record(table.club_id, [history.saved("rating table", table, history.fields_of(old))])
     engine.sync_tables(table.club_id)  # the seasons' tables take its method, parameters and name
     if old is not None and (old.method, _rating_params(old)) == (table.method, _rating_params(table)):
         Revision.bump(table.club_id)

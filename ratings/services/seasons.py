@@ -8,6 +8,7 @@ from datetime import date
 
 from django.db import transaction
 
+import league.history as history
 from league.models import Matchday, Revision, Season
 
 from .. import engine
@@ -32,6 +33,7 @@ def save_season(season: Season, *, old: Season | None = None) -> list[RatingTabl
         days = [season.first_day] + ([old.first_day] if old is not None and old.fresh else [])
         tables = list(season.tables.select_related("season", "parent"))
         _recompute(tables, min(days))
+    history.record(season.club_id, [history.saved("season", season, history.fields_of(old))])
     Revision.bump(season.club_id)
     return tables
 
@@ -40,6 +42,7 @@ def save_season(season: Season, *, old: Season | None = None) -> list[RatingTabl
 def delete_season(season: Season) -> None:
     """Delete a season; a fresh-start season's tables and their rows go with it."""
     engine.wait_for_table_writes(season.club_id)
+    history.record(season.club_id, history.deleted("season", Season.objects.filter(pk=season.pk)))
     Season.objects.filter(pk=season.pk).delete()
     engine.sync_tables(season.club_id)
     Revision.bump(season.club_id)

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib import admin
 from django.db.models import Min
 
+from league import history
 from league import services as league_services
 from league.models import Category, FormerName, Game, Page, Player
 from ratings.services.catalogue import (
@@ -38,6 +39,10 @@ class PlayerAdmin(ClubOwnedAdmin):
     @admin.display(description="First played", ordering="first")
     def first_played(self, player):
         return player.first
+
+    def changeform_view(self, *args, **kwargs):
+        with history.one_write():  # the player and their former names: one entry
+            return super().changeform_view(*args, **kwargs)
 
     def save_model(self, request, obj, form, change):
         league_services.save_player(obj)

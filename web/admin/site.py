@@ -1,11 +1,14 @@
 """The admin as a club secretary sees it: the league's name in the header, and the league's own
 entries (matchdays first) above the login lockouts and user groups a secretary seldom needs."""
 
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import admin
 from django.utils.functional import SimpleLazyObject
 
-from league.models import Club, club_reverse
+from league import history
+from league.models import Club, Write, club_reverse
 from web.pages.access import clubs_of
 
 APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
@@ -31,6 +34,19 @@ def configure(site: admin.AdminSite) -> None:
         return {**context(request), "entry_pages": SimpleLazyObject(lambda: entry_pages(request.user))}
 
     site.each_context = each_context
+    admin_view = site.admin_view
+
+    def recorded_view(view, cacheable=False):
+        """Every admin page's writes are in the history as the admin's, by the user."""
+
+        @wraps(view)
+        def by_user(request, *args, **kwargs):
+            with history.way_in(Write.Way.ADMIN, request.user):
+                return view(request, *args, **kwargs)
+
+        return admin_view(by_user, cacheable)
+
+    site.admin_view = recorded_view
 
 
 def entry_pages(user) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ picks the club the file is imported into; the import then reads and writes that 
 from __future__ import annotations
 
 import base64
+from contextlib import nullcontext
 
 from django import forms
 from django.contrib import messages
@@ -17,7 +18,8 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django_scopes import scope
 
-from league import submissions
+from league import history, submissions
+from league.models import Write
 from ratings.services.imports import ImportSummary
 from web.importing import ImportFailed, columns_help, import_results
 from web.pages.access import works_on
@@ -64,11 +66,9 @@ def dry_run(data: bytes, replace: bool, club_id: int | None = None) -> ImportSum
         return done.summary
 
 
-def import_into(club_id: int | None, data: bytes, replace: bool) -> ImportSummary:
+def import_into(club_id: int | None, data: bytes, replace: bool, user=None) -> ImportSummary:
     """Import into the club chosen (None: the one the user works on, `league.models.default_club`)."""
-    if club_id is None:
-        return import_results(data, replace=replace)
-    with scope(club=club_id):
+    with history.way_in(Write.Way.IMPORT, user), scope(club=club_id) if club_id is not None else nullcontext():
         return import_results(data, replace=replace)
 
 
@@ -113,7 +113,8 @@ def _confirm(request, context: dict, token: str):
         return redirect("admin:league_matchday_import")
 
     def save():
-        summary = import_into(pending.get("club"), base64.b64decode(pending["data"]), pending["replace"])
+        data = base64.b64decode(pending["data"])
+        summary = import_into(pending.get("club"), data, pending["replace"], request.user)
         return summary, None, describe(summary)
 
     try:

@@ -21,8 +21,9 @@ the parts above are read from the end of the line. `parse_results` reads the lin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from league.placings import typed_rated_placings
 from league.results import FIELDS, Play, TypedResult, read_given
 from league.validation import NAME_LENGTH, PLACINGS, checked_name, quoted, whole_number
 
@@ -219,3 +220,46 @@ def parse_results(lines: list[str], scored: bool = False) -> tuple[list[TypedRes
             )
         next_place += len(sides)
     return results, []
+
+
+def written_lines(results: list[tuple[str, Play]], scored: bool = False) -> list[str]:
+    """Results (each a short name and its record) as the lines a secretary types, which
+    `parse_results` reads back to the same records: a line per place in finishing order, tied sides
+    joined by `=` (`K = I`), partners by `+`, then what each side carries (`score=30`, `rated 6`,
+    `left early`, `won16=2`, `R*0.5`). Placings that the lines' order cannot give (a gap that is not
+        a tie's) are written out (`GL 1`). Partners' labels come back as A, B ... in line order. In a
+    game scored by points the points give the placings, as the check takes them."""
+    typed = typed_rated_placings([play for _, play in results])  # none where the rule gives it
+    results = [(name, replace(play, rated_placing=rated)) for (name, play), rated in zip(results, typed, strict=True)]
+    units: dict[str, list[tuple[str, Play]]] = {}
+    for name, play in results:
+        units.setdefault(play.side or f"\0{len(units)}", []).append((name, play))
+    ordered = sorted(units.values(), key=lambda unit: unit[0][1].placing)
+    places: list[list[list[tuple[str, Play]]]] = []
+    for unit in ordered:
+        if places and places[-1][0][0][1].placing == unit[0][1].placing:
+            places[-1].append(unit)
+        else:
+            places.append([unit])
+    before, in_order = 0, True
+    for place in places:
+        in_order &= place[0][0][1].placing == before + 1
+        before += len(place)
+    if in_order or (scored and all(play.score is not None for _, play in results)):
+        return [" = ".join(_side_text(unit, None) for unit in place) for place in places]
+    return [_side_text(unit, unit[0][1].placing) for unit in ordered]
+
+
+def _side_text(unit: list[tuple[str, Play]], placing: int | None) -> str:
+    play = unit[-1][1]
+    names = " + ".join(name + (f"*{p.weight:g}" if p.weight != 1 else "") for name, p in unit)
+    tail = [] if placing is None else [str(placing)]
+    if play.score is not None:
+        tail.append(f"score={play.score}")
+    if play.rated_placing is not None:
+        tail.append(f"rated {play.rated_placing}")
+    if play.left_early:
+        tail.append("left early")
+    counts = [f"{key}={getattr(play, field)}" for key, field in COUNT_KEYS.items() if field != "score"]
+    tail += [count for count in counts if not count.endswith("=0")]
+    return " ".join([names, *tail])

@@ -19,8 +19,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
-from league import submissions
-from league.models import Matchday, Player
+from league import history, submissions
+from league.models import Matchday, Player, Write
 from league.placings import side_groups
 from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.selectors.grids import with_points
@@ -99,12 +99,14 @@ def _previewed_number(post) -> int | None:
         return None
 
 
-def _save(form: EntryForm, number: int, token: str):
-    """Save the previewed matchday once for `token`; the saved matchday, or AlreadySaved."""
+def _save(request, form: EntryForm, number: int, token: str):
+    """Save the previewed matchday once for `token`, in the history as the user's with the reason
+    they typed; the saved matchday, or AlreadySaved."""
 
     def save():
         checked = form.matchday(number)
-        save_matchday(checked, form.players)
+        with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")):
+            save_matchday(checked, form.players)
         return checked.matchday, checked.matchday, str(checked.matchday)
 
     return submissions.save_once(token, save)
@@ -170,7 +172,7 @@ def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
         ctx["notice"] = _taken_notice(previewed, number, token)
         return _preview(request, form, ctx, number)
     try:
-        return redirect("league:matchday", _save(form, number, token).number)
+        return redirect("league:matchday", _save(request, form, number, token).number)
     except submissions.AlreadySaved as done:
         return _already_saved(request, ctx, done.submission)
     except (IntegrityError, ValidationError) as error:
@@ -196,6 +198,7 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
     plays = [result.play for result in preview.checked.results]
     ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
     ctx["also"] = _also_went_by(form.resolved)
+    ctx["reason"] = request.POST.get("reason", "")
     return render(request, "entry/enter.html", {**ctx, "form": form})
 
 

@@ -3,6 +3,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from league import history
+from league.models import Write
 from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 from web.importing import ImportFailed
 from web.management.clubs import add_club_argument, club_named, in_club
@@ -39,7 +41,7 @@ class Command(BaseCommand):
         club = club_named(club)
         data = read(file)
         try:
-            with in_club(club):
+            with in_club(club), history.way_in(Write.Way.IMPORT):
                 summary = import_attempts(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None

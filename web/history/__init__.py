@@ -1,0 +1,1 @@
+"""The secretaries' history of their club's writes (`/<club>/history/`)."""

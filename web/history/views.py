@@ -1,0 +1,123 @@
+"""The history page: every write to the club's data, newest first, each with what it changed (a
+matchday's results before and after, in the entry page's lines), filterable by matchday and player.
+For the club's secretaries only; never cached (staff are never served from the page cache)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import render
+
+from league.models import Change, Player, Write
+from league.results import RESULT_FIELDS, Play
+from league.validation import MATCHDAY_NUMBERS
+from web.entry.lines import written_lines
+from web.pages.access import works_on
+
+PAGE_SIZE = 25
+# A matchday's facts beside its results, as the history names them when they change.
+FACTS = {"number": "Number", "date": "Date", "game": "Game", "rounds": "Rounds", "notes": "Notes"}
+
+
+class HistoryFilter(forms.Form):
+    matchday = forms.IntegerField(
+        required=False, min_value=MATCHDAY_NUMBERS.lowest, max_value=MATCHDAY_NUMBERS.highest, label="Matchday"
+    )
+    player = forms.ModelChoiceField(Player.objects.none(), required=False, label="Player")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.order_by("short_name")
+
+
+@dataclass
+class Shown:
+    """One change as the page shows it: what it is, and its lines before and after (a matchday's
+    results, or an object's fields that changed)."""
+
+    label: str
+    what: str
+    before_lines: list[str]
+    after_lines: list[str]
+
+    @property
+    def before(self) -> str:
+        return "\n".join(self.before_lines)
+
+    @property
+    def after(self) -> str:
+        return "\n".join(self.after_lines)
+
+
+def _results(state: dict | None) -> list[str]:
+    if state is None:
+        return []
+    plays = [(r["player"], Play(**{k: v for k, v in r.items() if k in RESULT_FIELDS})) for r in state["results"]]
+    return written_lines(plays)
+
+
+def _facts(then: dict | None, now: dict | None) -> tuple[list[str], list[str]]:
+    """The matchday's facts that differ (all of them for one added or deleted)."""
+    names = [name for name in FACTS if then is None or now is None or then.get(name) != now.get(name)]
+    return _named(then, names, FACTS), _named(now, names, FACTS)
+
+
+def _fields(then: dict | None, now: dict | None) -> tuple[list[str], list[str]]:
+    """An object's fields that differ, each `name: value` (all of them for one added or deleted)."""
+    keys = [key for key in (now or then) if then is None or now is None or then.get(key) != now.get(key)]
+    labels = {key: key.replace("_", " ").capitalize() for key in keys}
+    return _named(then, keys, labels), _named(now, keys, labels)
+
+
+def _named(state: dict | None, keys: list[str], labels: dict[str, str]) -> list[str]:
+    return [f"{labels[key]}: {state[key]}" for key in keys if state.get(key) not in ("", None)] if state else []
+
+
+def _attempts(state: dict | None) -> list[str]:
+    """A solitaire session's attempts, one line each: `GL: 8x4 5 11982 won`."""
+    if state is None:
+        return []
+    return [
+        f"{a['player']}: {' '.join(map(str, a['deal']))} {'won' if a['won'] else 'lost'}"
+        + ("" if a.get("rated", True) else " (not rated)")
+        for a in state["attempts"]
+    ]
+
+
+def shown(change: Change) -> Shown:
+    what = "added" if change.before is None else "deleted" if change.after is None else "changed"
+    if change.kind == "matchday":
+        before, after = _facts(change.before, change.after)
+        return Shown(change.label, what, before + _results(change.before), after + _results(change.after))
+    if change.kind == "session":
+        return Shown(change.label, what, _attempts(change.before), _attempts(change.after))
+    return Shown(change.label, what, *_fields(change.before, change.after))
+
+
+@staff_member_required
+def history(request):
+    if not works_on(request.user, request.club.pk):
+        raise Http404("No page has this address.")  # another club's secretary: nothing to confirm
+    form = HistoryFilter(request.GET or None)
+    writes = Write.objects.filter(club=request.club)
+    if not form.is_bound:
+        pass
+    elif form.is_valid():
+        if (number := form.cleaned_data["matchday"]) is not None:
+            writes = writes.filter(changes__matchday=number)
+        if (player := form.cleaned_data["player"]) is not None:
+            writes = writes.filter(changes__players=player)
+        writes = writes.distinct()
+    else:
+        writes = writes.none()
+    page = Paginator(writes.prefetch_related("changes"), PAGE_SIZE).get_page(request.GET.get("page"))
+    entries = [(write, [shown(change) for change in write.changes.all()]) for write in page]
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request, "history/history.html", {"form": form, "page": page, "entries": entries, "query": query.urlencode()}
+    )
