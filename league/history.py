@@ -17,7 +17,7 @@ from datetime import date
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 
-from league.models import Attempt, Matchday, Result
+from league.models import Attempt, Matchday, Player, Result
 from league.models.history import Change, Write
 from league.results import FIELDS, RESULT_FIELDS
 
@@ -41,9 +41,10 @@ class Changed:
 
 
 @contextmanager
-def way_in(way: str, user=None, reason: str = ""):
-    """Who writes, and how (`Write.Way`), for every write inside: a request's save, a command's run."""
-    token = _way.set((way, user, reason.strip()[:300]))
+def way_in(way: str, user=None, reason: str = "", *, reverts: Write | None = None):
+    """Who writes, and how (`Write.Way`), for every write inside: a request's save, a command's run
+    (and the write a revert undoes)."""
+    token = _way.set((way, user, reason.strip()[:300], reverts))
     try:
         yield
     finally:
@@ -80,9 +81,15 @@ def record(club_id: int, changes: Iterable[Changed]) -> None:
 
 
 def summary(changes: list[Changed]) -> str:
-    """ "Matchday 12 (Hearts, 2026-11-20) changed", or what was added, changed and deleted, counted."""
-    if len(changes) == 1:
-        return f"{changes[0].label} {_what(changes[0])}"
+    """What a write did: "Matchday 12 (Hearts, 2026-11-20) changed", or its changes counted by kind
+    ("2 matchdays added"), the players a matchday brought in after it (", 1 player added")."""
+    main = [c for c in changes if c.kind in ("matchday", "session")] or changes
+    rest = [c for c in changes if c not in main]
+    text = f"{main[0].label} {_what(main[0])}" if len(main) == 1 else _counted(main)
+    return f"{text}, {_counted(rest)}" if rest else text
+
+
+def _counted(changes: list[Changed]) -> str:
     counts: dict[tuple[str, str], int] = {}
     for change in changes:
         counts[change.kind, _what(change)] = counts.get((change.kind, _what(change)), 0) + 1
@@ -94,7 +101,7 @@ def _what(change: Changed) -> str:
 
 
 def _store(club_id: int, changes: list[Changed]) -> None:
-    way, user, reason = _way.get() or (Write.Way.COMMAND, None, "")
+    way, user, reason, reverts = _way.get() or (Write.Way.COMMAND, None, "", None)
     who = user.get_username() if user is not None and user.is_authenticated else ""
     write = Write.objects.create(
         club_id=club_id,
@@ -103,6 +110,7 @@ def _store(club_id: int, changes: list[Changed]) -> None:
         way=way,
         summary=summary(changes)[:300],
         reason=reason,
+        reverts=reverts,
     )
     rows = Change.objects.bulk_create(
         Change(
@@ -116,11 +124,13 @@ def _store(club_id: int, changes: list[Changed]) -> None:
         )
         for c in changes
     )
+    named = {player for change in changes for player in change.players}
+    there = set(Player.objects.filter(pk__in=named).values_list("pk", flat=True))  # not one this write deleted
     through = Change.players.through
     through.objects.bulk_create(
         through(change_id=row.pk, player_id=player)
         for row, change in zip(rows, changes, strict=True)
-        for player in change.players
+        for player in change.players & there
     )
 
 

@@ -36,6 +36,7 @@ league_patterns = [
     # The secretary's form: never cached (it is for staff, who are never served from the cache anyway).
     path("enter/", enter.enter, name="enter"),
     path("history/", history.history, name="history"),
+    path("history/<int:pk>/revert/", history.revert_write, name="revert"),
 ]
 
 ratings_patterns = [

@@ -33,6 +33,14 @@ class Write(models.Model):
     way = models.CharField(max_length=10, choices=Way.choices)
     summary = models.CharField(max_length=300)
     reason = models.CharField(max_length=300, blank=True, help_text="Why, as typed at Save.")
+    reverts = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reverted_by",
+        help_text="The write undone.",
+    )
 
     objects = club_rows()
 

@@ -108,6 +108,7 @@ def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
 
 
 @transaction.atomic
+@history.one_write()
 def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list[AttemptRating]:
     """Add or change a session and its attempts (which replace the stored ones, in the order given),
     then recompute the game from the session's earlier date on. Returns the session's rated attempts."""
@@ -130,6 +131,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
             if given.pk is None:
                 given.club_id = session.game.club_id
                 given.save()
+                history.record(given.club_id, [history.saved("player", given, None)])
         players.append(given)
     deal_of, _ = _deals_of(session.game, {(a.variant, a.level, a.number) for a in attempts})
     session.attempts.all().delete()
@@ -231,6 +233,7 @@ def _lines_of(imported: Sequence[ImportedSession]) -> list[tuple[str, int]]:
 
 
 @transaction.atomic
+@history.one_write()
 def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = False) -> DealImportSummary:
     """Add a file's sessions (one per date and game, checked by the parser) in bulk, creating unknown
     players, games (played against deals), variants, levels and deals, and recompute each game from

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+import league.history as history
 from league.checked import Refused
 from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
@@ -191,4 +192,6 @@ def players_named(names: Iterable[str], where=lambda key: "") -> tuple[dict[str,
     players = players_by_name(names, where)
     new = [player for player in players.values() if player.pk is None]
     Player.objects.bulk_create(new)
+    for club in {player.club_id for player in new}:
+        history.record(club, [history.saved("player", p, None) for p in new if p.club_id == club])
     return players, [player.short_name for player in new]

@@ -28,6 +28,7 @@ RESULT_COLUMNS = ("matchday_id", "player_id", "note", *RESULT_FIELDS)
 
 
 @transaction.atomic
+@history.one_write()
 def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Player]) -> list[Matchday]:
     """Store checked matchdays, one or a file's many: new players (unsaved ones of `players`, each
     result's player by the name key of its name), each matchday's row, its results replacing any
@@ -44,6 +45,7 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     for player in new_players:
         player.short_name_key, player.club_id = name_key(player.short_name), club
     Player.objects.bulk_create(new_players)
+    history.record(club, [history.saved("player", player, None) for player in new_players])
     for matchday, one in zip(matchdays, checked, strict=True):
         matchday.winner_score = one.winner_score
     Matchday.objects.bulk_update([m for m in matchdays if m.pk is not None], MATCHDAY_COLUMNS)

@@ -9,12 +9,16 @@ from dataclasses import dataclass
 from django import forms
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 
 from league.models import Change, Player, Write
 from league.results import RESULT_FIELDS, Play
 from league.validation import MATCHDAY_NUMBERS
+from ratings.services.impact import impact
+from ratings.services.revert import RevertRefused, plan, revert
 from web.entry.lines import written_lines
 from web.pages.access import works_on
 
@@ -98,10 +102,14 @@ def shown(change: Change) -> Shown:
     return Shown(change.label, what, *_fields(change.before, change.after))
 
 
-@staff_member_required
-def history(request):
+def _secretary(request) -> None:
     if not works_on(request.user, request.club.pk):
         raise Http404("No page has this address.")  # another club's secretary: nothing to confirm
+
+
+@staff_member_required
+def history(request):
+    _secretary(request)
     form = HistoryFilter(request.GET or None)
     writes = Write.objects.filter(club=request.club)
     if not form.is_bound:
@@ -114,10 +122,42 @@ def history(request):
         writes = writes.distinct()
     else:
         writes = writes.none()
-    page = Paginator(writes.prefetch_related("changes"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(writes.select_related("reverts").prefetch_related("changes", "reverted_by"), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     entries = [(write, [shown(change) for change in write.changes.all()]) for write in page]
     query = request.GET.copy()
     query.pop("page", None)
+    reverted = query.pop("reverted", [None])[0]
+    done = Write.objects.filter(club=request.club, pk=reverted).first() if str(reverted).isdigit() else None
     return render(
-        request, "history/history.html", {"form": form, "page": page, "entries": entries, "query": query.urlencode()}
+        request,
+        "history/history.html",
+        {"form": form, "page": page, "entries": entries, "query": query.urlencode(), "reverted": done},
     )
+
+
+@staff_member_required
+def revert_write(request, pk: int):
+    """A write undone: what it changed, what reverting it would change in every table (the revert
+    run and rolled back), what stands in the way; then, confirmed, the revert."""
+    _secretary(request)
+    write = get_object_or_404(Write.objects.filter(club=request.club).prefetch_related("changes"), pk=pk)
+    overwrite = request.POST.get("overwrite") == "on"
+    context = {"write": write, "changes": [shown(c) for c in write.changes.all()], "overwrite": overwrite}
+    if request.method == "POST" and request.POST.get("action") == "revert":
+        try:
+            with transaction.atomic():
+                revert(write, user=request.user, reason=request.POST.get("reason", ""), overwrite=overwrite)
+        except RevertRefused as refused:
+            context["refused"] = refused.problems
+        else:
+            return redirect(f"{reverse('league:history')}?reverted={write.pk}")
+    found = plan(write)
+    context.update(plan=found, reason=request.POST.get("reason", ""))
+    if not found.problems:
+        try:
+            context["impact"] = impact(request.club.pk, lambda: revert(write, overwrite=True), found.touched)
+        except RevertRefused as refused:
+            context["refused"] = refused.problems
+    return render(request, "history/revert.html", context)

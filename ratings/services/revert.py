@@ -1,0 +1,229 @@
+"""Undoing a write of the history (`league.history`): every object it changed is put back as it
+found it, through the service that writes that kind, so that the tables are rated again; the revert
+is a write of its own in the history, which can itself be undone.
+
+`plan` says, reading only, what stands in the way (a player or game deleted since, a matchday's
+number taken since) and which objects a later write changed again (a revert overwrites them only
+when asked). A revert is all or nothing: one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+
+import league.history as history
+import league.services as league_services
+from league.checked import Refused
+from league.models import Category, Change, DealSession, FormerName, Game, Matchday, Page, Player, Season, Write
+from league.placings import typed_rated_placings
+from league.results import RESULT_FIELDS, Play, TypedResult
+from league.validation import name_key
+
+from ..deals import services as deal_services
+from ..models import RatingTable
+from . import catalogue, seasons
+from .checks import check_matchday
+from .matchdays import delete_matchdays, save_matchdays
+from .rating_tables import save_rating_table
+
+
+class RevertRefused(Exception):
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class Plan:
+    write: Write
+    problems: list[str] = field(default_factory=list)  # the revert cannot be done
+    changed_since: list[str] = field(default_factory=list)  # objects a later write changed again
+    touched: list[tuple[date, int, int]] = field(default_factory=list)  # matchdays it rates again
+
+
+def _former_save(former: FormerName) -> None:
+    league_services.save_former_names(former.player, [former], [])
+
+
+def _former_delete(formers) -> None:
+    for former in formers:
+        league_services.save_former_names(former.player, [], [former])
+
+
+# Each kind of object the history keeps as its fields: its model, its save and its delete.
+KINDS: dict[str, tuple[type[models.Model], Callable, Callable | None]] = {
+    "player": (Player, league_services.save_player, league_services.delete_players),
+    "former name": (FormerName, _former_save, _former_delete),
+    "page": (Page, league_services.save_page, league_services.delete_pages),
+    "game": (Game, catalogue.save_game, catalogue.delete_games),
+    "category": (Category, catalogue.save_category, catalogue.delete_categories),
+    "season": (Season, seasons.save_season, lambda found: [seasons.delete_season(s) for s in found]),
+    "rating table": (RatingTable, save_rating_table, None),  # a table goes with its game or season
+}
+
+
+def _current(change: Change) -> dict | None:
+    if change.kind == "matchday":
+        return history.matchdays([change.key]).get(change.key)
+    if change.kind == "session":
+        return history.sessions([change.key]).get(change.key)
+    model = KINDS[change.kind][0]
+    manager = RatingTable.every if model is RatingTable else model.objects
+    return history.fields_of(manager.filter(pk=change.key).first())
+
+
+def plan(write: Write) -> Plan:
+    """What reverting `write` meets, read only."""
+    found = Plan(write)
+    for change in write.changes.all():
+        if change.kind not in ("matchday", "session") and change.kind not in KINDS:
+            found.problems.append(f"{change.label}: a {change.kind} cannot be put back.")
+            continue
+        if _current(change) != change.after:
+            later = (
+                Change.objects.filter(kind=change.kind, key=change.key, write__pk__gt=write.pk)
+                .select_related("write")
+                .order_by("write")
+                .first()
+            )
+            since = f" by “{later.write.summary}” ({later.write.at:%Y-%m-%d %H:%M})" if later else ""
+            found.changed_since.append(f"{change.label} has been changed since{since}.")
+        if change.kind == "matchday":
+            for state in (change.before, change.after):
+                if state:
+                    found.touched.append((date.fromisoformat(state["date"]), state["number"], state["game_id"]))
+            found.problems += _matchday_problems(write, change)
+    return found
+
+
+def _matchday_problems(write: Write, change: Change) -> list[str]:
+    state = change.before
+    if state is None:
+        return []
+    problems = []
+    if not Game.objects.filter(pk=state["game_id"]).exists():
+        problems.append(f"{change.label}: its game {state['game']} has been deleted since.")
+    gone = {r["player_id"] for r in state["results"]} - set(
+        Player.objects.filter(pk__in=[r["player_id"] for r in state["results"]]).values_list("pk", flat=True)
+    )
+    problems += [
+        f"{change.label}: {r['player']} has been deleted since." for r in state["results"] if r["player_id"] in gone
+    ]
+    taken = Matchday.objects.filter(club_id=write.club_id, number=state["number"]).exclude(pk=change.key)
+    if taken.exists():
+        problems.append(f"{change.label}: matchday {state['number']} has been entered since as another matchday.")
+    return problems
+
+
+@transaction.atomic
+def revert(write: Write, *, user=None, reason: str = "", overwrite: bool = False) -> None:
+    """Put back everything `write` changed, as one write of the history; RevertRefused, with nothing
+    changed, when something stands in the way, or a later write changed an object again and
+    `overwrite` is not given."""
+    # Its matchdays' rows first, as an edit takes them before its tables: a save of one of them
+    # meanwhile waits, or is seen by the plan (SQLite's write lock is the transaction's already).
+    keys = [c.key for c in write.changes.all() if c.kind == "matchday"]
+    list(Matchday.objects.select_for_update().filter(pk__in=keys).values_list("pk", flat=True))
+    found = plan(write)
+    if found.problems or (found.changed_since and not overwrite):
+        raise RevertRefused(found.problems or found.changed_since)
+    changes = list(write.changes.all())
+    try:
+        with history.way_in(Write.Way.REVERT, user, reason, reverts=write), history.one_write():
+            # Objects the write deleted or changed come back first (a matchday's player, game), its
+            # matchdays and sessions next, and what it added goes last (a player once their results have).
+            for change in changes:
+                if change.kind in KINDS and change.before is not None:
+                    _put_fields(change)
+            _put_matchdays(write, [c for c in changes if c.kind == "matchday"])
+            _put_sessions([c for c in changes if c.kind == "session"])
+            for change in changes:
+                if change.kind in KINDS and change.before is None:
+                    _remove(change)
+    except Refused as refused:
+        raise RevertRefused([str(p) for p in refused.problems]) from None
+    except (ValidationError, IntegrityError) as error:
+        messages = error.messages if isinstance(error, ValidationError) else [str(error)]
+        raise RevertRefused(messages) from None
+
+
+def _put_fields(change: Change) -> None:
+    model, save, _ = KINDS[change.kind]
+    manager = RatingTable.every if model is RatingTable else model.objects
+    obj = manager.filter(pk=change.key).first() or model(pk=change.key)
+    for f in model._meta.concrete_fields:
+        if f.name in change.before:
+            setattr(obj, f.attname, f.to_python(change.before[f.name]))
+        elif f.name == "club" and obj._state.adding:
+            obj.club_id = change.write.club_id
+    save(obj)
+
+
+def _remove(change: Change) -> None:
+    model, _, delete = KINDS[change.kind]
+    found = model.objects.filter(pk=change.key)
+    if delete is None or not found.exists():
+        return
+    delete(list(found))
+
+
+def _put_matchdays(write: Write, changes: list[Change]) -> None:
+    gone = [c.key for c in changes if c.before is None]
+    if gone:
+        delete_matchdays(Matchday.objects.filter(pk__in=gone).select_related("game"))
+    back = [c for c in changes if c.before is not None]
+    if not back:
+        return
+    ids = {r["player_id"] for c in back for r in c.before["results"]}
+    players = Player.objects.in_bulk(ids)
+    checked = []
+    for change in back:
+        state = change.before
+        matchday = Matchday.objects.filter(pk=change.key).first() or Matchday(club_id=write.club_id)
+        game = Game.objects.get(pk=state["game_id"])
+        matchday.number, matchday.date, matchday.rounds = (
+            state["number"],
+            date.fromisoformat(state["date"]),
+            state["rounds"],
+        )
+        matchday.notes, matchday.game = state["notes"], game
+        plays = [Play(**{k: v for k, v in r.items() if k in RESULT_FIELDS}) for r in state["results"]]
+        typed = [
+            TypedResult(
+                Play(**{**vars(play), "rated_placing": rated}),
+                players[r["player_id"]].short_name,
+                note=r.get("note", ""),
+            )
+            for play, rated, r in zip(plays, typed_rated_placings(plays), state["results"], strict=True)
+        ]
+        checked.append(check_matchday(matchday, game, typed))
+    save_matchdays(checked, {name_key(p.short_name): p for p in players.values()})
+
+
+def _put_sessions(changes: list[Change]) -> None:
+    gone = [c.key for c in changes if c.before is None]
+    if gone:
+        deal_services.delete_sessions(list(DealSession.objects.filter(pk__in=gone)))
+    for change in changes:
+        state = change.before
+        if state is None:
+            continue
+        session = DealSession.objects.filter(pk=change.key).first() or DealSession()
+        session.game_id, session.date, session.notes = (
+            state["game_id"],
+            date.fromisoformat(state["date"]),
+            state["notes"],
+        )
+        players = Player.objects.in_bulk({a["player_id"] for a in state["attempts"]})
+        attempts = [
+            deal_services.AttemptInput(
+                players[a["player_id"]], a["deal"][0], a["deal"][1], a["deal"][2], a["won"], a.get("rated", True)
+            )
+            for a in state["attempts"]
+        ]
+        deal_services.save_session(session, attempts)

@@ -1,0 +1,52 @@
+"""The secretary reads the club's history, previews a revert and reverts, in Chromium at a desk's
+and a phone's width: axe clean, no sideways scroll."""
+
+import re
+
+import pytest
+
+from .test_enter import log_in
+from .test_league_pages import _axe_violations
+
+
+def _serious(page) -> list[str]:
+    return [
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:3]}"
+        for v in _axe_violations(page)
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def _sideways(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_save_is_in_the_history_and_its_revert_is_previewed_then_done(browser, site, width):
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        log_in(page, site)
+        page.fill("input[name=rounds]", "3")
+        for number, line in enumerate(("GL", "K = I left early", "J"), start=1):
+            page.fill(f"input[name=line-{number}]", line)
+        page.click("button[value=preview]")
+        page.fill("#id_reason", "Friday's sheet")
+        page.click("button[value=save]")
+        page.wait_for_url(re.compile(r".*/matchdays/\d+/$"))
+        number = page.url.rstrip("/").rsplit("/", 1)[1]
+        page.click("nav >> text=History")
+        entry = page.locator("article.history-entry").first
+        assert f"Matchday {number}" in entry.inner_text() and "“Friday's sheet”" in entry.inner_text()
+        assert "K = I left early" in entry.inner_text()
+        assert _serious(page) == [] and _sideways(page) <= 0
+        entry.locator("text=Revert this…").click()
+        page.wait_for_selector("text=What reverting changes")
+        assert _serious(page) == [] and _sideways(page) <= 0
+        page.fill("#id_reason", "Entered twice")
+        page.click("button[value=revert]")
+        page.wait_for_selector("text=Reverted: Matchday")
+        assert "This undid" in page.locator("article.history-entry").first.inner_text()
+        assert page.goto(f"{site}/demo/matchdays/{number}/").status == 404
+    finally:
+        context.close()

@@ -1,0 +1,197 @@
+"""Any write of the history undone as one unit: the objects it changed put back as it found them and
+every rating with them, the revert itself in the history (and revertible); a later change to the same
+matchday is said and overwritten only when asked; the preview lists exactly what the revert then
+changes."""
+
+import io
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.urls import reverse
+
+import league.history as history
+from league.models import Game, Matchday, Player, Season, Write
+from ratings.models import RatingEntry, RatingTable, Standing
+from ratings.services.impact import impact
+from ratings.services.matchdays import delete_matchdays
+from ratings.services.rating_tables import save_rating_table
+from ratings.services.revert import RevertRefused, plan, revert
+from ratings.services.seasons import save_season
+from tests.conftest import change_url, form_data, results_of, store
+from tests.test_club_admin import secretary
+from tests.test_enter import post as enter
+
+CSV = b"matchday,date,game,rounds,player,placing,rated_placing\n"
+
+
+def ratings_now() -> tuple[list, list]:
+    """Every table's standings and rating rows, as an export would write them."""
+    standings = sorted(Standing.objects.values_list("table_id", "player_id", "rating", "played", "matchday_number"))
+    entries = sorted(RatingEntry.objects.values_list("table_id", "player_id", "matchday__number", "rating_after"))
+    return standings, entries
+
+
+def latest() -> Write:
+    return Write.objects.order_by("-pk").first()
+
+
+def test_reverting_an_entry_page_save_removes_the_matchday_and_restores_every_rating(admin_client, club):
+    before = ratings_now()
+    extra = {"new-0-short": "Zed", "new-0-add": "on", "new-0-name": "Zed Zimmer"}
+    enter(admin_client, ["GL", "K = I", "J", "Zed"], action="save", extra=extra)
+    saved = latest()
+    assert saved.summary == "Matchday 7 (Hearts, 2025-11-20) added, 1 player added"
+    assert Matchday.objects.filter(number=7).exists() and ratings_now() != before
+    revert(saved, user=User.objects.get(username="admin"))
+    assert not Matchday.objects.filter(number=7).exists() and not Player.objects.filter(short_name="Zed").exists()
+    assert ratings_now() == before
+    undo = latest()
+    assert (undo.way, undo.reverts, undo.who) == ("revert", saved, "admin")
+
+
+def test_an_admin_edit_reverted_and_the_revert_reverted(admin_client, club):
+    matchday = Matchday.objects.get(number=3)
+    before = ratings_now()
+    rows = [(r.player.short_name, r.placing, None) for r in matchday.results.select_related("player")]
+    rows = [(name, len(rows) + 1 - placing, None) for name, placing, _ in rows]  # the order turned round
+    assert (
+        admin_client.post(
+            change_url(matchday), form_data(3, str(matchday.date), matchday.rounds, rows, matchday=matchday)
+        ).status_code
+        == 302
+    )
+    edit = latest()
+    edited = ratings_now()
+    assert edited != before
+    revert(edit)
+    assert ratings_now() == before
+    revert(latest())  # the revert undone: the edit is back
+    assert ratings_now() == edited
+
+
+def test_a_deleted_matchday_comes_back_with_its_number_and_results(club):
+    matchday = Matchday.objects.get(number=4)
+    kept, before = history.matchdays([matchday.pk])[matchday.pk], ratings_now()
+    delete_matchdays([matchday])
+    revert(latest())
+    back = Matchday.objects.get(number=4)
+    assert history.matchdays([back.pk])[back.pk] == kept
+    assert ratings_now() == before
+
+
+def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tmp_path, club):
+    before, players = ratings_now(), Player.objects.count()
+    path = tmp_path / "night.csv"
+    path.write_bytes(
+        CSV
+        + b"7,2025-11-21,Hearts,3,GL,1,\n7,2025-11-21,Hearts,3,Zed,2,\n"
+        + b"8,2025-11-21,Hearts,3,I,1,\n8,2025-11-21,Hearts,3,J,2,\n"
+    )
+    call_command("import_results", str(path), stdout=io.StringIO())
+    imported = latest()
+    assert imported.summary == "2 matchdays added, 1 player added"
+    revert(imported)
+    assert not Matchday.objects.filter(number__in=[7, 8]).exists()
+    assert Player.objects.count() == players and ratings_now() == before
+
+
+def test_a_later_change_to_the_same_matchday_is_said_and_overwritten_only_when_asked(club):
+    matchday = Matchday.objects.get(number=2)
+    first_state = history.matchdays([matchday.pk])[matchday.pk]
+    matchday.rounds += 1
+    store(matchday, list(results_of(matchday).values()))
+    first = latest()
+    matchday.rounds += 1
+    store(matchday, list(results_of(matchday).values()))
+    found = plan(first)
+    since = f"“{latest().summary}” ({latest().at:%Y-%m-%d %H:%M})"
+    assert found.changed_since == [f"Matchday 2 (Hearts, 2025-11-06) has been changed since by {since}."]
+    with pytest.raises(RevertRefused, match="changed since"):
+        revert(first)
+    revert(first, overwrite=True)
+    assert history.matchdays([matchday.pk])[matchday.pk] == first_state
+
+
+def test_a_deleted_matchday_whose_number_was_taken_since_is_refused_and_nothing_changes(club, make_matchday):
+    matchday = Matchday.objects.get(number=6)
+    delete_matchdays([matchday])
+    deleted = latest()
+    make_matchday(6, "2025-11-25", {"GL": 1, "K": 2})
+    before = ratings_now()
+    with pytest.raises(RevertRefused, match="matchday 6 has been entered since as another matchday"):
+        revert(deleted, overwrite=True)
+    assert ratings_now() == before
+
+
+def test_a_season_a_rating_method_and_a_rename_each_come_back(club):
+    before = ratings_now()
+    table = RatingTable.objects.get(game__name="Hearts")
+    table.method = "pairwise-placing"
+    save_rating_table(table)
+    revert(latest())
+    assert RatingTable.objects.get(pk=table.pk).method == "club" and ratings_now() == before
+    from datetime import date
+
+    season = Season(
+        name="Autumn", slug="autumn", first_day=date(2025, 11, 1), last_day=date(2025, 11, 30), start="fresh"
+    )
+    save_season(season)
+    revert(latest())
+    assert not Season.objects.exists() and ratings_now() == before
+    game = Game.objects.get(name="Hearts")
+    game.name = "Black Lady"
+    from ratings.services.catalogue import save_game
+
+    save_game(game)
+    revert(latest())
+    assert Game.objects.get(pk=game.pk).name == "Hearts"
+
+
+def test_the_preview_lists_exactly_what_the_revert_then_changes(club):
+    matchday = Matchday.objects.get(number=2)
+    matchday.rounds = 1
+    store(matchday, list(results_of(matchday).values()))
+    edit = latest()
+    found = plan(edit)
+    preview = impact(edit.club_id, lambda: revert(edit), found.touched)
+    assert preview.later_matchdays == 4  # matchdays 3 to 6
+    shown = {(t.pk, m.player.pk): (m.rating[1], m.rank[1]) for t, moved in preview.tables for m in moved}
+    was = {(s.table_id, s.player_id): s.rating for s in Standing.objects.all()}
+    revert(edit)
+    now = {(s.table_id, s.player_id): s.rating for s in Standing.objects.all()}
+    changed = {key for key in now.keys() | was.keys() if now.get(key) != was.get(key)}
+    assert {key for key, (rating, _) in shown.items() if rating != was.get(key)} == changed
+    assert all(now[key] == shown[key][0] for key in changed)
+
+
+def test_the_revert_page_previews_then_reverts_for_the_clubs_secretaries_only(client, admin_client, club):
+    enter(admin_client, ["GL", "K"], action="save")
+    saved = latest()
+    url = reverse("league:revert", args=[saved.pk])
+    html = admin_client.get(url).content.decode()
+    assert "What reverting changes" in html and "GL" in html and "No later matchday is rated again." in html
+    assert Matchday.objects.filter(number=7).exists()  # the preview changed nothing
+    response = admin_client.post(url, {"action": "revert", "reason": "Typed twice"})
+    assert response.status_code == 302 and not Matchday.objects.filter(number=7).exists()
+    assert latest().reason == "Typed twice"
+    assert "Reverted: Matchday 7" in admin_client.get(response.url).content.decode()
+    assert client.get(url).status_code == 302  # a visitor: the login
+    from league.models import Club
+
+    other = Club.objects.create(slug="south", name="South")
+    assert secretary(client, other).get(url).status_code == 404
+
+
+def test_a_revert_in_the_mixed_league_restores_every_rating(mixed_league):
+    before = ratings_now()
+    teams = Matchday.objects.filter(results__side__gt="").distinct().order_by("date", "number")
+    scored = Matchday.objects.filter(results__score__isnull=False).distinct().order_by("date", "number")
+    plain = Matchday.objects.exclude(pk__in=teams).exclude(pk__in=scored).order_by("date", "number")
+    for matchday in (plain[30], teams[2], scored[1]):  # a game by placings, a team game, a score sheet
+        matchday.rounds += 2
+        store(matchday, list(results_of(matchday).values()))
+    edits = list(Write.objects.order_by("-pk")[:3])
+    for write in edits:
+        revert(write)
+    assert ratings_now() == before
