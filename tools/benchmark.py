@@ -25,6 +25,7 @@ from league.validation import name_key
 from ratings.models import RatingEntry, RatingTable
 from ratings.services.catalogue import save_category, save_game
 from ratings.services.checks import check_matchday
+from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from ratings.services.recompute import rebuild_all
 from tools import baselines
@@ -179,6 +180,9 @@ def measure(csv_path: str, runs: int, sides: bool = False) -> dict:
         if added:
             remove_matchday(added.pop())
         figures["edit_middle"] = timed(edit_middle_matchday, runs)
+        # What the secretary sees before saving such an edit: the edit run and rolled back, every
+        # table read before and after it (ratings/services/impact.py).
+        figures["preview_middle"] = timed(lambda: impact(home.pk, edit_middle_matchday), runs)
     # The busiest player: the longest history, the most opponents.
     player = Player.objects.annotate(played=Count("results")).order_by("-played", "pk").first()
     # The standings as they stood at the middle matchday's date, against today's in the same run.

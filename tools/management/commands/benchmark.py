@@ -19,6 +19,9 @@ TARGETS = {  # issue targets at 100,000 matchdays on SQLite (docs/performance.md
     "pages": {"compare": 2.0, "as-at standings": 0.100},
     "after_write": 0.150,  # each page's first request after a write, in a warm worker
     "rss_mb": 300,
+    # the preview of an edit in the middle, in a league of at most this many matchdays (issue 38)
+    "preview_middle": 0.500,
+    "preview_matchdays": 2000,
 }
 
 
@@ -278,6 +281,7 @@ def report(f: dict, matchdays: int) -> str:
         f"{'add one matchday at the end':<44} {ms(f['add_latest']):>14}   <= 50 ms"
         + _verdict(f["add_latest"] <= TARGETS["add_latest"]),
         f"{'edit a matchday in the middle':<44} {ms(f['edit_middle']):>14}",
+        _preview_line(f),
     ]
     for name, page in f["after_write"].items():
         label = f"{name} page, first after a write (warm)"
@@ -303,6 +307,15 @@ def report(f: dict, matchdays: int) -> str:
             + _verdict(f["rss_mb"] <= TARGETS["rss_mb"])
         )
     return "\n".join(lines)
+
+
+def _preview_line(f: dict) -> str:
+    """The preview of that edit (the edit run and rolled back): at most 500 ms in a league of 2,000
+    matchdays (issue 38); in a larger one, a figure beside the edit's own."""
+    label = f"{'preview that edit (what it changes)':<44} {f['preview_middle'] * 1000:>11,.1f} ms"
+    if f["matchdays"] <= TARGETS["preview_matchdays"]:
+        return label + "   <= 500 ms" + _verdict(f["preview_middle"] <= TARGETS["preview_middle"])
+    return label + f"   ({f['preview_middle'] / f['edit_middle']:.2f}x the edit)"
 
 
 def _verdict(ok: bool) -> str:
