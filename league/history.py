@@ -17,7 +17,7 @@ from datetime import date
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 
-from league.models import Attempt, Matchday, Player, Result
+from league.models import Attempt, Matchday, Result
 from league.models.history import Change, Write
 from league.results import FIELDS, RESULT_FIELDS
 
@@ -83,8 +83,9 @@ def record(club_id: int, changes: Iterable[Changed]) -> None:
 def summary(changes: list[Changed]) -> str:
     """What a write did: "Matchday 12 (Hearts, 2026-11-20) changed", or its changes counted by kind
     ("2 matchdays added"), the players a matchday brought in after it (", 1 player added")."""
-    main = [c for c in changes if c.kind in ("matchday", "session")] or changes
-    rest = [c for c in changes if c not in main]
+    main = [c for c in changes if c.kind in ("matchday", "session")]
+    rest = [c for c in changes if c.kind not in ("matchday", "session")] if main else []
+    main = main or changes
     text = f"{main[0].label} {_what(main[0])}" if len(main) == 1 else _counted(main)
     return f"{text}, {_counted(rest)}" if rest else text
 
@@ -112,25 +113,21 @@ def _store(club_id: int, changes: list[Changed]) -> None:
         reason=reason,
         reverts=reverts,
     )
-    rows = Change.objects.bulk_create(
-        Change(
-            write=write,
-            kind=c.kind,
-            key=c.key,
-            label=c.label[:200],
-            before=c.before,
-            after=c.after,
-            matchday=c.matchday,
-        )
-        for c in changes
-    )
-    named = {player for change in changes for player in change.players}
-    there = set(Player.objects.filter(pk__in=named).values_list("pk", flat=True))  # not one this write deleted
-    through = Change.players.through
-    through.objects.bulk_create(
-        through(change_id=row.pk, player_id=player)
-        for row, change in zip(rows, changes, strict=True)
-        for player in change.players & there
+    Change.objects.bulk_create(
+        (
+            Change(
+                write=write,
+                kind=c.kind,
+                key=c.key,
+                label=c.label[:200],
+                before=c.before,
+                after=c.after,
+                matchday=c.matchday,
+                players="".join(f"|{p}" for p in sorted(c.players)) + "|" if c.players else "",
+            )
+            for c in changes
+        ),
+        batch_size=2000,
     )
 
 

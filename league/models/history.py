@@ -11,7 +11,6 @@ from django.db import models
 from django.utils import timezone
 from django_scopes import ScopedManager
 
-from .club import Player
 from .clubs import club_rows, owned_by_club
 
 
@@ -63,7 +62,10 @@ class Change(models.Model):
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
     matchday = models.PositiveIntegerField(null=True, db_index=True, help_text="The matchday's number.")
-    players = models.ManyToManyField(Player, blank=True, related_name="+")
+    # The ids of the players in either state, as `|3|12|`, for the filter by player: a column, not a
+    # table of its own, since an import of a whole league writes a change per matchday (its rows cost
+    # the import more than the rest of the history; docs/performance.md).
+    players = models.TextField(blank=True, default="")
 
     objects = ScopedManager(club="write__club")
 

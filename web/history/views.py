@@ -118,7 +118,7 @@ def history(request):
         if (number := form.cleaned_data["matchday"]) is not None:
             writes = writes.filter(changes__matchday=number)
         if (player := form.cleaned_data["player"]) is not None:
-            writes = writes.filter(changes__players=player)
+            writes = writes.filter(changes__players__contains=f"|{player.pk}|")
         writes = writes.distinct()
     else:
         writes = writes.none()
