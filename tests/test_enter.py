@@ -190,7 +190,8 @@ def test_a_fact_the_games_tables_do_not_read_is_not_needed_nor_kept(admin_client
     assert Matchday.objects.values_list("rounds", "winner_score").get(number=8) == (3, None)
     # The last game played is Spades, so the form starts with its rounds; after Skat's, on line 1.
     assert re.search(r'<input [^>]*name="rounds"[^>]*autofocus', admin_client.get(URL).content.decode())
-    post(admin_client, ["GL", "K", "I"], rounds="", action="save", extra={"game": str(skat.pk)})
+    another = {"game": str(skat.pk), "another": "on"}  # a second game of Skat that night, by the same three
+    post(admin_client, ["GL", "K", "I"], rounds="", action="save", extra=another)
     html = admin_client.get(URL).content.decode()
     assert re.search(r'<input [^>]*name="line-1"[^>]*autofocus', html)
     assert not re.search(r'<input [^>]*name="rounds"[^>]*autofocus', html)

@@ -101,6 +101,24 @@ def edit_middle_matchday() -> None:
     save_matchday(check_matchday(middle, middle.game, results), players)
 
 
+def writes(club: Club, runs: int, rng: random.Random, pool: list[Player], sides: bool) -> dict:
+    """The secretary's writes: tonight's matchday added, one in the middle edited, and the preview
+    of that edit (the edit run and rolled back, every table read before and after it)."""
+    added: list[Matchday] = []
+    figures = {
+        "add_latest": timed(
+            lambda: added.append(add_latest_matchday(rng, pool, sides)),
+            runs,
+            before=lambda: added and remove_matchday(added.pop()),
+        )
+    }
+    if added:
+        remove_matchday(added.pop())
+    figures["edit_middle"] = timed(edit_middle_matchday, runs)
+    figures["preview_middle"] = timed(lambda: impact(club.pk, edit_middle_matchday), runs)
+    return figures
+
+
 def page_figures(urls: dict[str, str], runs: int) -> dict[str, dict]:
     client = Client()
     figures = {}
@@ -168,21 +186,10 @@ def measure(csv_path: str, runs: int, sides: bool = False) -> dict:
         figures["baseline_agrees"] = checksum() == project
         rebuild_all()
     rng = random.Random(1)
-    added: list[Matchday] = []
     pool = list(Player.objects.all()[:500])
     home = Club.objects.get()  # the generated league is one club's
     with scope(club=home.pk):  # where a club's writes run: its entry page, its secretary's admin
-        figures["add_latest"] = timed(
-            lambda: added.append(add_latest_matchday(rng, pool, sides)),
-            runs,
-            before=lambda: added and remove_matchday(added.pop()),
-        )
-        if added:
-            remove_matchday(added.pop())
-        figures["edit_middle"] = timed(edit_middle_matchday, runs)
-        # What the secretary sees before saving such an edit: the edit run and rolled back, every
-        # table read before and after it (ratings/services/impact.py).
-        figures["preview_middle"] = timed(lambda: impact(home.pk, edit_middle_matchday), runs)
+        figures.update(writes(home, runs, rng, pool, sides))
     # The busiest player: the longest history, the most opponents.
     player = Player.objects.annotate(played=Count("results")).order_by("-played", "pk").first()
     # The standings as they stood at the middle matchday's date, against today's in the same run.

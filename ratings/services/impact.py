@@ -45,9 +45,10 @@ def impact(club_id: int, write: Callable[[], object], touched: Iterable[tuple[da
         before = _boards(club_id)
         write()
         after = _boards(club_id)
+        # Read before the rollback: a player the write adds is in the tables after it only.
+        players = Player.objects.in_bulk({p for found in (before, after) for rows in found.values() for p in rows})
         transaction.set_rollback(True)
     tables = {table.pk: table for table in RatingTable.every.filter(club_id=club_id).select_related("season", "game")}
-    players = Player.objects.in_bulk({p for found in (before, after) for rows in found.values() for p in rows})
     shown = []
     for pk in sorted(before.keys() | after.keys(), key=lambda pk: table_order(tables[pk]) if pk in tables else ()):
         then, now = before.get(pk, {}), after.get(pk, {})

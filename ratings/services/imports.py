@@ -21,7 +21,7 @@ from league.validation import name_key
 
 from .catalogue import free_game_slug
 from .checks import CheckedMatchday, GameTables, check_matchday
-from .matchdays import save_matchdays
+from .matchdays import look_alikes, save_matchdays
 from .recompute import RecomputeError
 
 MAX_PROBLEMS = 20  # problems listed; a file with more says how many more
@@ -50,6 +50,8 @@ class ImportSummary:
     results: int
     players_created: list[str]
     games_created: list[str]
+    # The file's new matchdays that look like saved ones (the same date, game and players).
+    look_alikes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -75,12 +77,28 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         game.slug = free_game_slug(game.name)
         game.save()
     new_players = [player.short_name for player in found.players.values() if player.pk is None]
+    alike = _look_alikes(found)
     try:
         save_matchdays(found.checked, found.players)
     except RecomputeError as error:  # what the check cannot foresee (a method's own limits)
         raise ValidationError(f"The results cannot be rated: {error}") from None
     results = sum(len(one.results) for one in found.checked)
-    return ImportSummary(len(found.checked), results, new_players, [game.name for game in new_games])
+    return ImportSummary(len(found.checked), results, new_players, [game.name for game in new_games], alike)
+
+
+def _look_alikes(found: _CheckedFile) -> list[str]:
+    """The file's new matchdays whose date, game and players are a saved matchday's, each named
+    beside the one it looks like. Before the save: afterwards every one would look like itself."""
+    new = [one for one in found.checked if one.matchday.pk is None]
+    wanted = []
+    for one in new:
+        who = [found.players[name_key(r.player)].pk for r in one.results]
+        wanted.append((one.matchday.date, one.matchday.game.pk, frozenset(who) if None not in who else frozenset()))
+    alike = look_alikes(wanted)
+    return [
+        f"Matchday {new[i].matchday.number} looks like matchday {saved.number} (the same date, game and players)"
+        for i, saved in sorted(alike.items())
+    ]
 
 
 def file_problems(imported: Sequence[ImportedMatchday]) -> list[str]:

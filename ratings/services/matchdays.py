@@ -132,3 +132,26 @@ def _club_of(matchdays: Sequence[Matchday], players) -> int:
     if len(clubs) != 1 or None in clubs:
         raise ValueError(f"Matchdays, games and players of more than one club, or of none: {sorted(map(str, clubs))}")
     return clubs.pop()
+
+
+def look_alikes(
+    wanted: Sequence[tuple[object, int, frozenset[int]]], exclude: Sequence[int] = ()
+) -> dict[int, Matchday]:
+    """Saved matchdays that look like ones about to be saved: the same date, game and players.
+    `wanted` is (date, game id, player ids) per matchday; the answer maps each one's index to the
+    saved matchday it looks like (matchdays of `exclude`, the ones being changed, never). Two queries."""
+    if not wanted:
+        return {}
+    keys = {(day, game) for day, game, _ in wanted}
+    saved = Matchday.objects.filter(date__in={day for day, _, _ in wanted}).exclude(pk__in=exclude)
+    candidates = {m.pk: m for m in saved.select_related("game") if (m.date, m.game_id) in keys}
+    players: dict[int, set[int]] = {}
+    for matchday, player in Result.objects.filter(matchday__in=candidates).values_list("matchday", "player"):
+        players.setdefault(matchday, set()).add(player)
+    found = {}
+    for index, (day, game, who) in enumerate(wanted):
+        for pk, matchday in sorted(candidates.items()):
+            if (matchday.date, matchday.game_id) == (day, game) and players.get(pk) == set(who):
+                found[index] = matchday
+                break
+    return found

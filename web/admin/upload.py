@@ -146,4 +146,5 @@ def describe(summary: ImportSummary) -> str:
         parts.append(f"new players {', '.join(summary.players_created)}")
     if summary.games_created:
         parts.append(f"new games {', '.join(summary.games_created)}")
+    parts += summary.look_alikes[:20]
     return "; ".join(parts) + "."

@@ -191,6 +191,12 @@ class EntryForm(forms.Form):
         self.checked.matchday.number = number
         return self.checked
 
+    def edit_of(self, existing: Matchday) -> CheckedMatchday:
+        """The checked matchday as a change of `existing`: its row, number and notes kept."""
+        m = self.checked.matchday
+        m.pk, m.club_id, m.number, m.notes = existing.pk, existing.club_id, existing.number, existing.notes
+        return self.checked
+
     def previewed_content(self, number: int) -> str:
         """Everything a preview of this form as matchday `number` shows, as text: a Save must carry the
         token made for exactly this (league.submissions.fits), however the lines were written."""

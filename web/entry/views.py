@@ -21,15 +21,11 @@ from django.utils import timezone
 
 from league import history, submissions
 from league.models import Matchday, Player, Write
-from league.placings import side_groups
-from league.validation import ENTRY_LINES, MATCHDAY_NUMBERS, name_key, whole_number
-from ratings.selectors.grids import with_points
-from ratings.services.matchdays import MatchdayPreview, preview_matchday, save_matchday
-from web.entry import LINES, EntryForm
-from web.fields import refusal
+from league.validation import MATCHDAY_NUMBERS, name_key, whole_number
+from ratings.services.matchdays import look_alikes, preview_matchday, save_matchday
+from web.entry import LINES, EntryForm, editing
+from web.entry.preview import also_went_by, line_count, preview_rows
 from web.pages.access import ENTRY_PERMISSIONS, works_on
-from web.pages.formatting import explain_change
-from web.pages.typed_names import Resolved, described
 
 
 def _initial() -> dict:
@@ -39,57 +35,6 @@ def _initial() -> dict:
 
 def _next_number() -> int:
     return (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
-
-
-def _partners(preview: MatchdayPreview) -> dict[str, list[str]]:
-    """Each side's label -> its players' short names, in the order typed."""
-    sides: dict[str, list[str]] = {}
-    for result, player in zip(preview.checked.results, preview.players, strict=True):
-        if result.play.side:
-            sides.setdefault(result.play.side, []).append(player.short_name)
-    return sides
-
-
-def _preview_rows(preview: MatchdayPreview) -> list[dict]:
-    """Each table's rows, best placed first; a player's side names their partners (`A, with K`)."""
-    sides = _partners(preview)
-    plays = [result.play for result in preview.checked.results]
-    n = len(side_groups([play.side for play in plays]))  # what the placings rank: the sides
-    sections = []
-    for table, outcomes in preview.changes:
-        rows = []
-        for play, player, o in sorted(
-            zip(plays, preview.players, outcomes, strict=True), key=lambda row: row[2].placing
-        ):
-            rated = o.placing
-            shown = with_points(f"{rated}({play.placing})" if rated != play.placing else str(rated), play.score)
-            note = explain_change(o.delta, rated, n, o.expected, o.k, play.placing)
-            partners = [name for name in sides.get(play.side, []) if name != player.short_name]
-            side = f"{play.side}, with {', '.join(partners)}" if play.side else ""
-            rows.append(
-                {
-                    "player": player,
-                    "placing": shown,
-                    "left": play.left_early,
-                    "side": side,
-                    "weight": f"{play.weight:g}",
-                    "o": o,
-                    "note": note,
-                }
-            )
-        sections.append({"table": table, "rows": rows})
-    return sections
-
-
-def _line_count(post) -> tuple[int, ValidationError | None]:
-    """The number of result lines the form shows (the hidden `lines`), with "More lines" added."""
-    try:
-        lines = max(LINES, whole_number(post.get("lines", "").strip() or str(LINES), "lines", ENTRY_LINES))
-    except ValueError as error:
-        return LINES, refusal(error)
-    if post.get("action") == "more":
-        lines = min(lines + LINES, ENTRY_LINES.highest)
-    return lines, None
 
 
 def _previewed_number(post) -> int | None:
@@ -141,8 +86,15 @@ def enter(request):
         raise Http404("No page has this address.")  # another club's secretary: nothing to confirm
     if not request.user.has_perms(ENTRY_PERMISSIONS):
         return _refusal(request)
-    lines, lines_error = _line_count(request.POST) if request.method == "POST" else (LINES, None)
+    lines, lines_error = line_count(request.POST) if request.method == "POST" else (LINES, None)
     ctx = {"players": Player.objects.order_by("short_name").values_list("short_name", "name"), "lines": lines}
+    asked = request.POST.get("editing") if request.method == "POST" else request.GET.get("matchday")
+    if asked is not None:  # a saved matchday to change or delete
+        try:
+            return editing.change(request, whole_number(asked.strip(), "matchday", MATCHDAY_NUMBERS), ctx)
+        except ValueError as error:
+            notice = {"text": f"{error}. Enter a new matchday below, or open a saved one from its page."}
+            return render(request, "entry/enter.html", {**ctx, "notice": notice, "form": EntryForm(initial=_initial())})
     if request.method != "POST":
         return render(request, "entry/enter.html", {**ctx, "form": EntryForm(initial=_initial(), lines=lines)})
     form = EntryForm(request.POST, lines=lines, may_add_players=request.user.has_perm("league.add_player"))
@@ -171,6 +123,10 @@ def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
     if previewed != number:
         ctx["notice"] = _taken_notice(previewed, number, token)
         return _preview(request, form, ctx, number)
+    if (alike := _look_alike(form)) and request.POST.get("another") != "on":
+        text = f"Nothing was saved: this looks like matchday {alike.number}. Tick the box if it is another game."
+        ctx["notice"] = {"text": text, "matchday": alike}
+        return _preview(request, form, ctx, number)
     try:
         return redirect("league:matchday", _save(request, form, number, token).number)
     except submissions.AlreadySaved as done:
@@ -194,21 +150,22 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
     fits only what this preview shows."""
     preview = preview_matchday(form.matchday(number), form.players)
     token = submissions.new_token(form.previewed_content(number))
-    ctx.update(preview=preview, sections=_preview_rows(preview), matchday=preview.checked.matchday, token=token)
+    ctx.update(preview=preview, sections=preview_rows(preview), matchday=preview.checked.matchday, token=token)
     plays = [result.play for result in preview.checked.results]
     ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
-    ctx["also"] = _also_went_by(form.resolved)
+    ctx["also"] = also_went_by(form.resolved)
     ctx["reason"] = request.POST.get("reason", "")
+    ctx["look_alike"] = _look_alike(form)
     return render(request, "entry/enter.html", {**ctx, "form": form})
 
 
-def _also_went_by(resolved: Resolved) -> list[str]:
-    """Names taken for the player who goes by them now, though others went by them before."""
-    return [
-        f"{name} is taken as {resolved.players[name_key(name)].short_name}, whose name it is now; "
-        f"{'; '.join(described(p, resolved.former) for p in others)} went by it before."
-        for name, others in resolved.also.items()
-    ]
+def _look_alike(form: EntryForm) -> Matchday | None:
+    """The saved matchday with the form's date, game and players, if any: a night typed twice."""
+    matchday = form.checked.matchday
+    who = [form.players[name_key(result.player)].pk for result in form.checked.results]
+    if None in who:  # a new player: no saved matchday has them
+        return None
+    return look_alikes([(matchday.date, matchday.game.pk, frozenset(who))]).get(0)
 
 
 def _already_saved(request, ctx: dict, done: submissions.Submission):

@@ -49,5 +49,7 @@ class Command(BaseCommand):
             shown = ", ".join(summary.players_created[:20])
             more = len(summary.players_created) - 20
             self.stdout.write(f"New players: {shown}" + (f" and {more} more" if more > 0 else ""))
+        for warning in summary.look_alikes:
+            self.stdout.write(f"Check: {warning}.")
         if summary.games_created:
             self.stdout.write("New games (official): " + ", ".join(summary.games_created))
