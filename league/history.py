@@ -137,29 +137,36 @@ def matchdays(keys: Iterable[int]) -> dict[int, dict]:
     keys = list(keys)
     if not keys:
         return {}
-    found = {
-        row["id"]: {
-            "number": row["number"],
-            "date": row["date"].isoformat(),
-            "game": row["game__name"],
-            "game_id": row["game_id"],
-            "rounds": row["rounds"],
-            "notes": row["notes"],
-            "results": [],
-        }
-        for row in Matchday.objects.filter(pk__in=keys).values(
-            "id", "number", "date", "game_id", "game__name", "rounds", "notes"
-        )
-    }
+    fields = ("id", "number", "date", "game_id", "game__name", "rounds", "notes")
+    found = {row[0]: matchday_state(*row[1:]) for row in Matchday.objects.filter(pk__in=keys).values_list(*fields)}
     named = ("matchday_id", "player_id", "player__short_name", "note", *RESULT_FIELDS)
     for row in Result.objects.filter(matchday__in=keys).order_by("matchday", "pk").values_list(*named):
-        result = {"player": row[2], "player_id": row[1]}
-        given = zip(RESULT_FIELDS, row[4:], strict=True)
-        result.update((name, value) for name, value in given if value != _DEFAULTS.get(name))
-        if row[3]:
-            result["note"] = row[3]
-        found[row[0]]["results"].append(result)
+        found[row[0]]["results"].append(result_state(row[1], row[2], row[3], row[4:]))
     return found
+
+
+def matchday_state(number: int, day: date, game_id: int, game: str, rounds: int, notes: str) -> dict:
+    """A matchday as the history keeps it, its results to be added (`result_state`), in rating order."""
+    return {
+        "number": number,
+        "date": day.isoformat(),
+        "game": game,
+        "game_id": game_id,
+        "rounds": rounds,
+        "notes": notes,
+        "results": [],
+    }
+
+
+def result_state(player_id: int, short_name: str, note: str, values: Iterable) -> dict:
+    """A result as the history keeps it: who, and the record's values (RESULT_FIELDS order) that are
+    not their defaults."""
+    result = {"player": short_name, "player_id": player_id}
+    given = zip(RESULT_FIELDS, values, strict=True)
+    result.update((name, value) for name, value in given if value != _DEFAULTS.get(name))
+    if note:
+        result["note"] = note
+    return result
 
 
 def matchday_changes(before: dict[int, dict], after: dict[int, dict]) -> list[Changed]:

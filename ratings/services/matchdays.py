@@ -28,7 +28,6 @@ RESULT_COLUMNS = ("matchday_id", "player_id", "note", *RESULT_FIELDS)
 
 
 @transaction.atomic
-@history.one_write()
 def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Player]) -> list[Matchday]:
     """Store checked matchdays, one or a file's many: new players (unsaved ones of `players`, each
     result's player by the name key of its name), each matchday's row, its results replacing any
@@ -45,7 +44,6 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     for player in new_players:
         player.short_name_key, player.club_id = name_key(player.short_name), club
     Player.objects.bulk_create(new_players)
-    history.record(club, [history.saved("player", player, None) for player in new_players])
     for matchday, one in zip(matchdays, checked, strict=True):
         matchday.winner_score = one.winner_score
     Matchday.objects.bulk_update([m for m in matchdays if m.pk is not None], MATCHDAY_COLUMNS)
@@ -66,8 +64,22 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
     analyze_after_load(len(rows), Matchday, Result)
     touched = [*matchdays, *before]
     recompute_from(min(m.position for m in touched), {m.game.pk: m.game for m in touched}.values())
-    history.record(club, history.matchday_changes(as_they_were, history.matchdays(m.pk for m in matchdays)))
+    now = _as_kept(matchdays, rows, players)
+    added = [history.saved("player", player, None) for player in new_players]
+    history.record(club, [*history.matchday_changes(as_they_were, now), *added])
     return matchdays
+
+
+def _as_kept(matchdays: list[Matchday], rows: list[tuple], players: Mapping[str, Player]) -> dict[int, dict]:
+    """The matchdays as just written, as the history keeps them (`history.matchdays` would read them
+    back in two queries: a matchday added costs a fifth less without)."""
+    kept = {
+        m.pk: history.matchday_state(m.number, m.date, m.game.pk, m.game.name, m.rounds, m.notes) for m in matchdays
+    }
+    names = {player.pk: player.short_name for player in players.values()}
+    for matchday_id, player_id, note, *given in rows:
+        kept[matchday_id]["results"].append(history.result_state(player_id, names[player_id], note, given))
+    return kept
 
 
 def save_matchday(checked: CheckedMatchday, players: Mapping[str, Player]) -> list[RatingEntry]:

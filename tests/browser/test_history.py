@@ -50,3 +50,29 @@ def test_a_save_is_in_the_history_and_its_revert_is_previewed_then_done(browser,
         assert page.goto(f"{site}/demo/matchdays/{number}/").status == 404
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_saved_matchday_opens_as_lines_and_its_change_is_previewed_with_what_it_moves(browser, site, width):
+    """Previewed only: the demo's numbers stay as the other tests read them."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        log_in(page, site)
+        page.goto(f"{site}/demo/matchdays/2/")
+        page.click("text=Change or delete this matchday")
+        page.wait_for_selector("h1:has-text('Change matchday 2')")
+        assert page.input_value("input[name=line-1]") != ""
+        assert _serious(page) == [] and _sideways(page) <= 0
+        page.fill("input[name=rounds]", "1")
+        page.click("button[value=preview]")
+        page.wait_for_selector("text=What saving changes")
+        text = page.inner_text("main")
+        assert "later matchdays will be rated again" in text and "→" in text
+        assert _serious(page) == [] and _sideways(page) <= 0
+        page.goto(f"{site}/demo/enter/?matchday=2")
+        page.click("button[value=delete-preview]")
+        page.wait_for_selector("text=What deleting changes")
+        assert _serious(page) == [] and _sideways(page) <= 0
+    finally:
+        context.close()
