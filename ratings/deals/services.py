@@ -99,7 +99,7 @@ def _any(conditions: Iterable[Q]) -> Q:
 BATCH_SIZE = 2000
 
 
-def _recompute_deals(since_by_game: dict[int, date | None]) -> None:
+def recompute_deals(since_by_game: dict[int, date | None]) -> None:
     """Recompute each deal game's table from its date (None: from its seeds on), and move the
     revision on."""
     for game_id, since in since_by_game.items():
@@ -149,7 +149,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
     since = {session.game_id: session.date}
     if old is not None:
         since[old[0]] = min(old[1], since.get(old[0], old[1]))
-    _recompute_deals(since)
+    recompute_deals(since)
     history.record(session.game.club_id, history.session_changes(as_it_was, history.sessions([session.pk])))
     return deal_selectors.session_changes(session)
 
@@ -166,7 +166,7 @@ def delete_sessions(sessions: Iterable[DealSession]) -> None:
     for club in set(clubs.values()):
         history.record(club, history.session_changes({k: v for k, v in as_they_were.items() if clubs[k] == club}, {}))
     if since:
-        _recompute_deals(since)
+        recompute_deals(since)
 
 
 @dataclass
@@ -280,7 +280,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
     since: dict[int, date] = {}
     for game_id, day in by_key:
         since[game_id] = min(day, since.get(game_id, day))
-    _recompute_deals(since)
+    recompute_deals(since)
     club = next(iter(games.values())).club_id  # a file's games are one club's
     history.record(club, history.session_changes(as_they_were, history.sessions(s.pk for s in sessions)))
     summary.sessions, summary.attempts = len(sessions), len(rows)
@@ -308,5 +308,5 @@ def seed_deals(seeds: Sequence[ImportedSeed]) -> DealImportSummary:
             [DealSeed(deal_id=pk, plays=s.plays, wins=s.wins) for pk, s in records.items()], batch_size=BATCH_SIZE
         )
         touched[game.pk] = None
-    _recompute_deals(touched)
+    recompute_deals(touched)
     return summary

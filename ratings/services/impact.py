@@ -43,11 +43,11 @@ def impact(club_id: int, write: Callable[[], object], touched: Iterable[tuple[da
     touched = list(touched)
     with transaction.atomic():
         before = _boards(club_id)
+        players = Player.objects.in_bulk({p for rows in before.values() for p in rows})  # one it deletes too
         write()
         after = _boards(club_id)
-        # Read before the rollback: a player the write adds is in the tables after it only.
-        players = Player.objects.in_bulk({p for found in (before, after) for rows in found.values() for p in rows})
-        transaction.set_rollback(True)
+        players.update(Player.objects.in_bulk({p for rows in after.values() for p in rows} - players.keys()))
+        transaction.set_rollback(True)  # a player it adds was read before this
     tables = {table.pk: table for table in RatingTable.every.filter(club_id=club_id).select_related("season", "game")}
     shown = []
     for pk in sorted(before.keys() | after.keys(), key=lambda pk: table_order(tables[pk]) if pk in tables else ()):

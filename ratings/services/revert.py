@@ -97,20 +97,25 @@ def plan(write: Write) -> Plan:
             for state in (change.before, change.after):
                 if state:
                     found.touched.append((date.fromisoformat(state["date"]), state["number"], state["game_id"]))
-            found.problems += _matchday_problems(write, change)
+            found.problems += _matchday_problems(write, change, _comes_back(write))
     return found
 
 
-def _matchday_problems(write: Write, change: Change) -> list[str]:
+def _comes_back(write: Write) -> set[tuple[str, int]]:
+    """The objects the write deleted, which its revert puts back first (a merged player)."""
+    return {(c.kind, c.key) for c in write.changes.all() if c.after is None and c.before is not None}
+
+
+def _matchday_problems(write: Write, change: Change, back: set[tuple[str, int]]) -> list[str]:
     state = change.before
     if state is None:
         return []
     problems = []
-    if not Game.objects.filter(pk=state["game_id"]).exists():
+    if not Game.objects.filter(pk=state["game_id"]).exists() and ("game", state["game_id"]) not in back:
         problems.append(f"{change.label}: its game {state['game']} has been deleted since.")
-    gone = {r["player_id"] for r in state["results"]} - set(
-        Player.objects.filter(pk__in=[r["player_id"] for r in state["results"]]).values_list("pk", flat=True)
-    )
+    ids = {r["player_id"] for r in state["results"]}
+    there = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    gone = {pk for pk in ids - there if ("player", pk) not in back}
     problems += [
         f"{change.label}: {r['player']} has been deleted since." for r in state["results"] if r["player_id"] in gone
     ]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
-from django.db.models import Min
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Min
+from django.template.response import TemplateResponse
 
 from league import history
 from league import services as league_services
@@ -16,6 +18,8 @@ from ratings.services.catalogue import (
     save_category,
     save_game,
 )
+from ratings.services.impact import impact
+from ratings.services.players import merge_players, merge_problems, played
 from web.pages.club_admin import ClubOwnedAdmin
 
 
@@ -32,6 +36,40 @@ class PlayerAdmin(ClubOwnedAdmin):
     list_display = ["short_name", "name", "first_played"]
     search_fields = ["short_name", "name", "former_names__name"]
     inlines = [FormerNameInline]
+    actions = ["merge"]
+
+    @admin.action(description="Merge the two selected players (one person entered twice)…")
+    def merge(self, request, queryset):
+        """Two players chosen in the list: which stays, what the merge would change (the merge run
+        and rolled back), then, confirmed, the merge."""
+        two = list(queryset.annotate(played=Count("results")).order_by("-played", "pk"))
+        if len(two) != 2:
+            self.message_user(request, "Select exactly two players to merge.", messages.ERROR)
+            return None
+        chosen = request.POST.get("keep")
+        keep, drop = (two[1], two[0]) if chosen == str(two[1].pk) else (two[0], two[1])
+        problems = merge_problems(keep, drop)
+        if request.POST.get("confirm") == "merge" and not problems:
+            try:
+                merge_players(keep, drop)
+            except ValidationError as error:
+                problems = error.messages
+            else:
+                self.message_user(request, f"Merged {drop.short_name} into {keep.short_name}.", messages.SUCCESS)
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Merge two players",
+            "two": two,
+            "keep": keep,
+            "drop": drop,
+            "problems": problems,
+            "impact": None if problems else impact(keep.club_id, lambda: merge_players(keep, drop), played(drop)),
+            "action": "merge",
+            "impact_heading": "What merging changes",
+        }
+        return TemplateResponse(request, "admin/league/player/merge.html", context)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(first=Min("results__matchday__date"))
