@@ -20,8 +20,9 @@ from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
 from django.urls import path
 
+from league import history
 from league.checked import Refused
-from league.models import Matchday, Result
+from league.models import Matchday, Result, Write
 from league.placings import typed_rated_placings
 from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Play, TypedResult
 from league.validation import PLAYERS, name_key
@@ -29,6 +30,7 @@ from ratings.models import RatingTable
 from ratings.selectors import deletion
 from ratings.selectors.standings import matchday_changes
 from ratings.services.checks import FACT_FIELDS, check_matchday
+from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from web.admin import upload
 from web.admin.widgets import SharedOptionsSelect
@@ -73,9 +75,10 @@ class ResultFormSet(BaseInlineFormSet):
     A rated placing that the penalty rule derives by itself (a player who left early, or one moved
     up past a penalised player) shows blank, so that only explicit penalties are typed in."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, preview_shown: bool = False, **kwargs):
         self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
         self.checked = None  # the matchday checked by `clean`, which a save stores
+        self.preview_shown = preview_shown  # the form comes back with what saving changes, unsaved
         super().__init__(*args, **kwargs)
         stored = [form.instance for form in self.initial_forms]
         if stored:
@@ -102,6 +105,8 @@ class ResultFormSet(BaseInlineFormSet):
             if problems:
                 raise ValidationError(problems) from None
         super().clean()
+        if self.preview_shown and self.checked is not None:
+            raise ValidationError("Preview: nothing was saved. Check what saving changes above, then Save.")
 
     def players(self) -> dict:
         """Each row's player by the name key of their short name, as the writer finds them."""
@@ -214,13 +219,24 @@ class MatchdayChangeList(ChangeList):
             raise IncorrectLookupParameters(error) from error
 
 
+class MatchdayForm(forms.ModelForm):
+    reason = forms.CharField(
+        required=False, max_length=300, label="Why", help_text="Optional: kept with this save in the club's history."
+    )
+
+    class Meta:
+        model = Matchday
+        fields = ["number", "date", "game", "rounds", "winner_score", "notes"]
+
+
 @admin.register(Matchday)
 class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
     list_display = ["number", "date", "game", "rounds", "players"]
     list_filter = ["game"]
     date_hierarchy = "date"
     ordering = ["-date", "-number"]
-    fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes"]
+    form = MatchdayForm
+    fields = ["number", "date", "game", "rounds", "winner_score", "notes", "rating_changes", "reason"]
     readonly_fields = ["rating_changes"]
     inlines = [ResultInline]
     formfield_overrides = READERS
@@ -261,13 +277,40 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
             initial.setdefault("game", last.game_id)
         return initial
 
+    # A change previewed: "Preview what saving changes" runs the save and rolls it back (the admin's
+    # transaction, ended by `_Previewed`), then shows the form again with what it would change.
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        if request.method != "POST" or "_preview" not in request.POST or object_id is None:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        request.matchday_preview = "run"
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except _Previewed as previewed:
+            request.matchday_preview = "shown"
+            shown = {**(extra_context or {}), "impact": previewed.impact, "impact_heading": "What saving changes"}
+            return super().changeform_view(request, object_id, form_url, shown)
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if getattr(request, "matchday_preview", None) == "shown":
+            kwargs["preview_shown"] = True
+        return kwargs
+
     def save_model(self, request, obj, form, change):
         """Nothing yet: the matchday is saved with its results in `save_related`."""
 
     def save_related(self, request, form, formsets, change):
         (formset,) = formsets
+        if getattr(request, "matchday_preview", None) == "run":
+            stored = Matchday.objects.get(pk=form.instance.pk)
+            after = formset.checked.matchday
+            touched = [(stored.date, stored.number, stored.game_id), (after.date, after.number, after.game_id)]
+            players = formset.players()
+            raise _Previewed(impact(stored.club_id, lambda: save_matchday(formset.checked, players), touched))
         formset.save(commit=False)  # what changed, for the admin's history; the service writes
-        changes = save_matchday(formset.checked, formset.players())
+        with history.way_in(Write.Way.ADMIN, request.user, form.cleaned_data.get("reason", "")):
+            changes = save_matchday(formset.checked, formset.players())
         by_table = groupby(changes, key=lambda e: str(e.table))
         summary = "; ".join(
             f"{table}: "
@@ -285,8 +328,12 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
 
     def delete_view(self, request, object_id, extra_context=None):
         matchday = self.get_object(request, object_id)
-        note = deletion_note([matchday]) if matchday is not None else ""
-        return super().delete_view(request, object_id, {**(extra_context or {}), "recompute_note": note})
+        shown = {**(extra_context or {}), "recompute_note": deletion_note([matchday]) if matchday else ""}
+        if matchday is not None and request.method == "GET":
+            touched = [(matchday.date, matchday.number, matchday.game_id)]
+            shown["impact"] = impact(matchday.club_id, lambda: delete_matchdays([matchday]), touched)
+            shown["impact_heading"] = "What deleting changes"
+        return super().delete_view(request, object_id, shown)
 
     def get_actions(self, request):
         actions = super().get_actions(request)
@@ -308,6 +355,14 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
         delete_matchdays(matchdays)
         changes = deletion.moved(before, deletion.ratings_now(tables))
         self.message_user(request, deletion_report(changes), messages.SUCCESS)
+
+
+class _Previewed(Exception):
+    """A previewed change, run and rolled back: what it would change."""
+
+    def __init__(self, impact):
+        super().__init__("previewed")
+        self.impact = impact
 
 
 def deletion_note(matchdays) -> str:
