@@ -12,7 +12,6 @@ from itertools import groupby
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
@@ -33,11 +32,12 @@ from ratings.services.checks import FACT_FIELDS, check_matchday
 from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays, save_matchday
 from web.admin import upload
+from web.admin.deleting import delete_selected_with_note, deletion_note, deletion_report
 from web.admin.widgets import SharedOptionsSelect
 from web.fields import READERS, GivenField
 from web.pages.clashes import CheckedAgainOnClash
 from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
-from web.pages.formatting import format_change, format_rating, long_date
+from web.pages.formatting import format_change, format_rating
 
 
 def _kept_rows(formset) -> list[tuple[int, dict]]:
@@ -363,42 +363,3 @@ class _Previewed(Exception):
     def __init__(self, impact):
         super().__init__("previewed")
         self.impact = impact
-
-
-def deletion_note(matchdays) -> str:
-    """ "Deleting it recomputes Overall (12 later matchdays) and Hearts (3) from matchday 5, November
-    3, 2025, on." """
-    first, recomputes = deletion.recomputed_by_deleting(matchdays)
-    if not recomputes:
-        return "No rating table counts this matchday, so no ratings change."
-    tables = ", ".join(
-        f"{r.table} ({r.later_matchdays} later matchday{'' if r.later_matchdays == 1 else 's'} rated again)"
-        for r in recomputes
-    )
-    return f"Deleting recomputes {tables} from matchday {first.number}, {long_date(first.date)}, on."
-
-
-SHOWN_CHANGES = 30  # a message longer than this lists the rest as a count
-
-
-def deletion_report(changes) -> str:
-    if not changes:
-        return "Deleted. No rating changed."
-    parts = []
-    for table, player, before, after in changes[:SHOWN_CHANGES]:
-        if after is None:
-            parts.append(f"{table}: {player} no longer rated (was {format_rating(before)})")
-        elif before is None:
-            parts.append(f"{table}: {player} {format_rating(after)}")
-        else:
-            parts.append(f"{table}: {player} {format_rating(before)} → {format_rating(after)}")
-    more = f"; and {len(changes) - SHOWN_CHANGES} more" if len(changes) > SHOWN_CHANGES else ""
-    return f"Deleted; ratings recomputed. {'; '.join(parts)}{more}."
-
-
-def delete_selected_with_note(modeladmin, request, queryset):
-    """Django's delete action, whose confirmation page also says what is recomputed."""
-    response = delete_selected(modeladmin, request, queryset)
-    if getattr(response, "context_data", None) is not None:
-        response.context_data["recompute_note"] = deletion_note(list(queryset.select_related("game")))
-    return response
