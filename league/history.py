@@ -19,7 +19,7 @@ from django.db import models, transaction
 
 from league.models import Attempt, Matchday, Result
 from league.models.history import Change, Write
-from league.results import FIELDS, RESULT_FIELDS
+from league.results import FIELDS, RESULT_FIELDS, Play
 
 _way: ContextVar[tuple | None] = ContextVar("history_way", default=None)
 _open: ContextVar[list | None] = ContextVar("history_open", default=None)
@@ -167,6 +167,11 @@ def result_state(player_id: int, short_name: str, note: str, values: Iterable) -
     if note:
         result["note"] = note
     return result
+
+
+def plays(state: dict) -> list[tuple[str, Play]]:
+    """A kept matchday's results as (short name then, record), in rating order."""
+    return [(r["player"], Play(**{k: v for k, v in r.items() if k in FIELDS})) for r in state["results"]]
 
 
 def matchday_changes(before: dict[int, dict], after: dict[int, dict]) -> list[Changed]:

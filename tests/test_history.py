@@ -15,7 +15,6 @@ from django_scopes import scope
 from league import history
 from league.models import Change, Club, Game, Matchday, Player, Season, Write
 from league.placings import BY_PLACINGS
-from league.results import Play
 from ratings.models import RatingTable
 from ratings.services.catalogue import save_game
 from ratings.services.checks import check_matchday
@@ -205,10 +204,7 @@ def test_the_history_filters_by_matchday_and_player_and_pages(admin_client, club
 
 
 def _plays(state):
-    return [
-        (r["player"], Play(**{k: v for k, v in r.items() if k not in ("player", "player_id", "note")}))
-        for r in state["results"]
-    ]
+    return history.plays(state)
 
 
 def test_every_matchday_of_the_mixed_league_written_as_lines_reads_back_the_same(mixed_league):

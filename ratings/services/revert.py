@@ -21,7 +21,7 @@ import league.services as league_services
 from league.checked import Refused
 from league.models import Category, Change, DealSession, FormerName, Game, Matchday, Page, Player, Season, Write
 from league.placings import typed_rated_placings
-from league.results import RESULT_FIELDS, Play, TypedResult
+from league.results import Play, TypedResult
 from league.validation import name_key
 
 from ..deals import services as deal_services
@@ -197,7 +197,7 @@ def _put_matchdays(write: Write, changes: list[Change]) -> None:
             state["rounds"],
         )
         matchday.notes, matchday.game = state["notes"], game
-        plays = [Play(**{k: v for k, v in r.items() if k in RESULT_FIELDS}) for r in state["results"]]
+        plays = [play for _, play in history.plays(state)]
         typed = [
             TypedResult(
                 Play(**{**vars(play), "rated_placing": rated}),

@@ -18,7 +18,6 @@ from django.urls import reverse
 from league import history, submissions
 from league.models import Matchday, Write
 from league.placings import BY_PLACINGS
-from league.results import RESULT_FIELDS, Play
 from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
@@ -37,8 +36,7 @@ def _stored(matchday: Matchday) -> dict:
 
 def _lines(matchday: Matchday, stored: dict) -> list[str]:
     """The stored results as the lines a secretary types."""
-    plays = [(r["player"], Play(**{k: v for k, v in r.items() if k in RESULT_FIELDS})) for r in stored["results"]]
-    return written_lines(plays, matchday.game.scoring != BY_PLACINGS)
+    return written_lines(history.plays(stored), matchday.game.scoring != BY_PLACINGS)
 
 
 def _initial(matchday: Matchday, stored: dict) -> tuple[dict, int]:

@@ -14,8 +14,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from league.history import plays
 from league.models import Change, Player, Write
-from league.results import RESULT_FIELDS, Play
 from league.validation import MATCHDAY_NUMBERS
 from ratings.services.impact import impact
 from ratings.services.revert import RevertRefused, plan, revert
@@ -60,8 +60,7 @@ class Shown:
 def _results(state: dict | None) -> list[str]:
     if state is None:
         return []
-    plays = [(r["player"], Play(**{k: v for k, v in r.items() if k in RESULT_FIELDS})) for r in state["results"]]
-    return written_lines(plays)
+    return written_lines(plays(state))
 
 
 def _facts(then: dict | None, now: dict | None) -> tuple[list[str], list[str]]:
