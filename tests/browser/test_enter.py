@@ -2,7 +2,7 @@
 
 import re
 import subprocess
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -48,6 +48,9 @@ def test_a_game_night_is_entered_with_the_keyboard_in_under_40_keystrokes(browse
         # The date (today) and the game (the last one played) are filled in; the cursor is in Rounds.
         # Chromium focuses an autofocus field at a rendering after the load event: expect waits for it.
         expect(page.locator("input[name=rounds]")).to_be_focused()
+        if width == 375:  # the night before: the same night again is named as typed twice, and not saved
+            page.fill("input[name=date]", (date.today() - timedelta(days=1)).isoformat())
+            page.focus("input[name=rounds]")
         keys.type("3")
         for line in ("GL", "K = I", "J", "R left early"):
             keys.press("Tab")
