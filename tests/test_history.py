@@ -73,8 +73,8 @@ def test_an_admin_edit_keeps_the_results_before_and_after(admin_client, club):
     write = latest()
     assert (write.way, write.who) == ("admin", "admin")
     (change,) = write.changes.all()
-    assert written_lines(_plays(change.before)) == ["I", "K", "R", "GL"]
-    assert written_lines(_plays(change.after)) == ["K", "I", "R", "GL"]
+    assert written_lines(history.plays(change.before)) == ["I", "K", "R", "GL"]
+    assert written_lines(history.plays(change.after)) == ["K", "I", "R", "GL"]
     assert write.summary == "Matchday 1 (Hearts, 2025-11-03) changed"
     html = page(admin_client, "?matchday=1")
     assert "Before" in html and "After" in html and "through the admin" in html
@@ -203,15 +203,11 @@ def test_the_history_filters_by_matchday_and_player_and_pages(admin_client, club
     assert 'class="history-entry"' not in wrong
 
 
-def _plays(state):
-    return history.plays(state)
-
-
 def test_every_matchday_of_the_mixed_league_written_as_lines_reads_back_the_same(mixed_league):
     """The lines the history shows are the lines a secretary would type for the same results."""
     states = history.matchdays(Matchday.objects.values_list("pk", flat=True))
     for matchday in Matchday.objects.select_related("game"):
-        plays = _plays(states[matchday.pk])
+        plays = history.plays(states[matchday.pk])
         scored = matchday.game.scoring != BY_PLACINGS
         typed, problems = parse_results(written_lines(plays, scored), scored)
         assert not problems, (matchday, problems)

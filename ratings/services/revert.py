@@ -10,7 +10,7 @@ when asked). A revert is all or nothing: one transaction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -21,7 +21,7 @@ import league.services as league_services
 from league.checked import Refused
 from league.models import Category, Change, DealSession, FormerName, Game, Matchday, Page, Player, Season, Write
 from league.placings import typed_rated_placings
-from league.results import Play, TypedResult
+from league.results import TypedResult
 from league.validation import name_key
 
 from ..deals import services as deal_services
@@ -200,7 +200,7 @@ def _put_matchdays(write: Write, changes: list[Change]) -> None:
         plays = [play for _, play in history.plays(state)]
         typed = [
             TypedResult(
-                Play(**{**vars(play), "rated_placing": rated}),
+                replace(play, rated_placing=rated),
                 players[r["player_id"]].short_name,
                 note=r.get("note", ""),
             )
