@@ -257,6 +257,12 @@ def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
             counts = played.setdefault(player, [0, 0, None])
             counts[kind] += count  # attempts at deals counted apart, as today's directory does
             counts[2] = last if counts[2] is None else max(counts[2], last)
+    # An unrated attempt is play too, as today's standings count it: the last day reads every attempt.
+    games = [t.game_id for t in tables if t.against_deals]
+    attempts = Attempt.objects.filter(session__game_id__in=games, session__date__lte=day).values("player_id")
+    for player, last in attempts.annotate(last=Max("session__date")).values_list("player_id", "last"):
+        counts = played.setdefault(player, [0, 0, None])
+        counts[2] = last if counts[2] is None else max(counts[2], last)
     overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
     ranks = {row.player_id: row for row in ranked_at(overall, day).rows} if overall else {}
     players = Player.objects.filter(pk__in=list(played))

@@ -27,12 +27,20 @@ from web.pages.tables import StandingsTable
 
 
 def standings_section(
-    section: Section, table: RatingTable, days: Days, show_all: bool, with_year: bool, title: str = ""
+    section: Section,
+    table: RatingTable,
+    days: Days,
+    show_all: bool,
+    with_year: bool,
+    title: str = "",
+    *,
+    games: list[int] | None = None,
 ) -> Section:
     """One table's standings at the end of `days.day`: inactive players hidden (unless `show_all`)
-    by that day's reckoning, ranks and provisional marks of that day, and, when comparing, each
-    player's change of rating and places since `days.since`."""
-    since_active = None if show_all else active_since(table, days.day)
+    by that day's reckoning (counted from the latest matchday of `games` when given, as a game's
+    page does today), ranks and provisional marks of that day, and, when comparing, each player's
+    change of rating and places since `days.since`."""
+    since_active = None if show_all else active_since(table, days.day, games)
     below = club_setting("provisional_matchdays")  # the provisional after the ranked, as today's boards
     ranking = as_at.ranked_at(table, days.day, since_active, below)
     page = paginate(ranking.rows, section.page_number, club_setting("standings_page_size"))
@@ -40,7 +48,7 @@ def standings_section(
     kind = DealStandingsTable if table.against_deals else StandingsTable
     extra = {}
     if days.since is not None:
-        before = None if show_all else active_since(table, days.since)
+        before = None if show_all else active_since(table, days.since, games)
         rows = as_at.compared(rows, as_at.ranked_at(table, days.since, before, below).rows)
         change = (DealChangeColumn if table.against_deals else ChangeColumn)(f"Since {long_date(days.since)}")
         extra = {
@@ -56,14 +64,17 @@ def standings_section(
     return section
 
 
-def active_since(table: RatingTable, day: date) -> date | None:
+def active_since(table: RatingTable, day: date, games: list[int] | None = None) -> date | None:
     """Players whose last matchday is older than this are hidden from `day`'s standings: the league's
     inactivity window before its latest matchday on or before the day (as today's boards do), or a
     deal game's window before its latest session on or before the day. None: nobody is hidden."""
     if table.against_deals:
         latest = deal_selectors.latest_session(table, day)
         return deal_selectors.active_since(table, latest)
-    latest = Matchday.objects.filter(date__lte=day).aggregate(latest=Max("date"))["latest"]
+    matchdays = Matchday.objects.filter(date__lte=day)
+    if games is not None:
+        matchdays = matchdays.filter(game_id__in=games)
+    latest = matchdays.aggregate(latest=Max("date"))["latest"]
     return boards.active_since(latest, day, club_setting("inactive_days"), show_all=False)
 
 

@@ -209,8 +209,11 @@ def game(request, slug):
     results_section(results, game, span, club_setting("grid_page_size"), table, when.day)
     show_all = request.GET.get("all") == "1"
     with_year = span.needs_year(today)
-    if when.day is not None:  # as it stood at the end of a day
-        ranking = as_at.standings_section(standings_section, table, when, True, with_year, title="Standings").rows
+    if when.day is not None:  # as it stood at the end of a day, hiding who was inactive then
+        shown = as_at.standings_section(
+            standings_section, table, when, show_all, with_year, title="Standings", games=[game.pk]
+        )
+        ranking = shown.rows
     else:
         since = boards.active_since(span.last, today, club_setting("inactive_days"), show_all)
         board = boards.board(table, club_setting("provisional_matchdays"), since)
