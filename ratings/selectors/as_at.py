@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from league.models import Attempt, DealSession, FormerName, Matchday, Player
+from league.models import Attempt, DealSession, Matchday, Player
 
 from ..models import AttemptRating, RatingEntry, RatingTable, Standing
-from .overview import DirectoryRow
+from .overview import DirectoryRow, named
 from .standings import StandingRow, judges_from_state, provisional, settling, table_order
 
 
@@ -267,8 +267,7 @@ def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
     ranks = {row.player_id: row for row in ranked_at(overall, day).rows} if overall else {}
     players = Player.objects.filter(pk__in=list(played))
     if search:
-        former = FormerName.objects.filter(name__icontains=search).values("player_id")
-        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search) | Q(pk__in=former))
+        players = players.filter(pk__in=named(search))
     rows = []
     for p in players:
         rated = ranks.get(p.pk)

@@ -13,6 +13,7 @@ from django.core.paginator import Page
 from django.db.models import F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from league.models import FormerName, Matchday, Player, Result
+from league.validation import name_key
 
 from ..methods import METHODS
 from ..models import RatingEntry, RatingTable, Standing
@@ -137,8 +138,7 @@ def player_directory(search: str, order: str) -> QuerySet:
     row per player per table, never their history."""
     players = Player.objects.all()
     if search:
-        former = FormerName.objects.filter(name__icontains=search).values("player_id")
-        players = players.filter(Q(name__icontains=search) | Q(short_name__icontains=search) | Q(pk__in=former))
+        players = players.filter(pk__in=named(search))
     own = Q(standings__table__scope=RatingTable.Scope.GAME)
     against_deals = Q(standings__table__method__in=[slug for slug, m in METHODS.items() if m.against_deals])
     return players.annotate(
@@ -147,6 +147,16 @@ def player_directory(search: str, order: str) -> QuerySet:
         deal_attempts=Sum("standings__played", filter=own & against_deals),
         last_played=Max("standings__matchday_date"),
     ).order_by(*DIRECTORY_ORDER[order])
+
+
+def named(search: str) -> set[int]:
+    """The players whose full, short or former name holds `search`, compared by name key as names
+    are everywhere (any case of any script; a database's own case-folding knows ASCII only)."""
+    key = name_key(search)
+    players = Player.objects.values_list("pk", "name", "short_name_key")
+    found = {pk for pk, name, short in players if key in short or key in name_key(name)}
+    found.update(FormerName.objects.filter(name_key__contains=key).values_list("player_id", flat=True))
+    return found
 
 
 @dataclass

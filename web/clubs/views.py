@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 
 from league.models import Club, Matchday
+from league.validation import name_key
 from web.clubs.addresses import urlconf
 
 
@@ -17,8 +18,10 @@ def club_list(request):
     if len(clubs[:2]) == 1 and not request.GET:
         return HttpResponsePermanentRedirect(f"/{clubs[0].slug}/")
     search = request.GET.get("q", "").strip()
-    if search:
-        clubs = clubs.filter(Q(name__icontains=search) | Q(slug__icontains=search))
+    if search:  # compared by name key, as names are everywhere: any case of any script
+        key = name_key(search)
+        names = clubs.values_list("pk", "name", "slug")
+        clubs = clubs.filter(pk__in=[pk for pk, name, slug in names if key in name_key(name) or key in slug])
     latest = Matchday.objects.filter(club=OuterRef("pk")).order_by("-date", "-number")
     clubs = clubs.annotate(
         latest_date=Subquery(latest.values("date")[:1]), latest_game=Subquery(latest.values("game__name")[:1])
