@@ -183,10 +183,7 @@ class Honour:
     table: RatingTable
     what: str  # "1st", "2nd", "3rd", "Most matchdays" or "Biggest rise"
     players: list[SeasonRow]  # ties share an honour
-
-    @property
-    def title(self) -> str:
-        return self.table.name
+    title: str  # the board's: a category table repeating its one game's is named for both
 
 
 @dataclass
@@ -202,13 +199,17 @@ def honours_of(board: SeasonBoard, season: Season) -> list[Honour]:
     for place, what in enumerate(PODIUM, start=1):
         holders = [r for r in board.rows if r.rank == place]
         if holders:
-            found.append(Honour(season, board.table, what, holders))
+            found.append(Honour(season, board.table, what, holders, board.title))
     if board.rows:
         most = max(r.played for r in board.rows)
-        found.append(Honour(season, board.table, "Most matchdays", [r for r in board.rows if r.played == most]))
+        found.append(
+            Honour(season, board.table, "Most matchdays", [r for r in board.rows if r.played == most], board.title)
+        )
         rise = max(r.change for r in board.rows)
         if rise > 0:
-            found.append(Honour(season, board.table, "Biggest rise", [r for r in board.rows if r.change == rise]))
+            found.append(
+                Honour(season, board.table, "Biggest rise", [r for r in board.rows if r.change == rise], board.title)
+            )
     return found
 
 

@@ -21,6 +21,7 @@ from web.league.points import PlayerPointsTable, RecordScoresTable
 from web.league.tables import EntryTable, LeaderboardTable, MatchdayResultsTable
 from web.page_cache.params import PageParams, cached_page
 from web.pages.as_at import AS_AT, DATES, Days, read_days
+from web.pages.formatting import days_between
 from web.pages.grid_table import rating_section, results_section
 from web.pages.paging import WHOLE, paginate
 from web.pages.sections import Exports, Section, bad_request, get_or_404, player_names, public_page, shown_with
@@ -62,6 +63,7 @@ def home(request):
         "leaders": leaders_section if overall else None,
         "leaders_hidden": bool(top and top.hidden and not season),  # inactive players left out: a link shows everyone
         "season": season,
+        "season_days": season and days_between(season.first_day, season.last_day, timezone.localdate()),
         "show_all": show_all,
         "inactive_days": club_setting("inactive_days"),
         "latest": [

@@ -61,6 +61,13 @@ def long_date(day: date) -> str:
     return f"{month_day(day)}, {day.year}"
 
 
+def days_between(first: date, last: date, today: date) -> str:
+    """ "November 15 to December 31" within this year; with the years, as a season's page writes
+    them, when either day is in another year."""
+    write = month_day if first.year == last.year == today.year else long_date
+    return f"{write(first)} to {write(last)}"
+
+
 def table_date(day: date | None, with_year: bool) -> str:
     """A date in a table: "November 3", or "November 3, 2025" when the table's matchdays cross a
     year or reach into the future (see `ratings.selectors.standings.TableSpan.needs_year`)."""

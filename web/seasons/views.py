@@ -135,7 +135,7 @@ def honour_rows(held: list[seasons.Honour]) -> list[HonourRow]:
             figure = ("rise", best.change)
         else:
             figure = ("rating", best.rating)
-        rows.append(HonourRow(honour.table.name, honour.what, [r.player for r in honour.players], figure))
+        rows.append(HonourRow(honour.title, honour.what, [r.player for r in honour.players], figure))
     return rows
 
 
