@@ -1,0 +1,110 @@
+"""Faults round four, class 8: files from apps. A BG Stats file that is not an export, too large,
+too deeply nested, of the wrong types or missing keys is refused whole, each problem naming its
+play; so are uuids repeated within the file, a play dated in the future, plays of 0 or of 1,000
+players, and names holding control or format characters."""
+
+import json
+from datetime import date
+
+import pytest
+
+from league.bgstats import ExportRefused, read_export
+
+TODAY = date(2026, 11, 29)
+
+
+def export(plays, players=None, games=None) -> bytes:
+    players = players or [{"id": 1, "name": "Ada", "isAnonymous": False}, {"id": 2, "name": "Bo"}]
+    games = games or [{"id": 7, "name": "Azul", "highestWins": True, "noPoints": False, "cooperative": False,
+                       "usesTeams": False}]  # fmt: skip
+    return json.dumps({"players": players, "games": games, "plays": plays}).encode()
+
+
+def play(uuid="U-1", day="2021-08-08 15:33:50", seats=None, **more):
+    seats = seats if seats is not None else [
+        {"playerRefId": 1, "winner": True, "score": "30", "rank": 0},
+        {"playerRefId": 2, "winner": False, "score": "20", "rank": 0},
+    ]  # fmt: skip
+    return {"uuid": uuid, "playDate": day, "gameRefId": 7, "ignored": False, "playerScores": seats, **more}
+
+
+def problems(data: bytes) -> list[str]:
+    found = read_export(data, TODAY)
+    assert not found.plays or found.problems  # a refused file is refused whole by the writer
+    return found.problems
+
+
+def test_a_good_play_is_read():
+    found = read_export(export([play()]), TODAY)
+    assert (len(found.plays), found.problems) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"\x89PNG\r\n", "not text"),
+        (b"not json at all", "not JSON"),
+        (b"[1, 2, 3]", "no object with plays"),
+        (b'{"plays": [], "games": [], "players": [], "plays": []}', "given twice"),
+        (b'{"plays": [], "games": [], "players": [{"id": 1, "name": "A", "x": NaN}]}', "NaN is not a number"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"games": [], "players": []}', "no list of plays"),
+        (b'{"plays": [], "players": []}', "no list of games"),
+    ],
+)
+def test_a_file_that_is_no_export_is_refused_saying_why(data, words):
+    with pytest.raises(ExportRefused, match=words):
+        read_export(data, TODAY)
+
+
+def test_a_file_of_50_mb_is_refused_unread():
+    with pytest.raises(ExportRefused, match="50 MB"):
+        read_export(b" " * 50_000_000, TODAY)
+
+
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        (play(uuid=None), "Play 1: its uuid is missing"),
+        (play(uuid=17), "Play 1: its uuid is missing"),
+        (play(day=None), "Play 1 (U-1): its playDate is missing"),
+        (play(day="yesterday"), "its playDate 'yesterday' is not a date"),
+        (play(day="2031-01-01 10:00:00"), "it is dated 2031-01-01, after today"),
+        (play(seats=[]), "Play 1 (U-1): it has no players"),
+        (play(seats="Ada and Bo"), "it has no players"),
+        (play(seats=[{"playerRefId": 1, "score": "3"}] * 1000), "it has 1000 players; a play has at most 500"),
+        (play(seats=[{"playerRefId": 9}]), "its player 1 ('9') is not among the file's players"),
+        (play(seats=[{"playerRefId": 1, "score": [1]}]), "Ada's score"),
+        (play(seats=[{"playerRefId": 1, "score": "1e999"}]), "Ada's score '1e999' is not a number from"),
+        (play(seats=[{"playerRefId": 1, "winner": "yes"}]), "winner must be true or false"),
+        (play(seats=[{"playerRefId": 1, "rank": -1}]), "Ada's rank '-1' is not a whole number"),
+        (play(seats=[{"playerRefId": 1}, {"playerRefId": 1}]), "Ada is listed twice"),
+        (play(gameRefId=99), "its game '99' is not among the file's games"),
+        ("a play", "Play 1: it is not an object"),
+    ],
+)
+def test_a_bad_play_is_refused_naming_it(bad, words):
+    found = problems(export([bad]))
+    assert len(found) == 1 and words in found[0], found
+
+
+def test_uuids_repeated_within_the_file_are_refused():
+    found = problems(export([play(), play(day="2021-08-09 10:00:00")]))
+    assert found == ["Play 2 (2021-08-09, Azul, U-1): the same uuid as play 1; a play is listed once."]
+
+
+@pytest.mark.parametrize("name", ["Ada\u0000", "Ada\u200e", "A\u202eda", "Bo\nBo"])
+def test_names_holding_control_or_format_characters_are_refused(name):
+    players = [{"id": 1, "name": name}, {"id": 2, "name": "Bo"}]
+    found = problems(export([play()], players=players))
+    assert any("invisible or control character" in p for p in found), found
+
+
+def test_a_game_missing_its_flags_is_refused_naming_it():
+    found = problems(export([play()], games=[{"id": 7, "name": "Azul"}]))
+    assert found[0].startswith("Game 1 of the file ('Azul'): highestWins must be true or false")
+
+
+def test_an_ignored_play_is_counted_not_read():
+    found = read_export(export([play(ignored=True), play(uuid="U-2")]), TODAY)
+    assert (found.ignored, len(found.plays), found.problems) == (1, 1, [])
