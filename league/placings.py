@@ -335,10 +335,27 @@ def placed_by_points(entries: Sequence[TypedResult], scoring: str) -> tuple[list
         for index in group:
             meant[index] = placing
     given = _given_placings(entries, meant)
+    final = [p if g is None else g for g, p in zip(given, meant, strict=True)]
+    if _breaks_ties_only([[final[i] for i in group] for group in groups], placings):
+        return [e.changed(placing=p) for e, p in zip(entries, final, strict=True)], []  # a tiebreak, or none
     wrong = [(e.changed(placing=g), p) for e, g, p in zip(entries, given, meant, strict=True) if g not in (None, p)]
-    if wrong:
-        return list(entries), [_disagreement(wrong, leaders, placings, scoring)]
-    return [e.changed(placing=p) for e, p in zip(entries, meant, strict=True)], []
+    return list(entries), [_disagreement(wrong, leaders, placings, scoring)]
+
+
+def _breaks_ties_only(sides: list[list[int]], meant: list[int]) -> bool:
+    """Whether each side's placings (`sides`, its players' as given or meant) keep the order of the
+    points (`meant`, by side), ordering equal points at most, as a tiebreak does: partners share one
+    placing, a better score always places better, and the placings rank the sides (1, 2, 2, 4)."""
+    if any(len(set(side)) > 1 for side in sides):
+        return False
+    final = [side[0] for side in sides]
+    if final == meant:
+        return True
+    if not is_ranking(final):
+        return False
+    order = sorted(range(len(final)), key=lambda i: (meant[i], final[i]))
+    pairs = list(zip(order, order[1:], strict=False))
+    return all(final[a] < final[b] if meant[a] < meant[b] else final[a] <= final[b] for a, b in pairs)
 
 
 def _given_placings(entries: Sequence[TypedResult], meant: list[int]) -> list[int | None]:

@@ -29,7 +29,7 @@ PLACINGS = {"GL": 1, "K": 2, "I": 2, "J": 4, "R": 5}
 LEFT = {"R"}
 HEADER = "matchday,date,game,rounds,player,placing,rated_placing,left_early,score\n"
 DISAGREE = (
-    "The placings given (K 3) do not follow from the points (the lowest score wins, equal points share a "
+    "The placings given (K 4) do not follow from the points (the lowest score wins, equal points share a "
     "place): the points give GL 1 (3), K 2 (10), I 2 (10), J 4 (26), R 5 (40)."
 )
 
@@ -212,22 +212,22 @@ def test_a_hearts_matchday_entered_as_points_is_placed_and_rated_as_by_hand_whic
 
 
 def test_placings_that_the_points_do_not_give_are_refused_in_the_same_words_every_way_in(admin_client, scored_hearts):
-    lines = [f"{name} {PLACINGS[name] + (name == 'K')} score={POINTS[name]}" for name in POINTS]
+    lines = [f"{name} {PLACINGS[name] + 2 * (name == 'K')} score={POINTS[name]}" for name in POINTS]
     html = entered(admin_client, scored_hearts, lines).content.decode().replace("&#x27;", "'")
     assert f"Line 2: {DISAGREE}" in html.replace("&quot;", '"')
 
-    response = points_in_the_admin(admin_client, scored_hearts, {**PLACINGS, "K": 3})
+    response = points_in_the_admin(admin_client, scored_hearts, {**PLACINGS, "K": 4})
     assert response.status_code == 200 and DISAGREE in response.content.decode().replace("&#x27;", "'")
 
     with pytest.raises(ImportFailed) as failed:
-        points_imported(admin_client, scored_hearts, {**PLACINGS, "K": 3})
+        points_imported(admin_client, scored_hearts, {**PLACINGS, "K": 4})
     assert failed.value.errors == [f"Line 3: {DISAGREE}"]
 
     assert not Matchday.objects.filter(number=7).exists()
 
 
 def test_the_check_refuses_placings_the_points_do_not_give_for_any_caller(scored_hearts):
-    results = [typed(PLACINGS[n] + (n == "K"), n, left_early=n in LEFT, score=POINTS[n]) for n in POINTS]
+    results = [typed(PLACINGS[n] + 2 * (n == "K"), n, left_early=n in LEFT, score=POINTS[n]) for n in POINTS]
     matchday = Matchday(number=7, date=Matchday.objects.get(number=1).date, game=scored_hearts, rounds=3)
     with pytest.raises(Refused) as raised:
         check_matchday(matchday, scored_hearts, results)
@@ -336,3 +336,25 @@ def test_a_scored_games_page_takes_a_fixed_number_of_queries(client, scored_hear
     import_results((HEADER + rows).encode())
     with django_assert_num_queries(18):
         assert client.get(url).status_code == 200
+
+
+def test_placings_that_break_a_tie_of_points_are_taken_every_way_in(admin_client, scored_hearts):
+    """K and I tied on 10 points; a tiebreak puts K 3rd and I 2nd (1, 2, 3, 4, 5): taken by the
+    entry page, the admin and the import alike, and kept as given."""
+    broken = {**PLACINGS, "K": 3}
+    ways = [
+        lambda: entered(admin_client, scored_hearts, [f"{n} {broken[n]} score={POINTS[n]}" for n in POINTS]),
+        lambda: points_in_the_admin(admin_client, scored_hearts, broken),
+        lambda: points_imported(admin_client, scored_hearts, broken),
+    ]
+    for way in ways:
+        way()
+        placed = dict(Result.objects.filter(matchday__number=7).values_list("player__short_name", "placing"))
+        assert placed == broken
+        delete_matchdays(list(Matchday.objects.all().order_by("-number")[:1]))
+
+
+def test_a_tiebreak_never_places_a_worse_score_better():
+    results = [typed({"GL": 1, "K": 2, "I": 3, "J": 3, "R": 5}[n], n, score=POINTS[n]) for n in POINTS]
+    _, problems = placed_by_points(results, LOWEST_WINS)
+    assert problems and "do not follow from the points" in problems[0]
