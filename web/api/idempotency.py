@@ -11,6 +11,7 @@ import json
 import re
 
 from django.db import IntegrityError, transaction
+from ninja import Status
 from ninja.errors import HttpError
 
 from league.models import ApiToken, Club, IdempotentPost
@@ -42,11 +43,11 @@ def body_hash(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
 
-def replay(row: IdempotentPost, digest: str) -> tuple[int, dict]:
+def replay(row: IdempotentPost, digest: str) -> Status:
     """The first answer to a key, or a refusal when the key came with another body."""
     if row.body_hash != digest:
         raise HttpError(422, f"This {HEADER} was used with another body; send a new key for a new matchday.")
-    return row.status, json.loads(row.answer)
+    return Status(row.status, json.loads(row.answer))
 
 
 def earlier(token: ApiToken, club: Club, key: str) -> IdempotentPost | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from ninja import Status
 from ninja.errors import HttpError
 from pydantic import ValidationError as SchemaError
 
@@ -45,8 +46,8 @@ def schema_problems(error: SchemaError) -> list[dict]:
     return problems
 
 
-def refused(problems: list[dict], detail: str = "Nothing was saved.") -> tuple[int, dict]:
-    return 400, {"detail": detail, "problems": problems}
+def refused(problems: list[dict], detail: str = "Nothing was saved.") -> Status:
+    return Status(400, {"detail": detail, "problems": problems})
 
 
 def _form(body: schemas.MatchdayIn, game: Game) -> EntryForm:
@@ -126,7 +127,7 @@ def _save(request, club, form: EntryForm, body: schemas.MatchdayIn, key: str | N
                 answer = {"number": number, "url": f"/{club.slug}/matchdays/{number}/", "changes": changes_of(matchday)}
                 if row is not None:
                     idempotency.keep(row, 201, answer)
-                return 201, answer
+                return Status(201, answer)
         except idempotency.KeyTaken as taken:
             if taken.row is None:
                 raise HttpError(409, "A post with this Idempotency-Key failed meanwhile; send it again.") from None
@@ -137,4 +138,4 @@ def _save(request, club, form: EntryForm, body: schemas.MatchdayIn, key: str | N
             form = _form(body, form.checked.matchday.game)  # the number was taken: read it all again
             if not form.is_valid():
                 return refused(form_problems(form))
-    return 409, {"detail": "Other saves kept taking the next number; nothing was saved. Send it again."}
+    return Status(409, {"detail": "Other saves kept taking the next number; nothing was saved. Send it again."})
