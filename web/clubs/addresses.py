@@ -47,6 +47,9 @@ def club_and_token(slug: str) -> tuple[Club | None, str | None]:
     if tokens[0] != _known[0]:  # a club was made, renamed or deleted since
         club = _read_clubs().get(slug)
         return (club, revision.current(revision.of_club(club.pk))) if club is not None else (None, None)
+    if club is None and (club := _known[1].get(slug)) is not None:
+        # Another thread of this worker read the clubs between our two looks: its reading holds them.
+        return club, revision.current(revision.of_club(club.pk))
     return (club, tokens[1]) if club is not None else (None, None)
 
 
