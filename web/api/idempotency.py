@@ -23,8 +23,8 @@ _KEY = re.compile(r"[\x21-\x7e]{1,200}")  # printable ASCII without spaces, as t
 class KeyTaken(Exception):
     """The key was taken meanwhile by a post whose transaction has now ended: `row` is its record."""
 
-    def __init__(self, row: IdempotentPost):
-        super().__init__(row.key)
+    def __init__(self, row: IdempotentPost | None):
+        super().__init__("taken")
         self.row = row
 
 
@@ -61,7 +61,7 @@ def take(token: ApiToken, club: Club, key: str, digest: str) -> IdempotentPost:
             return IdempotentPost.objects.create(token=token, club=club, key=key, body_hash=digest)
     except IntegrityError:
         pass
-    raise KeyTaken(earlier(token, club, key))
+    raise KeyTaken(IdempotentPost.objects.filter(token=token, club=club, key=key).first())
 
 
 def keep(row: IdempotentPost, status: int, answer: dict) -> None:
