@@ -123,7 +123,8 @@ def test_on_an_sqlite_file_two_posts_with_one_key_at_once_save_once(tmp_path, sa
         "REDIS_URL": "",
     }
     script = RACE.replace("{same}", str(same_body))
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    command = [sys.executable, "-c", script]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     judged(json.loads(done.stdout.strip().splitlines()[-1]), same_body)
 

@@ -20,9 +20,8 @@ def test_a_posted_matchday_is_saved_as_the_entry_page_saves_it(client, token):
     assert response.status_code == 201, response.content
     answer = response.json()
     assert answer["number"] == 7 and answer["url"] == f"/{CLUB_SLUG}/matchdays/7/"
-    stored = {
-        r.player.short_name: (r.placing, r.left_early) for r in Result.objects.filter(matchday__number=7).select_related("player")
-    }
+    results = Result.objects.filter(matchday__number=7).select_related("player")
+    stored = {r.player.short_name: (r.placing, r.left_early) for r in results}
     assert stored == {"GL": (1, False), "K": (2, False), "I": (2, False), "J": (4, False), "R": (5, True)}
     overall = next(t for t in answer["changes"] if t["table"] == "overall")
     entries = RatingEntry.objects.filter(matchday__number=7, table__slug="overall")

@@ -5,6 +5,7 @@ at the top. Each refusal is a 400 naming the problem."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from itertools import accumulate
 
@@ -22,6 +23,14 @@ class Refused(HttpError):
 
 def _no_constant(name: str):
     raise Refused(f"The body holds {name}, which is not a number in JSON; send a number or null.")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when it overflows to infinity (1e400)."""
+    number = float(text)
+    if math.isinf(number):
+        raise Refused(f"The body holds {text[:20]}, a number too large.")
+    return number
 
 
 def _once(pairs: list[tuple[str, object]]) -> dict:
@@ -50,9 +59,11 @@ def read_json(raw: bytes) -> dict:
     if (depth := _depth(text)) > MAX_DEPTH:
         raise Refused(f"The body nests {depth} deep; the API's bodies nest at most {MAX_DEPTH}.")
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_once)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_once)
     except json.JSONDecodeError as error:
         raise Refused(f"The body is not JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+    except ValueError as error:  # an integer of thousands of digits (Python's limit on converting them)
+        raise Refused(f"The body holds a number that cannot be read: {str(error)[:80]}") from None
     except RecursionError:
         raise Refused(f"The body nests too deep; the API's bodies nest at most {MAX_DEPTH}.") from None
     if not isinstance(data, dict):

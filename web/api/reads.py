@@ -156,9 +156,10 @@ def player(request, club: str, pk: int, as_at: str | None = None):
         raise Http404(f"There is no player number {pk}.")
     rated = list(RatingTable.objects.select_related("game"))
     below = club_setting("provisional_matchdays")
-    summary = (
-        player_standings(found, rated, below) if day is None else ratings_at.player_standings_at(found, rated, day, below)
-    )
+    if day is None:
+        summary = player_standings(found, rated, below)
+    else:  # as they stood at the end of a day, as the player's page
+        summary = ratings_at.player_standings_at(found, rated, day, below)
     summary = [row for row in summary if not row["table"].against_deals]
     history = rating_history(found, [row["table"].pk for row in summary], day)
     tables_out = [
