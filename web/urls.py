@@ -69,6 +69,7 @@ def site_patterns(club: str | None = None) -> list:
     patterns = [path("admin/", admin.site.urls), path("", clubs.club_list, name="clubs")]
     # The API (web/api/): its club addresses are /api/<slug>/..., scoped and cached as the club's.
     patterns += [
+        path("api/", api.index, name="api"),
         path("api/docs", api.docs, name="api_docs"),
         path("api/", api.URLS),
         re_path(r"^api/(?P<rest>.*)$", api.not_an_api_address),

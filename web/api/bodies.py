@@ -16,27 +16,27 @@ MAX_DEPTH = 4  # an object holding a list of strings is 2 deep
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
 
-class Refused(HttpError):
+class BodyRefused(HttpError):
     def __init__(self, message: str):
         super().__init__(400, message)
 
 
 def _no_constant(name: str):
-    raise Refused(f"The body holds {name}, which is not a number in JSON; send a number or null.")
+    raise BodyRefused(f"The body holds {name}, which is not a number in JSON; send a number or null.")
 
 
 def _finite(text: str) -> float:
     """A JSON number with a fraction or exponent, refused when it overflows to infinity (1e400)."""
     number = float(text)
     if math.isinf(number):
-        raise Refused(f"The body holds {text[:20]}, a number too large.")
+        raise BodyRefused(f"The body holds {text[:20]}, a number too large.")
     return number
 
 
 def _once(pairs: list[tuple[str, object]]) -> dict:
     keys = [key for key, _ in pairs]
     if twice := sorted({key for key in keys if keys.count(key) > 1}):
-        raise Refused(f"The body gives {', '.join(map(json.dumps, twice))} more than once; give each key once.")
+        raise BodyRefused(f"The body gives {', '.join(map(json.dumps, twice))} more than once; give each key once.")
     return dict(pairs)
 
 
@@ -48,26 +48,26 @@ def _depth(text: str) -> int:
 
 
 def read_json(raw: bytes) -> dict:
-    """The body as a JSON object; Refused, naming the problem, for anything else."""
+    """The body as a JSON object; BodyRefused, naming the problem, for anything else."""
     limit = settings.API_BODY_LIMIT
     if len(raw) > limit:
-        raise Refused(f"The body is {len(raw)} bytes; the API takes at most {limit}.")
+        raise BodyRefused(f"The body is {len(raw)} bytes; the API takes at most {limit}.")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise Refused(f"The body is not UTF-8 (byte {error.start}).") from None
+        raise BodyRefused(f"The body is not UTF-8 (byte {error.start}).") from None
     if (depth := _depth(text)) > MAX_DEPTH:
-        raise Refused(f"The body nests {depth} deep; the API's bodies nest at most {MAX_DEPTH}.")
+        raise BodyRefused(f"The body nests {depth} deep; the API's bodies nest at most {MAX_DEPTH}.")
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_once)
     except json.JSONDecodeError as error:
-        raise Refused(f"The body is not JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+        raise BodyRefused(f"The body is not JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
     except ValueError as error:  # an integer of thousands of digits (Python's limit on converting them)
-        raise Refused(f"The body holds a number that cannot be read: {str(error)[:80]}") from None
+        raise BodyRefused(f"The body holds a number that cannot be read: {str(error)[:80]}") from None
     except RecursionError:
-        raise Refused(f"The body nests too deep; the API's bodies nest at most {MAX_DEPTH}.") from None
+        raise BodyRefused(f"The body nests too deep; the API's bodies nest at most {MAX_DEPTH}.") from None
     if not isinstance(data, dict):
-        raise Refused(f"The body is a JSON {type(data).__name__}; send an object.")
+        raise BodyRefused(f"The body is a JSON {type(data).__name__}; send an object.")
     return data
 
 
@@ -76,9 +76,9 @@ def check_length(request) -> None:
     announced = request.META.get("CONTENT_LENGTH") or "0"
     limit = settings.API_BODY_LIMIT
     if not announced.isdigit():
-        raise Refused("The Content-Length is not a number.")
+        raise BodyRefused("The Content-Length is not a number.")
     if int(announced) > limit:
-        raise Refused(f"The body is {announced} bytes; the API takes at most {limit}.")
+        raise BodyRefused(f"The body is {announced} bytes; the API takes at most {limit}.")
 
 
 def posted(request) -> dict:

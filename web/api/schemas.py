@@ -156,15 +156,19 @@ class MatchdayIn(Schema):
     another: StrictBool = Field(False, description="Save though it looks like a matchday already saved.")
 
 
-class Problem(Schema):
+class ApiProblem(Schema):
     field: str = Field(description="date, game, rounds, winner_score, lines, or the body itself (body).")
     line: int | None = Field(None, description="The line (from 1) of `lines` the problem is on.")
     message: str
 
 
+class DetailOut(Schema):
+    detail: str
+
+
 class RefusedOut(Schema):
     detail: str
-    problems: list[Problem] = []
+    problems: list[ApiProblem] = []
 
 
 class SavedOut(Schema):

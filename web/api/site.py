@@ -107,6 +107,11 @@ def _urls():
 URLS = _urls()
 
 
+def index(request):
+    """/api/: where to start."""
+    return JsonResponse({"docs": "/api/docs", "schema": "/api/openapi.json", "clubs": "/api/clubs/"})
+
+
 def not_an_api_address(request, rest: str = ""):
     """Any other address under /api/: a 404 in JSON, not a page."""
     return JsonResponse({"detail": "No API address is this; see /api/docs."}, status=404)

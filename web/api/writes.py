@@ -27,11 +27,21 @@ from web.entry import EntryForm
 ATTEMPTS = 3  # a number taken meanwhile by another save: read the next and save again, at most this often
 FACTS = ("date", "rounds", "winner_score")
 
-BODY = {
+BODY = {  # the body is read by web.api.bodies, not ninja: described here for the schema
     "requestBody": {
         "required": True,
         "content": {"application/json": {"schema": schemas.MatchdayIn.model_json_schema()}},
-    }
+    },
+    "parameters": [
+        {
+            "in": "header",
+            "name": "Idempotency-Key",
+            "required": False,
+            "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+            "description": "A retry with the same key saves nothing more and gets the first answer.",
+        }
+    ],
+    "responses": {"429": {"description": "Too many requests: wait the seconds of the Retry-After header."}},
 }
 
 
@@ -82,7 +92,15 @@ def _look_alike(form: EntryForm) -> Matchday | None:
 @router.post(
     "/{club}/matchdays/",
     auth=SecretaryToken(),
-    response={201: schemas.SavedOut, 400: schemas.RefusedOut, 409: schemas.RefusedOut},
+    response={
+        201: schemas.SavedOut,
+        400: schemas.RefusedOut,
+        401: schemas.DetailOut,
+        403: schemas.DetailOut,
+        404: schemas.DetailOut,
+        409: schemas.RefusedOut,
+        422: schemas.DetailOut,
+    },
     summary="Enter a game night's matchday",
     tags=["writes"],
     openapi_extra=BODY,
