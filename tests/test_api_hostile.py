@@ -1,17 +1,14 @@
-"""Hostile bodies and callers of the API: a body that is not JSON, huge, deeply nested, holds `NaN`
-or `Infinity`, repeats a key, is not an object or has values of the wrong types is a 400 naming the
-problem, never a 500, and saves nothing; too many requests per token or per address are a 429 with
-`Retry-After`, counted in the shared cache."""
+"""Hostile bodies: a body that is not JSON, huge, deeply nested, holds `NaN` or `Infinity`, repeats
+a key, is not an object or has values of the wrong types is a 400 naming the problem, never a 500,
+and saves nothing (the rate limits: tests/test_api_limits.py)."""
 
 import json
 
 import pytest
-from django.core.cache import cache
 
 from league.models import Matchday, Write
 from tests.api_client import NIGHT, post, secretary_token
 from tests.conftest import CLUB_SLUG
-from web.api import limits
 
 
 @pytest.fixture
@@ -131,61 +128,3 @@ def test_a_get_or_other_method_of_the_write_is_no_500(client, token):
     assert client.put(f"/api/{CLUB_SLUG}/matchdays/", "{}", content_type="application/json").status_code == 405
     assert client.delete(f"/api/{CLUB_SLUG}/matchdays/").status_code == 405
     assert client.post(f"/api/{CLUB_SLUG}/standings/", "{}", content_type="application/json").status_code == 405
-
-
-@pytest.fixture
-def tight(settings):
-    settings.API_RATE_PER_TOKEN, settings.API_RATE_PER_ADDRESS, settings.API_RATE_WINDOW = 3, 5, 60
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def test_too_many_requests_from_one_address_are_a_429_with_retry_after(client, club, tight):
-    answers = [client.get(f"/api/{CLUB_SLUG}/tables/") for _ in range(7)]
-    assert [a.status_code for a in answers] == [200] * 5 + [429] * 2
-    assert 1 <= int(answers[-1]["Retry-After"]) <= 60
-    assert "Too many requests" in answers[-1].json()["detail"]
-    # Cached reads count as well, and another address has its own count.
-    assert client.get(f"/api/{CLUB_SLUG}/tables/", REMOTE_ADDR="10.0.0.9").status_code == 200
-    # The pages are not the API's to limit.
-    assert client.get(f"/{CLUB_SLUG}/standings/").status_code == 200
-
-
-def test_too_many_posts_with_one_token_are_a_429_from_any_address(client, token, tight):
-    answers = [post(client, NIGHT, token) for _ in range(3)]
-    assert [a.status_code for a in answers] == [201, 400, 400]  # the second and third: a look-alike
-    fourth = client.post(
-        f"/api/{CLUB_SLUG}/matchdays/",
-        json.dumps(NIGHT),
-        content_type="application/json",
-        headers={"Authorization": f"Bearer {token}"},
-        REMOTE_ADDR="10.0.0.7",
-    )
-    assert fourth.status_code == 429 and int(fourth["Retry-After"]) >= 1
-    assert Matchday.objects.count() == 7
-
-
-def test_the_count_is_kept_in_the_shared_cache_by_window_and_never_by_the_token(client, token, tight):
-    post(client, NIGHT, token)
-    keys = [k for k in cache._cache if "api-rate:" in k]  # the suite's local-memory cache; Redis with REDIS_URL
-    assert any(":token:" in k for k in keys) and any(":address:" in k for k in keys)
-    assert not any(token in k or token[3:] in k for k in keys)
-
-
-def test_retry_after_is_the_rest_of_the_window(rf, settings):
-    settings.API_RATE_PER_ADDRESS, settings.API_RATE_PER_TOKEN, settings.API_RATE_WINDOW = 1, 0, 60
-    cache.clear()
-    request = rf.get("/api/clubs/", REMOTE_ADDR="10.1.1.1")
-    assert limits.over_limit(request, now=6000.0) is None
-    assert limits.over_limit(request, now=6015.2) == 45
-    assert limits.over_limit(request, now=6060.0) is None  # a new window
-    cache.clear()
-
-
-def test_a_cache_that_fails_leaves_the_api_unlimited_not_broken(client, club, tight, monkeypatch):
-    def broken(*args, **kwargs):
-        raise ConnectionError("redis is away")
-
-    monkeypatch.setattr(limits, "_count", broken)
-    assert all(client.get(f"/api/{CLUB_SLUG}/tables/").status_code == 200 for _ in range(8))

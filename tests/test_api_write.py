@@ -95,3 +95,11 @@ def test_the_api_takes_what_the_entry_page_takes_partners_and_points(client, tok
     assert response.status_code == 201, response.content
     sides = dict(Result.objects.filter(matchday__number=7).values_list("player__short_name", "side"))
     assert sides["GL"] == sides["K"] != "" and sides["I"] == sides["J"] != sides["GL"]
+
+
+def test_a_script_posts_without_a_csrf_cookie_as_production_checks_it(token):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    assert post(strict, NIGHT, token).status_code == 201
+    assert Matchday.objects.count() == 7
