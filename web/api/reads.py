@@ -117,7 +117,8 @@ def standings(request, club: str, as_at: str | None = None, all: str | None = No
     sections = []
     for table in found:
         rows, hidden = _today(table, since, show_all, below) if day is None else _at(table, day, show_all, below)
-        sections.append({"table": table.slug, "name": table.name, "hidden": hidden, "rows": map(_standing, rows)})
+        shown = [_standing(row) for row in rows]
+        sections.append({"table": table.slug, "name": table.name, "hidden": hidden, "rows": shown})
     return {"as_at": day, "tables": sections}
 
 

@@ -62,7 +62,9 @@ def refused(problems: list[dict], detail: str = "Nothing was saved.") -> Status:
 
 def _form(body: schemas.MatchdayIn, game: Game) -> EntryForm:
     data = {"date": body.date, "game": str(game.pk)}
-    data.update({fact: "" if body.__dict__.get(fact) is None else str(body.__dict__[fact]) for fact in FACTS[1:]})
+    for fact in FACTS[1:]:  # the numbers as the form's fields take them typed
+        value = getattr(body, fact)
+        data[fact] = "" if value is None else str(value)
     data.update({f"line-{n}": text for n, text in enumerate(body.lines, start=1)})
     return EntryForm(data, lines=max(len(body.lines), 1), may_add_players=False)
 
