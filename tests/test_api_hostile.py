@@ -128,3 +128,23 @@ def test_a_get_or_other_method_of_the_write_is_no_500(client, token):
     assert client.put(f"/api/{CLUB_SLUG}/matchdays/", "{}", content_type="application/json").status_code == 405
     assert client.delete(f"/api/{CLUB_SLUG}/matchdays/").status_code == 405
     assert client.post(f"/api/{CLUB_SLUG}/standings/", "{}", content_type="application/json").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("address", "status"),
+    [
+        ("players/99999999999999999999999/", 404),
+        ("matchdays/99999999999999999999999/", 404),
+        ("matchdays/-1/", 404),
+        ("matchdays/?page=99999999999999999999999", 404),
+        ("matchdays/?page=-3", 404),
+        ("matchdays/?page=1e3", 400),
+        ("standings/?as_at=" + "9" * 5000, 400),
+        ("standings/?as_at=2999-01-01", 400),
+        ("players/1/?as_at=1900-01-01", 400),
+        ("standings/?as_at=%00", 400),
+    ],
+)
+def test_a_hostile_read_is_a_404_or_a_400_in_json(client, club, address, status):
+    response = client.get(f"/api/{CLUB_SLUG}/{address}")
+    assert response.status_code == status and response.json()["detail"]
