@@ -156,3 +156,15 @@ def test_unknown_rows_and_values_are_404_and_400_in_json(client, mixed_league):
     assert client.get(f"{API}/matchdays/?page=x").json()["problems"][0]["field"] == "page"
     assert client.get("/api/no-such-club/standings/").status_code == 404
     assert client.get("/api/nothing/here/at/all").json()["detail"].startswith("No API address")
+
+
+def test_the_list_of_clubs_is_renewed_when_a_club_is_made_or_renamed(client, club):
+    from league.models import Club
+
+    assert [c["slug"] for c in client.get("/api/clubs/").json()] == [CLUB_SLUG]
+    assert getattr(client.get("/api/clubs/"), "page_cache", None) == "hit"
+    made = Club.objects.create(slug="north", name="A North Club")
+    assert [c["slug"] for c in client.get("/api/clubs/").json()] == ["north", CLUB_SLUG]
+    made.name = "Z North Club"
+    made.save()
+    assert [c["name"] for c in client.get("/api/clubs/").json()] == ["Card Games", "Z North Club"]
