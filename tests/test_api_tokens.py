@@ -182,3 +182,14 @@ def test_a_secretary_sees_and_makes_only_their_own_tokens_in_the_admin(client, c
     assert client.get(f"/admin/league/apitoken/{theirs.pk}/change/").status_code == 404
     made = client.post("/admin/league/apitoken/add/", {"user": other.pk, "name": "mine"})
     assert made.status_code == 200 and ApiToken.objects.filter(user=user).count() == 2
+
+
+def test_an_error_report_of_a_request_hides_its_token(rf, club):
+    from django.views.debug import SafeExceptionReporterFilter
+
+    _, token = secretary_token()
+    request = rf.post(
+        "/api/card-games/matchdays/", "{}", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}"
+    )
+    meta = SafeExceptionReporterFilter().get_safe_request_meta(request)
+    assert token not in str(meta) and meta["HTTP_AUTHORIZATION"].startswith("*")
