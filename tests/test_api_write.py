@@ -3,11 +3,15 @@ with the entry page's checks and refusals (as JSON, naming the field, the line, 
 history as the API's, and read at once by the cached reads."""
 
 import pytest
+from django.db import IntegrityError
+from django.test import Client
 
-from league.models import Matchday, Player, Result, Write
+from league.models import IdempotentPost, Matchday, Player, Result, Write
 from ratings.models import RatingEntry
+from ratings.services.matchdays import save_matchday
 from tests.api_client import NIGHT, post, secretary_token
 from tests.conftest import CLUB_SLUG
+from web.api import writes
 
 
 @pytest.fixture
@@ -98,8 +102,35 @@ def test_the_api_takes_what_the_entry_page_takes_partners_and_points(client, tok
 
 
 def test_a_script_posts_without_a_csrf_cookie_as_production_checks_it(token):
-    from django.test import Client
-
     strict = Client(enforce_csrf_checks=True)
     assert post(strict, NIGHT, token).status_code == 201
     assert Matchday.objects.count() == 7
+
+
+def test_a_number_taken_meanwhile_is_saved_under_the_next_once(client, token, monkeypatch):
+    """Another save takes the next number between our read of it and our save: the database refuses
+    ours (the number is unique in the club), nothing of it stays, and the post is read again and saved
+    once, under the number after."""
+    calls = []
+
+    def taken_once(checked, players):
+        calls.append(checked.matchday.number)
+        if len(calls) == 1:
+            raise IntegrityError("UNIQUE constraint failed: league_matchday.club_id, league_matchday.number")
+        return save_matchday(checked, players)
+
+    monkeypatch.setattr(writes, "save_matchday", taken_once)
+    response = post(client, NIGHT, token, key="once")
+    assert response.status_code == 201 and calls == [7, 7]
+    assert Matchday.objects.count() == 7 and Write.objects.filter(way=Write.Way.API).count() == 1
+    assert post(client, NIGHT, token, key="once").json() == response.json()
+
+
+def test_a_post_that_keeps_losing_its_number_is_a_409_and_saves_nothing(client, token, monkeypatch):
+    def always_taken(checked, players):
+        raise IntegrityError("UNIQUE constraint failed")
+
+    monkeypatch.setattr(writes, "save_matchday", always_taken)
+    response = post(client, NIGHT, token, key="k")
+    assert response.status_code == 409 and "Send it again" in response.json()["detail"]
+    assert Matchday.objects.count() == 6 and not IdempotentPost.objects.exists()
