@@ -170,6 +170,13 @@ def test_the_admin_shows_a_new_token_once_and_revokes_it(admin_client, client, c
     admin_client.post("/admin/league/apitoken/", {"action": "revoke", "_selected_action": [row.pk]})
     row.refresh_from_db()
     assert row.revoked is not None and tokens.found(token) is None
+    # Revoked for good: the change page cannot clear it, and only staff are offered a token.
+    admin_client.post(f"/admin/league/apitoken/{row.pk}/change/", {"name": "bot", "revoked_0": "", "revoked_1": ""})
+    row.refresh_from_db()
+    assert row.revoked is not None
+    visitor = User.objects.create_user("visitor", password="x")  # noqa: S106
+    refused = admin_client.post("/admin/league/apitoken/add/", {"user": visitor.pk, "name": "x"})
+    assert refused.status_code == 200 and not ApiToken.objects.filter(user=visitor).exists()
 
 
 def test_a_secretary_sees_and_makes_only_their_own_tokens_in_the_admin(client, club):

@@ -5,6 +5,7 @@ secretary their own only."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.utils import timezone
@@ -37,7 +38,13 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return ["user", "name", "created", "revoked"]
 
     def get_readonly_fields(self, request, obj=None):
-        return ["user", "created"] if obj is not None else []
+        # A revoked token stays revoked (the list's action revokes): make a new one instead.
+        return ["user", "created", "revoked"] if obj is not None else []
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "user":  # a token works for staff only (web.api.tokens)
+            kwargs["queryset"] = get_user_model().objects.filter(is_staff=True, is_active=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
         if not change:  # a new token: only its digest is kept; the page answering the save shows it once
