@@ -64,6 +64,15 @@ def test_a_key_given_twice_is_refused_by_name(client, token):
     refused(client, token, nested, 'gives "a" more than once')
 
 
+def test_a_body_of_thousands_of_keys_is_read_quickly(client, token):
+    import time
+
+    many = json.dumps({**NIGHT, **{f"k{n}": 0 for n in range(5000)}, "game": "hearts"})
+    started = time.perf_counter()
+    refused(client, token, many, "Extra inputs are not permitted", field="k1")
+    assert time.perf_counter() - started < 2
+
+
 def test_a_deeply_nested_body_is_refused_before_it_is_parsed(client, token):
     refused(client, token, "[" * 5000 + "]" * 5000, "The body nests 5000 deep; the API's bodies nest at most 4.")
     deep = json.dumps({**NIGHT, "lines": [[[[["GL"]]]]]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from itertools import accumulate
 
 from django.conf import settings
@@ -34,8 +35,8 @@ def _finite(text: str) -> float:
 
 
 def _once(pairs: list[tuple[str, object]]) -> dict:
-    keys = [key for key, _ in pairs]
-    if twice := sorted({key for key in keys if keys.count(key) > 1}):
+    counts = Counter(key for key, _ in pairs)  # not list.count: thousands of keys would take seconds
+    if twice := sorted(key for key, n in counts.items() if n > 1):
         raise BodyRefused(f"The body gives {', '.join(map(json.dumps, twice))} more than once; give each key once.")
     return dict(pairs)
 
