@@ -86,6 +86,8 @@ MIDDLEWARE = [
     # Which club the request is for, and its addresses: before the page cache, whose keys and
     # revision are the club's.
     "web.clubs.addresses.ClubMiddleware",
+    # The API's rate limits (web/api/limits.py): before the page cache, so a stored answer counts too.
+    "web.api.limits.RateLimitMiddleware",
     # Before sessions, authentication, CSRF and the rest: a cached public page skips them all.
     "web.page_cache.PageCacheMiddleware",
     # The scope of a club's queries, for what the page cache did not answer.
@@ -165,6 +167,13 @@ REDIS_OPTIONS = {
     "socket_connect_timeout": float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.2")),
     "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
 }
+# The API (web/api/, docs/api.md): requests per API_RATE_WINDOW seconds per token and per address
+# (0: no limit), counted in the default cache (Redis when set: across servers); the largest body a
+# post may send, in bytes.
+API_RATE_PER_TOKEN = int(os.environ.get("API_RATE_PER_TOKEN", "120"))
+API_RATE_PER_ADDRESS = int(os.environ.get("API_RATE_PER_ADDRESS", "300"))
+API_RATE_WINDOW = max(1, int(os.environ.get("API_RATE_WINDOW", "60")))
+API_BODY_LIMIT = int(os.environ.get("API_BODY_LIMIT", str(64 * 1024)))
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", str(24 * 3600)))
 # Each worker keeps up to this many pages in its own memory (web/page_cache/__init__.py: PageMemory):
 # 500 pages of ~100 kB is ~50 MB; the least used third goes when full.

@@ -16,6 +16,7 @@ from league import services as league_services
 from league.models import Deal, Game, Matchday, Page, Player, Season
 from ratings.models import RatingTable
 from tools.generate_deals import generate_attempts, generate_seeds
+from web.clubs.addresses import club_and_token, club_slug
 from web.deals.importing import ATTEMPT_COLUMNS, SEED_COLUMNS, import_attempts, import_seeds
 from web.page_cache import page_key
 from web.page_cache import params as page_params
@@ -123,6 +124,7 @@ def read_names(rf, monkeypatch, view, path: str, queries: list[dict], **kwargs) 
         request = rf.get(path, {**query, "nobody-declares-this": "1"})
         request.GET = RecordingQuery(request.GET.urlencode(), reads=reads)
         request.user = AnonymousUser()
+        request.club, request.revision_token = club_and_token(club_slug(request.path_info))  # as the middleware
         response = view(request, **kwargs)
         assert response.status_code in (200, 400), (path, query, response.status_code)
     return reads
@@ -212,6 +214,14 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
         "league:honours": [("/card-games/honours/", {})],
         "ratings:methods": [("/card-games/methods/", {})],
         "ratings:odds": [("/card-games/odds/", {})],
+        # The API's reads (web/api/): cached as the club's pages are.
+        "api:clubs": [("/api/clubs/", {})],
+        **{
+            f"api:{name}": [(f"/api/card-games/{name}/", {"club": "card-games"})]
+            for name in ("tables", "standings", "players", "matchdays", "games")
+        },
+        "api:player": [(f"/api/card-games/players/{club_player.pk}/", {"club": "card-games", "pk": club_player.pk})],
+        "api:matchday": [(f"/api/card-games/matchdays/{number}/", {"club": "card-games", "number": number})],
     }
 
 

@@ -9,6 +9,7 @@ club's page gets `site_patterns(slug)` as its URL configuration (web.clubs.addre
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from web.api import site as api
 from web.clubs import views as clubs
 from web.deals import views as deals
 from web.entry import views as enter
@@ -66,6 +67,13 @@ HANDLERS = {
 def site_patterns(club: str | None = None) -> list:
     """The site's addresses; with a club's slug, that club's pages under /<slug>/ too."""
     patterns = [path("admin/", admin.site.urls), path("", clubs.club_list, name="clubs")]
+    # The API (web/api/): its club addresses are /api/<slug>/..., scoped and cached as the club's.
+    patterns += [
+        path("api/", api.index, name="api"),
+        path("api/docs", api.docs, name="api_docs"),
+        path("api/", api.URLS),
+        re_path(r"^api/(?P<rest>.*)$", api.not_an_api_address),
+    ]
     if club is not None:
         patterns.append(path(f"{club}/", include(club_patterns)))
     # Last: today's addresses of a one-club site (/standings/) lead to that club's.

@@ -19,8 +19,10 @@ from .history import Change, Write
 from .matchdays import Matchday, MatchdayQuerySet, Result
 from .rules import WithinClub, unique_in_club
 from .seasons import Season
+from .tokens import ApiToken, IdempotentPost
 
 __all__ = [
+    "ApiToken",
     "Attempt",
     "Category",
     "Change",
@@ -31,6 +33,7 @@ __all__ = [
     "DealSession",
     "FormerName",
     "Game",
+    "IdempotentPost",
     "Matchday",
     "MatchdayQuerySet",
     "Page",

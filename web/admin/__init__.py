@@ -7,9 +7,10 @@ revision on in one transaction."""
 from django.contrib import admin
 
 from web.admin import catalogue, clubs, matchdays, rating_tables, site
+from web.api import admin as api
 from web.deals import admin as deals
 from web.seasons import admin as seasons
 
 site.configure(admin.site)
 
-__all__ = ["catalogue", "clubs", "deals", "matchdays", "rating_tables", "seasons", "site"]
+__all__ = ["api", "catalogue", "clubs", "deals", "matchdays", "rating_tables", "seasons", "site"]

@@ -47,6 +47,9 @@ def club_and_token(slug: str) -> tuple[Club | None, str | None]:
     if tokens[0] != _known[0]:  # a club was made, renamed or deleted since
         club = _read_clubs().get(slug)
         return (club, revision.current(revision.of_club(club.pk))) if club is not None else (None, None)
+    if club is None and (club := _known[1].get(slug)) is not None:
+        # Another thread of this worker read the clubs between our two looks: its reading holds them.
+        return club, revision.current(revision.of_club(club.pk))
     return (club, tokens[1]) if club is not None else (None, None)
 
 
@@ -64,6 +67,16 @@ def urlconf(slug: str, club_id: int | None = None) -> ModuleType:
     return module
 
 
+def club_slug(path: str) -> str:
+    """The club an address is for: its first segment, or for the API's club addresses
+    (/api/<slug>/..., web/api/) its second, so that an API read is cached, scoped and renewed as the
+    club's pages are."""
+    parts = path.split("/", 4)
+    if parts[1] == "api" and len(parts) > 3 and parts[3]:
+        return parts[2]
+    return parts[1]
+
+
 class ClubMiddleware:
     """Sets `request.club` (None for the site's own pages: the list of clubs, the admin, old
     addresses), its pages' revision token and, for a club's page, its addresses: before the page
@@ -73,7 +86,7 @@ class ClubMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        club, request.revision_token = club_and_token(request.path_info.split("/", 2)[1])
+        club, request.revision_token = club_and_token(club_slug(request.path_info))
         request.club, request.several_clubs = club, len(_known[1]) > 1
         if club is not None:
             request.urlconf = urlconf(club.slug, club.pk)
