@@ -17,7 +17,7 @@ import league.history as history
 from league.checked import Refused
 from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
-from league.validation import name_key
+from league.validation import NAME_LENGTH, SHORT_NAME_LENGTH, name_key, name_problem, short_name_from
 
 from .catalogue import free_game_slug
 from .checks import CheckedMatchday, GameTables, check_matchday
@@ -76,7 +76,7 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     for game in new_games:
         game.slug = free_game_slug(game.name)
         game.save()
-    new_players = [player.short_name for player in found.players.values() if player.pk is None]
+    new_players = [player.short_name for player in _new(found.players)]
     alike = _look_alikes(found)
     try:
         save_matchdays(found.checked, found.players)
@@ -179,14 +179,26 @@ def players_by_name(names: Iterable[str], where=lambda key: "") -> dict[str, Pla
     "GL", "gl" and "ＧＬ" are one player; a name a player went by before (a former name) is theirs
     unless it is someone's current short name. A former name of several players is refused
     (`where(key)` names its line) rather than taken for a new player. Two queries."""
-    players = {p.short_name_key: p for p in Player.objects.all()}
+    everyone = list(Player.objects.all())
+    players = {p.short_name_key: p for p in everyone}
+    by_full: dict[str, list[Player]] = {}
+    for player in everyone:
+        by_full.setdefault(name_key(player.name), []).append(player)
     formerly: dict[str, dict[int, Player]] = {}
     for former in FormerName.objects.select_related("player"):
         formerly.setdefault(former.name_key, {})[former.player_id] = former.player
+    names = list(dict.fromkeys(names))
+    taken = set(players) | {name_key(name) for name in names}  # short names a long name's may not take
     problems = []
     for name in names:
         key = name_key(name)
         if key in players:
+            continue
+        if len(name) > SHORT_NAME_LENGTH:  # a full name: its player, or a new one with a short name made
+            if problem := name_problem(name, "player", NAME_LENGTH):
+                problems.append(f"{where(key)}: {problem}." if where(key) else f"{problem}.")
+            else:
+                _as_full_name(name, by_full.get(key, []), players, taken)
             continue
         went_by = list(formerly.get(key, {}).values())
         if len(went_by) > 1:
@@ -204,11 +216,28 @@ def players_by_name(names: Iterable[str], where=lambda key: "") -> dict[str, Pla
     return players
 
 
+def _new(players: dict[str, Player]) -> list[Player]:
+    """The unsaved players, once each (a new player named by a full name is under two keys)."""
+    return list({id(p): p for p in players.values() if p.pk is None}.values())
+
+
+def _as_full_name(name: str, found: list[Player], players: dict[str, Player], taken: set[str]) -> None:
+    """A name too long for a short name is a full name: the one player whose full name it is, else a new
+    player by it with a short name made from it (league.validation.short_name_from), found by both keys."""
+    if len(found) == 1:
+        players[name_key(name)] = found[0]
+        return
+    short = short_name_from(name, taken)
+    taken.add(name_key(short))
+    player = Player(name=name, short_name=short, short_name_key=name_key(short))
+    players[name_key(name)] = players[name_key(short)] = player
+
+
 def players_named(names: Iterable[str], where=lambda key: "") -> tuple[dict[str, Player], list[str]]:
     """`players_by_name`, the new players created: for an import of attempts, inside its transaction
     (which moves the revision on). Every player by name key, and the names created."""
     players = players_by_name(names, where)
-    new = [player for player in players.values() if player.pk is None]
+    new = _new(players)
     Player.objects.bulk_create(new)
     for club in {player.club_id for player in new}:
         history.record(club, [history.saved("player", p, None) for p in new if p.club_id == club])

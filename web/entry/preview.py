@@ -73,3 +73,26 @@ def also_went_by(resolved: Resolved) -> list[str]:
         f"{'; '.join(described(p, resolved.former) for p in others)} went by it before."
         for name, others in resolved.also.items()
     ]
+
+
+def rounds_line(preview: MatchdayPreview) -> str:
+    """What the matchday's rounds do to the change, in a line: a table of the club formula moves by
+    K = K per round × rounds, so a one-round game barely moves it; other methods do not read them."""
+    rounds = preview.checked.matchday.rounds
+    counted, unread = [], []
+    for table, _ in preview.changes:
+        if "rounds" in table.rating_method.facts_read:
+            k = table.method_params().get("k", 1)
+            counted.append(f"{table.name} K = {k:g} × {rounds} = {k * rounds:g}")
+        elif table.name not in unread:
+            unread.append(table.name)
+    parts = []
+    if counted:
+        parts.append(
+            f"{rounds} round{'s' if rounds != 1 else ''}: a change is at most K points either way, and K grows "
+            f"with the rounds ({'; '.join(counted)})"
+        )
+    if unread:
+        verb = "does" if len(unread) == 1 else "do"
+        parts.append(f"{', '.join(unread)} {verb} not read the rounds: a game moves it as much whatever its rounds")
+    return "; ".join(parts) + "." if parts else ""
