@@ -19,6 +19,11 @@ def test_blank_rounds_are_the_games_last_matchdays_and_1_for_a_new_game(admin_cl
     spades = Game.objects.get(slug="spades")
     html = post(admin_client, ["GL", "K"], rounds="", extra={"game": str(spades.pk)}).content.decode()
     assert "Spades · 1 round" in html and "Spades K = 10 × 1 = 10" in html
+    save_game(Game(name="Catan", slug="catan"), new_game_method=True)  # as the admin adds a game
+    catan = Game.objects.get(slug="catan")
+    html = post(admin_client, ["GL", "K"], rounds="", extra={"game": str(catan.pk)}).content.decode()
+    assert "Overall K = 10 × 1 = 10" in html
+    assert "Catan does not read the rounds: a game moves it as much whatever its rounds" in html
 
 
 def test_after_a_save_the_form_goes_on_with_the_nights_next_game(admin_client, club):

@@ -19,7 +19,7 @@ from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
 from league.validation import NAME_LENGTH, SHORT_NAME_LENGTH, name_key, name_problem, short_name_from
 
-from .catalogue import free_game_slug
+from .catalogue import free_game_slug, start_on_new_game_method
 from .checks import CheckedMatchday, GameTables, check_matchday
 from .matchdays import look_alikes, save_matchdays
 from .recompute import RecomputeError
@@ -76,6 +76,8 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     for game in new_games:
         game.slug = free_game_slug(game.name)
         game.save()
+    for game in _played_in_one_round(imported, new_games):
+        start_on_new_game_method(game)
     new_players = [player.short_name for player in _new(found.players)]
     alike = _look_alikes(found)
     try:
@@ -84,6 +86,15 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         raise ValidationError(f"The results cannot be rated: {error}") from None
     results = sum(len(one.results) for one in found.checked)
     return ImportSummary(len(found.checked), results, new_players, [game.name for game in new_games], alike)
+
+
+def _played_in_one_round(imported: Sequence[ImportedMatchday], games: list[Game]) -> list[Game]:
+    """The new games every matchday of the file plays in one round (board games): their tables start
+    on the method for one-round games; a game played in rounds (cards) on the club formula."""
+    rounds: dict[str, set[int]] = {}
+    for matchday in imported:
+        rounds.setdefault(name_key(matchday.game), set()).add(matchday.rounds)
+    return [game for game in games if rounds.get(name_key(game.name)) == {1}]
 
 
 def _look_alikes(found: _CheckedFile) -> list[str]:
