@@ -52,6 +52,8 @@ class ImportSummary:
     games_created: list[str]
     # The file's new matchdays that look like saved ones (the same date, game and players).
     look_alikes: list[str] = field(default_factory=list)
+    new_players: list[tuple[str, str]] = field(default_factory=list)  # (short name, full name)
+    numbers: list[int] = field(default_factory=list)  # the file's matchdays, in its order
 
 
 @dataclass
@@ -69,7 +71,9 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     """Add a file's matchdays, creating unknown players and games (as official games), and
     recompute from the earliest matchday touched. Existing matchdays are refused unless `replace`,
     which replaces their results. ValidationError lists the file's problems (the first 20)."""
-    found = _checked(imported, _existing(imported, replace))
+    existing, problems = _existing_or_problem(imported, replace)
+    found = _checked(imported, existing)
+    found.problems[:0] = problems  # every problem at once, the matchdays already stored first
     if found.problems:
         raise ValidationError(_listed(found))
     new_games = [game for game in found.games.values() if game.pk is None]
@@ -78,14 +82,18 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         game.save()
     for game in _played_in_one_round(imported, new_games):
         start_on_new_game_method(game)
-    new_players = [player.short_name for player in _new(found.players)]
+    created = _new(found.players)
+    new_players = [player.short_name for player in created]
     alike = _look_alikes(found)
     try:
         save_matchdays(found.checked, found.players)
     except RecomputeError as error:  # what the check cannot foresee (a method's own limits)
         raise ValidationError(f"The results cannot be rated: {error}") from None
     results = sum(len(one.results) for one in found.checked)
-    return ImportSummary(len(found.checked), results, new_players, [game.name for game in new_games], alike)
+    named = [(player.short_name, player.name) for player in created]
+    numbers = [one.matchday.number for one in found.checked]
+    games = [game.name for game in new_games]
+    return ImportSummary(len(found.checked), results, new_players, games, alike, named, numbers)
 
 
 def _played_in_one_round(imported: Sequence[ImportedMatchday], games: list[Game]) -> list[Game]:
@@ -112,10 +120,19 @@ def _look_alikes(found: _CheckedFile) -> list[str]:
     ]
 
 
-def file_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
+def file_problems(imported: Sequence[ImportedMatchday], replace: bool = False) -> list[str]:
     """Every problem of a file's matchdays as the import would find them, with nothing written: for a
     file whose other lines could not be read, so that its problems are listed at once."""
-    return _checked(imported, {}).problems
+    existing, problems = _existing_or_problem(imported, replace)
+    return problems + _checked(imported, existing).problems
+
+
+def _existing_or_problem(imported: Sequence[ImportedMatchday], replace: bool) -> tuple[dict[int, Matchday], list[str]]:
+    """The stored matchdays the file replaces, or (without `replace`) the problem that they exist."""
+    try:
+        return _existing(imported, replace), []
+    except ValidationError as error:
+        return {}, error.messages
 
 
 def _listed(found: _CheckedFile) -> list[str]:
