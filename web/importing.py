@@ -52,7 +52,7 @@ FACT_COLUMNS = {
     "date": "YYYY-MM-DD, not after today",
     "game": "its name; a new one is created as an official game",
     "rounds": f"{ROUNDS.lowest} to {ROUNDS.highest}",
-    "player": "their short name; a new one is created",
+    "player": "their short name; a new one is created, and a name longer than a short name is a full name",
 }
 COLUMNS = [*FACT_COLUMNS, *PLACING_FIELDS]
 # The rest of the result record (league.results), which a file may leave out: a flag, a whole number,

@@ -134,3 +134,46 @@ def test_a_board_game_night_of_four_games_and_five_new_players(browser, board_si
         assert "Bosco V" in results and "Summer" in results
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_upload_previews_as_the_entry_page_and_names_every_problem(browser, site, tmp_path, width):
+    good, bad = tmp_path / "night.csv", tmp_path / "bad.csv"
+    header = "matchday,date,game,rounds,player,placing,rated_placing,side,weight\n"
+    good.write_text(
+        header + "60,2025-11-29,Hearts,2,GL,1,,A,\n60,2025-11-29,Hearts,2,Kk,1,,A,\n"
+        "60,2025-11-29,Hearts,2,Anonymous player,2,,,\n60,2025-11-29,Hearts,2,J,3,,,0.5\n"
+    )
+    bad.write_text(
+        header + "61,2025-11-29,Hearts,2,GL,1,,,x\n61,2025-11-29,Hearts,2,GL,2,,,\n62,2025-11-29,Hearts,z,J,1,,,\n"
+    )
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    try:
+        log_in(page, site)
+        page.goto(f"{site}/admin/league/matchday/import/")
+        page.set_input_files("#id_file", str(good))
+        page.click("input[value=Preview]")
+        main = page.inner_text("#content")
+        assert "Kk is not a player yet. Did you mean K?" in main
+        assert "Anonymous P (Anonymous player) is not a player yet." in main
+        assert "Matchday 60: Saturday, November 29, 2025 · Hearts · 2 rounds" in main
+        assert "A, with Kk" in main
+        # Django admin's own breadcrumbs (on every admin page) fail link-in-text-block: not this preview's.
+        serious = [
+            (v["id"], target)
+            for v in _axe_violations(page)
+            if v["impact"] in ("serious", "critical")
+            for target in [n["target"] for n in v["nodes"]]
+            if not str(target[0]).startswith(".breadcrumbs")
+        ]
+        assert not serious, serious
+        screenshot(page, f"admin-import-preview-{width}")
+        page.goto(f"{site}/admin/league/matchday/import/")
+        page.set_input_files("#id_file", str(bad))
+        page.click("input[value=Preview]")
+        errors = page.inner_text(".errornote")
+        for problem in ("Line 2: weight must be a number", "Line 3: GL is entered twice", "Line 4: rounds must be"):
+            assert problem in errors, problem
+    finally:
+        context.close()
