@@ -66,7 +66,8 @@ class EntryForm(forms.Form):
         label="Rounds",
         required=False,
         span=ROUNDS,
-        help_text="Blank: as the game's last matchday (1 for a new game).",
+        help_text="Blank: as the game's last matchday (1 for a new game). The club formula's changes grow "
+        "with the rounds (K = 10 a round unless changed): one round moves a rating little.",
         widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"}),
     )
     winner_score = WholeNumberField(
