@@ -1,6 +1,6 @@
 """The entry page's form: date, game, rounds and the result lines, with the typed names found among
-the players (web.pages.typed_names) and a box to tick for each new one; a valid form holds its matchday
-checked once (ratings.services.checks), for the preview and the save."""
+the players (web.pages.typed_names) and the others previewed as new players, whom one tick adds; a
+valid form holds its matchday checked once (ratings.services.checks), for the preview and the save."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ LINE_LENGTH = 200
 
 class EntryForm(forms.Form):
     """A game night's matchday: date, game, rounds and the results, one line per place. Unknown
-    names come back with a box to tick to add them as new players."""
+    names are new players (a long one their full name), added when the one box (`add-new`) is ticked."""
 
     # A text box, not `type="date"`: a browser writes a date picker's day in its own locale's order
     # (11/25/2026), while the hint, the errors and every other way in write YYYY-MM-DD.
