@@ -230,6 +230,31 @@ def name_problem(name: str, what: str, longest: int) -> str | None:
     return None
 
 
+def short_name_from(full: str, taken: set[str]) -> str:
+    """A short name made from a full name too long to be one (`Bosco(Vivian)`, `Anonymous player`):
+    its first word and the first letters of its last (`Bosco V`, `Anonymous P`), as many letters as
+    make it unique among `taken` (name keys); else the first word numbered. At most
+    SHORT_NAME_LENGTH characters, and never a key in `taken`."""
+    words = re.findall(r"\w+", full) or [full.strip() or "Player"]
+    first = words[0][:SHORT_NAME_LENGTH]
+    candidates = []
+    if len(words) > 1:
+        last = words[-1]
+        room = SHORT_NAME_LENGTH - len(first) - 1  # letters of the last word that fit
+        candidates += [f"{first} {last[0].upper()}{last[1:n]}" for n in range(1, min(len(last), room) + 1)]
+    candidates.append(first)
+    for candidate in candidates:
+        if name_key(candidate) not in taken:
+            return candidate
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = first[: SHORT_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if name_key(candidate) not in taken:
+            return candidate
+        number += 1
+
+
 def fitting_slug(base: str, number: int, longest: int) -> str:
     """The `number`-th candidate slug for `base` (1: the base itself, then base-2, base-3 ...), cut so
     that it fits a column of `longest` characters."""

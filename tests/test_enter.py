@@ -57,7 +57,7 @@ def test_the_preview_shows_every_change_and_saving_stores_exactly_that(admin_cli
     assert Matchday.objects.count() == 6  # nothing saved by a preview
     preview = RatingEntry.objects.none()
     response = post(admin_client, lines, action="save")
-    assert response.status_code == 302 and response["Location"] == "/card-games/matchdays/7/"
+    assert response.status_code == 302 and response["Location"] == "/card-games/enter/?saved=7"
     results = {r.player.short_name: r for r in Result.objects.filter(matchday__number=7).select_related("player")}
     assert {n: (r.placing, r.rated_placing, r.left_early) for n, r in results.items()} == {
         "GL": (1, None, False),
@@ -92,16 +92,19 @@ def test_explicit_placings_and_the_clubs_notation_are_understood(admin_client, c
     assert (r.placing, r.rated_placing) == (4, 5)
 
 
-def test_a_misspelt_name_gets_the_closest_player_and_a_new_one_is_added_only_when_ticked(admin_client, club):
+def test_a_misspelt_name_gets_the_closest_player_and_new_ones_are_added_with_one_tick(admin_client, club):
     html = post(admin_client, ["GL", "Kk", "Zed"]).content.decode()
+    assert "check, then save" in html  # previewed at once, the new players marked new
     assert "Kk is not a player yet. Did you mean K?" in html
     assert "Zed is not a player yet." in html
-    assert 'name="new-1-add"' in html
+    assert html.count('type="checkbox" name="add-new"') == 1 and "Add these 2 as new players" in html
+    response = post(admin_client, ["GL", "Kk", "Zed"], action="save")  # Save without the tick
+    assert "Nothing was saved: tick the box to add Kk, Zed as new players" in response.content.decode()
     assert not Player.objects.filter(short_name__in=["Kk", "Zed"]).exists()
-    extra = {"new-0-short": "Kk", "new-1-short": "Zed", "new-1-add": "on", "new-1-name": "Zed Zimmer"}
+    extra = {"new-0-short": "Kk", "new-1-short": "Zed", "new-1-name": "Zed Zimmer"}
     html = post(admin_client, ["GL", "K", "Zed"], extra=extra).content.decode()
-    assert "check, then save" in html and 'name="new-0-add" value="on"' in html and 'value="Zed Zimmer"' in html
-    response = post(admin_client, ["GL", "K", "Zed"], action="save", extra=extra)
+    assert "check, then save" in html and 'value="Zed Zimmer"' in html and "Add Zed as a new player" in html
+    response = post(admin_client, ["GL", "K", "Zed"], action="save", extra={**extra, "add-new": "on"})
     assert response.status_code == 302
     assert Player.objects.get(short_name="Zed").name == "Zed Zimmer"
 
@@ -181,7 +184,7 @@ def test_each_game_names_the_facts_its_tables_read_and_the_fields_say_which_they
 def test_a_fact_the_games_tables_do_not_read_is_not_needed_nor_kept(admin_client, club):
     skat, spades = skat_and_spades()
     html = post(admin_client, ["GL", "K"], rounds="").content.decode()
-    assert "Enter the rounds: the tables Hearts counts in rate by them." in html  # the club formula's K
+    assert "Hearts · 5 rounds" in html  # blank: as Hearts' last matchday (the club formula's K reads them)
     extra = {"game": str(skat.pk), "winner_score": "20"}
     assert post(admin_client, ["GL", "K", "I"], rounds="", action="save", extra=extra).status_code == 302
     assert Matchday.objects.values_list("rounds", "winner_score").get(number=7) == (1, 20)

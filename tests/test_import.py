@@ -272,8 +272,8 @@ def test_a_bad_line_does_not_cause_misleading_errors_about_the_other_lines_of_it
     assert errors == ["Line 25: date '2025-11-51' is not a date like 2025-11-03."]
 
 
-def test_a_player_short_name_longer_than_12_characters_is_refused_naming_the_line(db):
-    errors = failure(csv("1,2025-11-03,Hearts,2,A,1,", "1,2025-11-03,Hearts,2,ABCDEFGHIJKLMNOP,2,"))
+def test_a_player_name_longer_than_a_full_name_is_refused_naming_the_line(db):
+    errors = failure(csv("1,2025-11-03,Hearts,2,A,1,", f"1,2025-11-03,Hearts,2,{'A' * 101},2,"))
 
     assert len(errors) == 1
     assert errors[0].startswith("Line 3: player")

@@ -154,7 +154,8 @@ def test_class_3_a_matchday_saved_on_the_entry_page_with_redis_stopped_goes_to_i
     redis_server.stop()
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(ENTER, save)
-    assert response.status_code == 302 and response["Location"] == "/card-games/matchdays/7/"
+    assert response.status_code == 302 and response["Location"] == "/card-games/enter/?saved=7"  # the next game
+    assert admin_client.get(response["Location"]).status_code == 200
     assert admin_client.get("/card-games/matchdays/7/").status_code == 200
 
 

@@ -52,7 +52,7 @@ FACT_COLUMNS = {
     "date": "YYYY-MM-DD, not after today",
     "game": "its name; a new one is created as an official game",
     "rounds": f"{ROUNDS.lowest} to {ROUNDS.highest}",
-    "player": "their short name; a new one is created",
+    "player": "their short name; a new one is created, and a name longer than a short name is a full name",
 }
 COLUMNS = [*FACT_COLUMNS, *PLACING_FIELDS]
 # The rest of the result record (league.results), which a file may leave out: a flag, a whole number,
@@ -63,6 +63,15 @@ OPTIONAL_COLUMNS = RATED_AS_GIVEN
 # that an export imports back.
 DERIVED_COLUMNS = ("rating_before", "rating_after", "delta")
 MAX_ERRORS = 20
+
+
+class RowProblems(ValueError):
+    """Every problem of one line; `read` is its result with each unreadable optional value taken as its
+    default (None when a value the matchday needs cannot be read), so that its matchday is checked too."""
+
+    def __init__(self, problems: list[str], read: tuple | None):
+        self.problems, self.read = problems, read
+        super().__init__("; ".join(problems))
 
 
 class ImportFailed(Exception):
@@ -181,7 +190,7 @@ def _header(lines: Iterator[tuple[int, list[str]]]) -> list[str]:
     return header
 
 
-def parse(data: bytes) -> list[ImportedMatchday]:
+def parse(data: bytes, replace: bool = False) -> list[ImportedMatchday]:
     """Read the whole file: its matchdays, in the file's order, for the import to check and write;
     ImportFailed listing every problem found if a line cannot be read (with the problems of the
     matchdays whose every line was read, as the import would find them)."""
@@ -220,10 +229,13 @@ def parse(data: bytes) -> list[ImportedMatchday]:
         values = {name: cell.strip() for name, cell in zip(header, cells, strict=True)}
         try:
             number, facts, result = _parse_row(line, values, number)
-        except ValueError as exc:
-            problems.add(f"Line {line}: {exc}.")
-            incomplete.add(number)
-            continue
+        except RowProblems as exc:
+            for problem in exc.problems:
+                problems.add(f"Line {line}: {problem}.")
+            if exc.read is None:
+                incomplete.add(number)
+                continue
+            number, facts, result = exc.read  # only optional values unread: its matchday is checked still
         if number not in matchdays:
             matchdays[number] = ImportedMatchday(number, *facts, [result])
             continue
@@ -234,10 +246,10 @@ def parse(data: bytes) -> list[ImportedMatchday]:
             incomplete.add(number)
         else:
             matchdays[number].results.append(result)
-    return _read(matchdays, tallies, problems, incomplete)
+    return _read(matchdays, tallies, problems, incomplete, replace)
 
 
-def _read(matchdays: dict[int, ImportedMatchday], tallies: dict, problems: _Problems, incomplete: set):
+def _read(matchdays: dict[int, ImportedMatchday], tallies: dict, problems: _Problems, incomplete: set, replace: bool):
     """The file's matchdays, each saying where the file holds it; or ImportFailed with the file's
     problems: crowded matchdays, the lines' own, and those of each matchday whose every line was read."""
     for number, matchday in matchdays.items():
@@ -253,7 +265,7 @@ def _read(matchdays: dict[int, ImportedMatchday], tallies: dict, problems: _Prob
     if not matchdays and not errors:
         errors.append("The file has a header but no results.")
     if errors and matchdays and None not in incomplete:
-        errors += file_problems([m for number, m in matchdays.items() if number not in incomplete])
+        errors += file_problems([m for number, m in matchdays.items() if number not in incomplete], replace)
     if errors:
         raise ImportFailed(_capped(errors, problems.more))
     return list(matchdays.values())
@@ -281,23 +293,36 @@ def _number_or_none(text: str) -> int | None:
 
 def _parse_row(line: int, values: dict[str, str], number: int | None = None) -> tuple[int, tuple, TypedResult]:
     """One line's values as read: its matchday's number and facts (date, game, rounds) and the result
-    typed on it; `number` is the matchday's when already read."""
-    for column in ("matchday", "date", "game", "rounds", "player"):
-        if values[column] == "":
-            raise ValueError(f"{column} is empty")
-    problem = _name_problem(values["game"])
-    if problem:
-        raise ValueError(problem)
-    day = iso_date(values["date"])
-    play = Play(
-        _whole_number(values["placing"], "placing", optional=True),
-        _whole_number(values["rated_placing"], "rated_placing", optional=True),
-        *(read_given(column, values.get(column, "")) for column in OPTIONAL_COLUMNS),
-    )
-    if number is None:
-        number = _whole_number(values["matchday"], "matchday")
-    facts = (day, values["game"], _whole_number(values["rounds"], "rounds"))
-    return number, facts, TypedResult(play, values["player"], f"Line {line}")
+    typed on it; `number` is the matchday's when already read. RowProblems lists every value of the
+    line that cannot be read, not only the first."""
+    problems: list[str] = []
+
+    def read(reader, *args, default=None, **kwargs):
+        try:
+            return reader(*args, **kwargs)
+        except ValueError as error:
+            problems.append(str(error))
+            return default
+
+    problems += [f"{column} is empty" for column in _REQUIRED if values[column] == ""]
+    if values["game"] and (problem := _name_problem(values["game"])):
+        problems.append(problem)
+    day = read(iso_date, values["date"]) if values["date"] else None
+    placings = [read(_whole_number, values[c], c, optional=True) for c in ("placing", "rated_placing")]
+    if number is None and values["matchday"]:
+        number = read(_whole_number, values["matchday"], "matchday")
+    rounds = read(_whole_number, values["rounds"], "rounds") if values["rounds"] else None
+    needed = bool(problems)  # without these values the line's result is not known
+    # The rest of the record: an unreadable value is its default here, for its matchday to be checked.
+    given = [read(read_given, c, values.get(c, ""), default=read_given(c, "")) for c in OPTIONAL_COLUMNS]
+    result = TypedResult(Play(*placings, *given), values["player"], f"Line {line}")
+    facts = (day, values["game"], rounds)
+    if problems:
+        raise RowProblems(problems, None if needed else (number, facts, result))
+    return number, facts, result
+
+
+_REQUIRED = ("matchday", "date", "game", "rounds", "player")
 
 
 @functools.lru_cache(maxsize=10_000)
@@ -314,7 +339,7 @@ def _capped(errors: list[str], more: int = 0) -> list[str]:
 
 def import_results(data: bytes, *, replace: bool = False) -> ImportSummary:
     """Import a CSV file's results and recompute the ratings they touch; nothing changes on error."""
-    imported = parse(data)
+    imported = parse(data, replace)
     try:
         return import_matchdays(imported, replace=replace)
     except ValidationError as error:

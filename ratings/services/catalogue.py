@@ -39,10 +39,32 @@ def moved_game_problems(game: Game) -> list[str]:
     return problems
 
 
+# A new game's own table (added in the admin, or by a file that plays it in one round): pairwise by
+# placing, K 40 per table scaled as multielo (2K/n per opponent). Chosen from what /compare/ measures on
+# a real game-night log (docs/methods.md): a one-round game moves a rating as much as a card night of
+# five rounds moves the club formula's, and it predicts the games as well as the club formula does.
+NEW_GAME_METHOD = "pairwise-placing"
+NEW_GAME_PARAMETERS = {"k": 40, "k_scale": "multielo"}
+
+
+def start_on_new_game_method(game: Game) -> RatingTable:
+    """Put a new game's own table, which has rated nothing yet, on NEW_GAME_METHOD (its seasons' too)."""
+    table = game_table(game)
+    method = methods.get(NEW_GAME_METHOD)
+    table.method, table.parameters = NEW_GAME_METHOD, dict(NEW_GAME_PARAMETERS)
+    table.start_rating = method.start(method.clean_params(NEW_GAME_PARAMETERS))[0]
+    table.whole_numbers = method.defaults()["round"]
+    table.save()
+    engine.sync_tables(game.club_id)
+    return table
+
+
 @transaction.atomic
-def save_game(game: Game) -> list[RatingTable]:
+def save_game(game: Game, *, new_game_method: bool = False) -> list[RatingTable]:
     """Add or change a game. A change of its official flag or category moves its matchdays between
-    the overall and category tables, which are recomputed from its first matchday."""
+    the overall and category tables, which are recomputed from its first matchday. A new game's own
+    table starts on NEW_GAME_METHOD with `new_game_method` (the admin's Add game), else on the club
+    formula."""
     game.full_clean()
     problems = moved_game_problems(game)
     if problems:
@@ -53,6 +75,8 @@ def save_game(game: Game) -> list[RatingTable]:
     history.record(game.club_id, [history.saved("game", game, history.fields_of(old))])
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
+    if old is None and new_game_method and not game.against_deals:
+        start_on_new_game_method(game)
     if old is None or (old.official, old.category_id) == (game.official, game.category_id):
         engine.sync_tables(game.club_id)
         Revision.bump(game.club_id)

@@ -17,9 +17,9 @@ import league.history as history
 from league.checked import Refused
 from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
-from league.validation import name_key
+from league.validation import NAME_LENGTH, SHORT_NAME_LENGTH, name_key, name_problem, short_name_from
 
-from .catalogue import free_game_slug
+from .catalogue import free_game_slug, start_on_new_game_method
 from .checks import CheckedMatchday, GameTables, check_matchday
 from .matchdays import look_alikes, save_matchdays
 from .recompute import RecomputeError
@@ -52,6 +52,8 @@ class ImportSummary:
     games_created: list[str]
     # The file's new matchdays that look like saved ones (the same date, game and players).
     look_alikes: list[str] = field(default_factory=list)
+    new_players: list[tuple[str, str]] = field(default_factory=list)  # (short name, full name)
+    numbers: list[int] = field(default_factory=list)  # the file's matchdays, in its order
 
 
 @dataclass
@@ -69,21 +71,38 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     """Add a file's matchdays, creating unknown players and games (as official games), and
     recompute from the earliest matchday touched. Existing matchdays are refused unless `replace`,
     which replaces their results. ValidationError lists the file's problems (the first 20)."""
-    found = _checked(imported, _existing(imported, replace))
+    existing, problems = _existing_or_problem(imported, replace)
+    found = _checked(imported, existing)
+    found.problems[:0] = problems  # every problem at once, the matchdays already stored first
     if found.problems:
         raise ValidationError(_listed(found))
     new_games = [game for game in found.games.values() if game.pk is None]
     for game in new_games:
         game.slug = free_game_slug(game.name)
         game.save()
-    new_players = [player.short_name for player in found.players.values() if player.pk is None]
+    for game in _played_in_one_round(imported, new_games):
+        start_on_new_game_method(game)
+    created = _new(found.players)
+    new_players = [player.short_name for player in created]
     alike = _look_alikes(found)
     try:
         save_matchdays(found.checked, found.players)
     except RecomputeError as error:  # what the check cannot foresee (a method's own limits)
         raise ValidationError(f"The results cannot be rated: {error}") from None
     results = sum(len(one.results) for one in found.checked)
-    return ImportSummary(len(found.checked), results, new_players, [game.name for game in new_games], alike)
+    named = [(player.short_name, player.name) for player in created]
+    numbers = [one.matchday.number for one in found.checked]
+    games = [game.name for game in new_games]
+    return ImportSummary(len(found.checked), results, new_players, games, alike, named, numbers)
+
+
+def _played_in_one_round(imported: Sequence[ImportedMatchday], games: list[Game]) -> list[Game]:
+    """The new games every matchday of the file plays in one round (board games): their tables start
+    on the method for one-round games; a game played in rounds (cards) on the club formula."""
+    rounds: dict[str, set[int]] = {}
+    for matchday in imported:
+        rounds.setdefault(name_key(matchday.game), set()).add(matchday.rounds)
+    return [game for game in games if rounds.get(name_key(game.name)) == {1}]
 
 
 def _look_alikes(found: _CheckedFile) -> list[str]:
@@ -101,10 +120,19 @@ def _look_alikes(found: _CheckedFile) -> list[str]:
     ]
 
 
-def file_problems(imported: Sequence[ImportedMatchday]) -> list[str]:
+def file_problems(imported: Sequence[ImportedMatchday], replace: bool = False) -> list[str]:
     """Every problem of a file's matchdays as the import would find them, with nothing written: for a
     file whose other lines could not be read, so that its problems are listed at once."""
-    return _checked(imported, {}).problems
+    existing, problems = _existing_or_problem(imported, replace)
+    return problems + _checked(imported, existing).problems
+
+
+def _existing_or_problem(imported: Sequence[ImportedMatchday], replace: bool) -> tuple[dict[int, Matchday], list[str]]:
+    """The stored matchdays the file replaces, or (without `replace`) the problem that they exist."""
+    try:
+        return _existing(imported, replace), []
+    except ValidationError as error:
+        return {}, error.messages
 
 
 def _listed(found: _CheckedFile) -> list[str]:
@@ -179,14 +207,26 @@ def players_by_name(names: Iterable[str], where=lambda key: "") -> dict[str, Pla
     "GL", "gl" and "ＧＬ" are one player; a name a player went by before (a former name) is theirs
     unless it is someone's current short name. A former name of several players is refused
     (`where(key)` names its line) rather than taken for a new player. Two queries."""
-    players = {p.short_name_key: p for p in Player.objects.all()}
+    everyone = list(Player.objects.all())
+    players = {p.short_name_key: p for p in everyone}
+    by_full: dict[str, list[Player]] = {}
+    for player in everyone:
+        by_full.setdefault(name_key(player.name), []).append(player)
     formerly: dict[str, dict[int, Player]] = {}
     for former in FormerName.objects.select_related("player"):
         formerly.setdefault(former.name_key, {})[former.player_id] = former.player
+    names = list(dict.fromkeys(names))
+    taken = set(players) | {name_key(name) for name in names}  # short names a long name's may not take
     problems = []
     for name in names:
         key = name_key(name)
         if key in players:
+            continue
+        if len(name) > SHORT_NAME_LENGTH:  # a full name: its player, or a new one with a short name made
+            if problem := name_problem(name, "player", NAME_LENGTH):
+                problems.append(f"{where(key)}: {problem}." if where(key) else f"{problem}.")
+            else:
+                _as_full_name(name, by_full.get(key, []), players, taken)
             continue
         went_by = list(formerly.get(key, {}).values())
         if len(went_by) > 1:
@@ -204,11 +244,28 @@ def players_by_name(names: Iterable[str], where=lambda key: "") -> dict[str, Pla
     return players
 
 
+def _new(players: dict[str, Player]) -> list[Player]:
+    """The unsaved players, once each (a new player named by a full name is under two keys)."""
+    return list({id(p): p for p in players.values() if p.pk is None}.values())
+
+
+def _as_full_name(name: str, found: list[Player], players: dict[str, Player], taken: set[str]) -> None:
+    """A name too long for a short name is a full name: the one player whose full name it is, else a new
+    player by it with a short name made from it (league.validation.short_name_from), found by both keys."""
+    if len(found) == 1:
+        players[name_key(name)] = found[0]
+        return
+    short = short_name_from(name, taken)
+    taken.add(name_key(short))
+    player = Player(name=name, short_name=short, short_name_key=name_key(short))
+    players[name_key(name)] = players[name_key(short)] = player
+
+
 def players_named(names: Iterable[str], where=lambda key: "") -> tuple[dict[str, Player], list[str]]:
     """`players_by_name`, the new players created: for an import of attempts, inside its transaction
     (which moves the revision on). Every player by name key, and the names created."""
     players = players_by_name(names, where)
-    new = [player for player in players.values() if player.pk is None]
+    new = _new(players)
     Player.objects.bulk_create(new)
     for club in {player.club_id for player in new}:
         history.record(club, [history.saved("player", p, None) for p in new if p.club_id == club])

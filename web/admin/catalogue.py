@@ -128,7 +128,7 @@ class GameAdmin(ClubOwnedAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     def save_model(self, request, obj, form, change):
-        save_game(obj)
+        save_game(obj, new_game_method=not change)  # a new game's table on the method for one-round games
 
     def delete_model(self, request, obj):
         delete_games([obj])

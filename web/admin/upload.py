@@ -21,6 +21,7 @@ from django_scopes import scope
 from league import history, submissions
 from league.models import Write
 from ratings.services.imports import ImportSummary
+from web.admin.import_preview import SHOWN, ImportPreview, did_you_mean, matchdays_shown
 from web.importing import ImportFailed, columns_help, import_results
 from web.pages.access import works_on
 from web.pages.club_admin import club_choices
@@ -53,22 +54,34 @@ class UploadForm(forms.Form):
 
 
 class _RolledBack(Exception):
-    def __init__(self, summary: ImportSummary):
-        self.summary = summary
+    def __init__(self, preview: ImportPreview):
+        self.preview = preview
 
 
-def dry_run(data: bytes, replace: bool, club_id: int | None = None) -> ImportSummary:
-    """What importing `data` would do, with nothing kept; ImportFailed as the import raises it."""
+def dry_run(data: bytes, replace: bool, club_id: int | None = None) -> ImportPreview:
+    """What importing `data` would do, with nothing kept: the import run and rolled back, its matchdays'
+    changes read before the rollback; ImportFailed as the import raises it."""
     try:
         with transaction.atomic():
-            raise _RolledBack(import_into(club_id, data, replace))
+            summary = import_into(club_id, data, replace)
+            with _club(club_id):
+                shown = matchdays_shown(summary.numbers, set(summary.players_created))
+            raise _RolledBack(ImportPreview(summary, shown, max(0, len(summary.numbers) - SHOWN)))
     except _RolledBack as done:
-        return done.summary
+        preview = done.preview
+    with _club(club_id):
+        preview.new_players = did_you_mean(preview.summary)
+    return preview
+
+
+def _club(club_id: int | None):
+    """The chosen club's scope (None: the one the user works on)."""
+    return scope(club=club_id) if club_id is not None else nullcontext()
 
 
 def import_into(club_id: int | None, data: bytes, replace: bool, user=None) -> ImportSummary:
     """Import into the club chosen (None: the one the user works on, `league.models.default_club`)."""
-    with history.way_in(Write.Way.IMPORT, user), scope(club=club_id) if club_id is not None else nullcontext():
+    with history.way_in(Write.Way.IMPORT, user), _club(club_id):
         return import_results(data, replace=replace)
 
 
@@ -88,7 +101,7 @@ def import_view(model_admin, request):
         club = form.cleaned_data.get("club")
         club_id = club.pk if club is not None else None
         try:
-            summary = dry_run(data, replace, club_id)
+            previewed = dry_run(data, replace, club_id)
         except ImportFailed as failed:
             return TemplateResponse(
                 request, "admin/league/matchday/import.html", {**context, "form": form, "errors": failed.errors}
@@ -96,7 +109,9 @@ def import_view(model_admin, request):
         token = submissions.new_token()
         pending = {"token": token, "data": base64.b64encode(data).decode(), "replace": replace, "club": club_id}
         request.session[SESSION_KEY] = pending
+        summary = previewed.summary
         preview = {"summary": summary, "text": describe(summary), "token": token, "replace": replace, "club": club}
+        preview.update(matchdays=previewed.matchdays, more=previewed.more, new_players=previewed.new_players)
         return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "preview": preview})
     return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "form": form})
 

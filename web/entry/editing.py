@@ -22,12 +22,13 @@ from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm
 from web.entry.lines import written_lines
-from web.entry.preview import also_went_by, line_count, preview_rows
+from web.entry.preview import also_went_by, line_count, preview_rows, rounds_line
 
 CHANGED = {
     "text": "Nothing was saved: this is not what was previewed, or the matchday was changed since the preview. "
     "Check this preview, then save it."
 }
+UNCONFIRMED = {"text": "Nothing was saved: tick the box to add the new players, then save."}
 
 
 def _stored(matchday: Matchday) -> dict:
@@ -71,8 +72,8 @@ def change(request, number: int, ctx: dict):
     if action in ("delete", "delete-preview"):
         return _delete(request, ctx, matchday, stored, action, token)
     lines, lines_error = line_count(request.POST)
-    ctx["lines"] = lines
     form = EntryForm(request.POST, lines=lines, may_add_players=request.user.has_perm("league.add_player"))
+    ctx["lines"] = form.line_count
     if lines_error or action in ("more", "edit"):
         form.is_valid()
         if lines_error:
@@ -82,9 +83,9 @@ def change(request, number: int, ctx: dict):
         return render(request, "entry/enter.html", {**ctx, "form": form})
     content = _content(form, matchday, stored)
     if action == "save":
-        if submissions.fits(token, content):
+        if submissions.fits(token, content) and not form.unconfirmed:
             return _save(request, form, matchday, token)
-        ctx["notice"] = CHANGED
+        ctx["notice"] = UNCONFIRMED if submissions.fits(token, content) else CHANGED
     return _preview(request, form, ctx, matchday, stored, content)
 
 
@@ -109,7 +110,8 @@ def _preview(request, form: EntryForm, ctx: dict, matchday: Matchday, stored: di
     plays = [result.play for result in preview.checked.results]
     ctx.update(preview=preview, sections=preview_rows(preview), matchday=after, token=token)
     ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
-    ctx.update(also=also_went_by(form.resolved), reason=request.POST.get("reason", ""))
+    ctx.update(also=form.split + also_went_by(form.resolved), reason=request.POST.get("reason", ""))
+    ctx["rounds_line"] = rounds_line(preview)
     return render(request, "entry/enter.html", {**ctx, "form": form})
 
 

@@ -35,13 +35,12 @@ class GameSelect(forms.Select):
         return option
 
 
-def settled(data: dict, reads: frozenset[str], game: Game) -> str | None:
+def settled(data: dict, reads: frozenset[str], game: Game, last_rounds) -> str | None:
     """The form's facts for a game whose tables read `reads`: a fact they do not read is not kept (the
-    rounds, needed by every matchday, become 1); the problem with a fact they need and lack, or None."""
+    rounds, needed by every matchday, become 1); blank rounds that they read are the game's last
+    matchday's (`last_rounds(game)`, 1 for a new game). The problem with a fact, or None."""
     if "winner_score" not in reads:
         data["winner_score"] = None
     if data.get("rounds") is None:
-        if "rounds" in reads:
-            return f"Enter the rounds: the tables {game.name} counts in rate by them."
-        data["rounds"] = ROUNDS_UNREAD
+        data["rounds"] = last_rounds(game) if "rounds" in reads else ROUNDS_UNREAD
     return None

@@ -1,6 +1,6 @@
 """The entry page's form: date, game, rounds and the result lines, with the typed names found among
-the players (web.pages.typed_names) and a box to tick for each new one; a valid form holds its matchday
-checked once (ratings.services.checks), for the preview and the save."""
+the players (web.pages.typed_names) and the others previewed as new players, whom one tick adds; a
+valid form holds its matchday checked once (ratings.services.checks), for the preview and the save."""
 
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from league.checked import Refused, date_problem
 from league.models import Game, Matchday, Player
 from league.placings import BY_PLACINGS
 from league.results import TypedResult, values
-from league.validation import ROUNDS, WINNER_SCORES, name_key
+from league.validation import ENTRY_LINES, ROUNDS, SHORT_NAME_LENGTH, WINNER_SCORES, name_key, short_name_from
 from ratings.services.checks import FACT_FIELDS, CheckedMatchday, check_matchday
 from web.entry.facts import FACTS, GameSelect, facts_by_game, settled
-from web.entry.lines import parse_results
+from web.entry.lines import parse_results, split_names
 from web.fields import IsoDateField, WholeNumberField
-from web.pages.typed_names import Resolved, ambiguity, resolve_players
+from web.pages.typed_names import Resolved, ambiguity, known_names, resolve_players
 
 
 def _new_player_problems(short_name: str, full: str) -> list[str]:
@@ -34,6 +34,12 @@ def _new_player_problems(short_name: str, full: str) -> list[str]:
     return []
 
 
+def _last_rounds(game: Game) -> int:
+    """The rounds of the game's last matchday, 1 for a game not played yet: a blank's default."""
+    last = Matchday.objects.filter(game=game).order_by("-date", "-number").values_list("rounds", flat=True).first()
+    return last or 1
+
+
 LINES = 10  # lines shown at first; "More lines" adds as many again
 
 
@@ -42,7 +48,7 @@ LINE_LENGTH = 200
 
 class EntryForm(forms.Form):
     """A game night's matchday: date, game, rounds and the results, one line per place. Unknown
-    names come back with a box to tick to add them as new players."""
+    names are new players (a long one their full name), added when the one box (`add-new`) is ticked."""
 
     # A text box, not `type="date"`: a browser writes a date picker's day in its own locale's order
     # (11/25/2026), while the hint, the errors and every other way in write YYYY-MM-DD.
@@ -60,6 +66,8 @@ class EntryForm(forms.Form):
         label="Rounds",
         required=False,
         span=ROUNDS,
+        help_text="Blank: as the game's last matchday (1 for a new game). The club formula's changes grow "
+        "with the rounds (K = 10 a round unless changed): one round moves a rating little.",
         widget=forms.NumberInput(attrs={"autofocus": True, "inputmode": "numeric"}),
     )
     winner_score = WholeNumberField(
@@ -69,6 +77,10 @@ class EntryForm(forms.Form):
     def __init__(self, *args, lines: int = LINES, may_add_players: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.may_add_players = may_add_players
+        self.split: list[str] = []  # lines of several names, each now a line per player
+        if self.is_bound:
+            lines = self._split_lines(lines)
+        self.line_count = lines
         self.facts = self.fields["game"].widget.facts = facts_by_game()
         self.line_names = [f"line-{n}" for n in range(1, lines + 1)]
         for n, name in enumerate(self.line_names, start=1):
@@ -91,6 +103,29 @@ class EntryForm(forms.Form):
         self.resolved: Resolved | None = None
         self.new_players: list[dict] = []  # names that match no one: {"index", "name", "suggestion"}
 
+    def _split_lines(self, lines: int) -> int:
+        """A line of several known names without placings ("Garrick Tara Olly Summer") becomes a line
+        per player, in that order, the lines after it moved down; the number of lines now shown."""
+        texts = [self.data.get(f"line-{n}", "") for n in range(1, lines + 1)]
+        if not any(len(text.split()) > 1 for text in texts):
+            return lines  # no query for a night typed a name a line
+        known, out = known_names(), []
+        for text in texts:
+            names = split_names(text, known, name_key) if isinstance(text, str) else None
+            if names and len(out) + len(names) <= ENTRY_LINES.highest:
+                self.split.append(f"{text.strip()} is taken as {len(names)} lines: {', '.join(names)}.")
+                out += names
+            else:
+                out.append(text)
+        if not self.split:
+            return lines
+        while out and not str(out[-1]).strip() and len(out) > lines:
+            out.pop()
+        self.data = self.data.copy()
+        for n, text in enumerate(out, start=1):
+            self.data[f"line-{n}"] = text
+        return max(lines, len(out))
+
     def _game_pk(self) -> int | None:
         """The chosen game's primary key as sent (or first offered), if it is a number."""
         chosen = self.data.get("game") if self.is_bound else getattr(self.initial.get("game"), "pk", None)
@@ -101,21 +136,27 @@ class EntryForm(forms.Form):
         return [self[name] for name in self.line_names]
 
     def _new_player_choices(self) -> dict[str, tuple[bool, str]]:
-        """typed name key -> (ticked, full name), from the boxes shown for unknown names."""
-        choices = {}
+        """typed name key -> (ticked, full name), from the fields kept for unknown names: one tick adds
+        them all (`add-new`); a tick of a player's own (`new-N-add`) adds that one."""
+        choices, everyone = {}, self.data.get("add-new") == "on"
         for key in self.data:
             if key.startswith("new-") and key.endswith("-short"):
                 prefix = key[: -len("short")]
-                full = " ".join(self.data.get(prefix + "name", "").split())
-                choices[name_key(self.data[key])] = (self.data.get(prefix + "add") == "on", full)
+                full = " ".join(str(self.data.get(prefix + "name", "")).split())
+                choices[name_key(str(self.data[key]))] = (everyone or self.data.get(prefix + "add") == "on", full)
         return choices
+
+    @property
+    def unconfirmed(self) -> list[dict]:
+        """The new players not yet confirmed: a Save needs the one tick that adds them."""
+        return [p for p in self.new_players if not p["add"]]
 
     def clean(self):
         data = super().clean()
         if data.get("date") and (problem := date_problem(data["date"], timezone.localdate())):
             self.add_error("date", problem)  # shown beside the date at once, whatever the lines hold
         if data.get("game") and "rounds" not in self.errors:
-            problem = settled(data, self.facts.get(data["game"].pk, frozenset(FACTS)), data["game"])
+            problem = settled(data, self.facts.get(data["game"].pk, frozenset(FACTS)), data["game"], _last_rounds)
             if problem:
                 self.add_error("rounds", problem)
         if any(name in self.errors for name in self.line_names):
@@ -144,20 +185,22 @@ class EntryForm(forms.Form):
         self.players = {name_key(p.short_name): p for p in self.resolved.players.values()}
         problems = []
         choices = self._new_player_choices()
+        taken = self.resolved.short_keys | set(map(name_key, self.resolved.unknown))
         for index, (name, suggestion) in enumerate(self.resolved.unknown.items()):
             hint = f" Did you mean {suggestion}?" if suggestion else ""
             if not self.may_add_players:
                 problems.append(f"{name} is not a player, and you may not add players.{hint}")
                 continue
-            ticked, full = choices.get(name_key(name), (False, ""))
+            ticked, full = choices.get(name_key(name), (self.data.get("add-new") == "on", ""))
+            # A name longer than a short name is the new player's full name, with a short name made from it.
+            short = short_name_from(name, taken) if len(name) > SHORT_NAME_LENGTH else name
+            taken.add(name_key(short))
+            full = full or name
             self.new_players.append(
-                {"index": index, "name": name, "suggestion": suggestion, "add": ticked, "full": full or ""}
+                {"index": index, "name": name, "short": short, "suggestion": suggestion, "add": ticked, "full": full}
             )
-            if not ticked:
-                problems.append(f"{name} is not a player yet.{hint} Tick the box below to add {name} as a new player.")
-            else:
-                problems += _new_player_problems(name, full)
-                self.players[name_key(name)] = Player(short_name=name, name=full or name)
+            problems += _new_player_problems(short, full)
+            self.players[name_key(name)] = self.players[name_key(short)] = Player(short_name=short, name=full)
         return problems
 
     def _placed(self, problems) -> list[str]:
@@ -181,7 +224,8 @@ class EntryForm(forms.Form):
     def _as_players(self, typed: list[TypedResult]) -> list[TypedResult]:
         """The typed results under the names of the players they stand for, each with its line, so that
         the league's rules name the line ("GL" and GL's full name on two lines are one player twice)."""
-        players = self.resolved.players
+        new = {name_key(p["name"]): self.players[name_key(p["name"])] for p in self.new_players}
+        players = {**self.resolved.players, **new}
         return [
             replace(r, player=players[key].short_name) if (key := name_key(r.player)) in players else r for r in typed
         ]

@@ -263,3 +263,25 @@ def _side_text(unit: list[tuple[str, Play]], placing: int | None) -> str:
     counts = [f"{key}={getattr(play, field)}" for key, field in COUNT_KEYS.items() if field != "score"]
     tail += [count for count in counts if not count.endswith("=0")]
     return " ".join([names, *tail])
+
+
+# A line that may be several names pasted on one line ("Garrick Tara Olly Summer"): words only, no
+# placing, tie, partner, weight or count.
+_PLAIN_NAMES = re.compile(r"[^\d=+*]+")
+
+
+def split_names(text: str, known: set[str], key) -> list[str] | None:
+    """The names on a line of several players' names without placings, in order, when the line is not
+    one name itself and every word belongs to a known name (`known`: name keys, `key` makes one); a
+    name may hold spaces ("Farid A"), the longest known one is taken first. None otherwise."""
+    words = text.split()
+    if len(words) < 2 or not _PLAIN_NAMES.fullmatch(text) or key(text) in known or _LEFT.search(" " + text):
+        return None
+    names, at = [], 0
+    while at < len(words):
+        end = next((end for end in range(len(words), at, -1) if key(" ".join(words[at:end])) in known), None)
+        if end is None:
+            return None
+        names.append(" ".join(words[at:end]))
+        at = end
+    return names

@@ -17,6 +17,7 @@ from django.db import IntegrityError
 from django.db.models import Max
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 
 from league import history, submissions
@@ -24,13 +25,23 @@ from league.models import Matchday, Player, Write
 from league.validation import MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.services.matchdays import look_alikes, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm, editing
-from web.entry.preview import also_went_by, line_count, preview_rows
+from web.entry.preview import also_went_by, line_count, preview_rows, rounds_line
 from web.pages.access import ENTRY_PERMISSIONS, works_on
 
 
-def _initial() -> dict:
+def _initial(night=None) -> dict:
+    """Today and the last game played; after a Save, the night's date is kept for its next game."""
     last = Matchday.objects.select_related("game").order_by("-date", "-number").first()
-    return {"date": timezone.localdate(), "game": last.game if last else None}
+    return {"date": night or timezone.localdate(), "game": last.game if last else None}
+
+
+def _saved(request) -> Matchday | None:
+    """The matchday just saved (`?saved=N`), whose night the form goes on with."""
+    try:
+        number = whole_number(request.GET.get("saved", ""), "saved", MATCHDAY_NUMBERS)
+    except ValueError:
+        return None
+    return Matchday.objects.filter(number=number).first()
 
 
 def _next_number() -> int:
@@ -96,8 +107,11 @@ def enter(request):
             notice = {"text": f"{error}. Enter a new matchday below, or open a saved one from its page."}
             return render(request, "entry/enter.html", {**ctx, "notice": notice, "form": EntryForm(initial=_initial())})
     if request.method != "POST":
-        return render(request, "entry/enter.html", {**ctx, "form": EntryForm(initial=_initial(), lines=lines)})
+        saved = _saved(request)
+        form = EntryForm(initial=_initial(saved.date if saved else None), lines=lines)
+        return render(request, "entry/enter.html", {**ctx, "form": form, "saved": saved})
     form = EntryForm(request.POST, lines=lines, may_add_players=request.user.has_perm("league.add_player"))
+    ctx["lines"] = form.line_count  # a line of several names became several
     action, token = request.POST.get("action"), request.POST.get("token", "")
     if lines_error or action in ("more", "edit"):  # back to the form as typed
         form.is_valid()  # finds the new players' boxes to show again
@@ -127,8 +141,13 @@ def _save_as_previewed(request, form: EntryForm, ctx: dict, token: str):
         text = f"Nothing was saved: this looks like matchday {alike.number}. Tick the box if it is another game."
         ctx["notice"] = {"text": text, "matchday": alike}
         return _preview(request, form, ctx, number)
+    if form.unconfirmed:
+        names = ", ".join(p["short"] for p in form.unconfirmed)
+        ctx["notice"] = {"text": f"Nothing was saved: tick the box to add {names} as new players, then save."}
+        return _preview(request, form, ctx, number)
     try:
-        return redirect("league:matchday", _save(request, form, number, token).number)
+        saved = _save(request, form, number, token).number
+        return redirect(f"{reverse('league:enter')}?saved={saved}")  # the next game of this night
     except submissions.AlreadySaved as done:
         return _already_saved(request, ctx, done.submission)
     except (IntegrityError, ValidationError) as error:
@@ -153,7 +172,8 @@ def _preview(request, form: EntryForm, ctx: dict, number: int):
     ctx.update(preview=preview, sections=preview_rows(preview), matchday=preview.checked.matchday, token=token)
     plays = [result.play for result in preview.checked.results]
     ctx.update(sides=any(p.side for p in plays), weights=any(p.weight != 1 for p in plays))
-    ctx["also"] = also_went_by(form.resolved)
+    ctx["also"] = form.split + also_went_by(form.resolved)
+    ctx["rounds_line"] = rounds_line(preview)
     ctx["reason"] = request.POST.get("reason", "")
     ctx["look_alike"] = _look_alike(form)
     return render(request, "entry/enter.html", {**ctx, "form": form})

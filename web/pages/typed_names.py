@@ -23,6 +23,7 @@ class Resolved:
     ambiguous: dict[str, list[Player]]
     also: dict[str, list[Player]] = field(default_factory=dict)
     former: dict[int, list[str]] = field(default_factory=dict)  # player's pk -> their former names
+    short_keys: set[str] = field(default_factory=set)  # every player's short name's key: taken
 
 
 class _Names:
@@ -65,7 +66,7 @@ def resolve_players(names: list[str]) -> Resolved:
     players, or begins some player's name, is never taken for a new player. Two queries whatever the
     number of names: the players and their former names."""
     known = _Names()
-    resolved = Resolved({}, {}, {}, former=known.former)
+    resolved = Resolved({}, {}, {}, former=known.former, short_keys=set(known.by_short))
     for name in names:
         key = name_key(name)
         current = [known.by_short[key]] if key in known.by_short else known.by_full.get(key, [])
@@ -80,6 +81,11 @@ def resolve_players(names: list[str]) -> Resolved:
         else:
             resolved.unknown[name] = known.closest(key)
     return resolved
+
+
+def known_names() -> set[str]:
+    """The keys of every player's short and full names, for a line of several names (one query)."""
+    return {name_key(name) for pair in Player.objects.values_list("short_name", "name") for name in pair}
 
 
 def _distinct(players: list[Player]) -> list[Player]:
