@@ -50,6 +50,13 @@ def test_a_write_renews_the_cached_reads(client, token):
     assert next(r for r in standings["tables"][0]["rows"] if r["player"] == "GL")["last_played"] == "2025-11-20"
 
 
+def test_rounds_left_out_are_the_games_last_matchdays_as_on_the_entry_page(client, token):
+    last = Matchday.objects.filter(game__name="Hearts").order_by("-date", "-number").first()
+    response = post(client, {**NIGHT, "rounds": None}, token)
+    assert response.status_code == 201, response.content
+    assert Matchday.objects.get(number=response.json()["number"]).rounds == last.rounds
+
+
 def test_the_game_is_named_by_its_slug_or_its_name_in_any_case(client, token):
     assert post(client, {**NIGHT, "game": "HEARTS"}, token).status_code == 201
     assert post(client, {**NIGHT, "game": "Hearts", "date": "2025-11-21"}, token).status_code == 201
@@ -60,7 +67,6 @@ def test_the_game_is_named_by_its_slug_or_its_name_in_any_case(client, token):
     [
         ({"date": "20.11.2025"}, "date", None, "is not a date like 2025-11-03"),
         ({"date": "2999-01-01"}, "date", None, "is after today"),
-        ({"rounds": None}, "rounds", None, "Enter the rounds"),
         ({"rounds": 0}, "rounds", None, ""),
         ({"game": "chess"}, "game", None, "There is no game “chess”."),
         ({"lines": []}, "lines", None, "Enter the results"),

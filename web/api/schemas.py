@@ -149,7 +149,9 @@ class MatchdayIn(Schema):
 
     date: StrictStr = Field(max_length=10, description="YYYY-MM-DD", examples=["2026-11-03"])
     game: StrictStr = Field(max_length=100, description="The game's slug or name.")
-    rounds: StrictInt | None = Field(None, description="Needed where the game's tables rate by rounds.")
+    rounds: StrictInt | None = Field(
+        None, description="Left out: the game's last matchday's rounds (1 for a new game)."
+    )
     winner_score: StrictInt | None = None
     lines: list[StrictStr] = Field(max_length=ENTRY_LINES.highest, examples=[["GL + K", "I + J"]])
     reason: StrictStr = Field("", max_length=300, description="Why, kept in the club's history.")
