@@ -207,7 +207,7 @@ def _put_matchdays(write: Write, changes: list[Change]) -> None:
             for play, rated, r in zip(plays, typed_rated_placings(plays), state["results"], strict=True)
         ]
         checked.append(check_matchday(matchday, game, typed))
-    save_matchdays(checked, {name_key(p.short_name): p for p in players.values()})
+    save_matchdays(checked, {name_key(p.short_name): p for p in players.values()}, as_listed=True)
 
 
 def _put_sessions(changes: list[Change]) -> None:
