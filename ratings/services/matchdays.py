@@ -91,9 +91,10 @@ def _hold(edited: list[int], who: list[Player]) -> None:
     """Lock the matchdays edited, then the stored players who played (a revert locks its matchdays
     first too): a merge or deletion of one of them meanwhile is waited for, and refused here rather
     than met by the database as a result of a player who is gone. ValidationError names them."""
-    list(Matchday.objects.select_for_update().filter(pk__in=edited).order_by("pk").values_list("pk", flat=True))
+    held = Matchday.objects.select_for_update(no_key=True).filter(pk__in=edited).order_by("pk")
+    list(held.values_list("pk", flat=True))
     stored = {p.pk: p for p in who if p.pk is not None}
-    held = Player.objects.select_for_update(no_key=True).filter(pk__in=stored).order_by("pk")
+    held = Player.objects.select_for_update(no_key=True).filter(pk__in=stored).order_by("pk")  # not a merge's key
     gone = stored.keys() - set(held.values_list("pk", flat=True))
     if gone:
         raise ValidationError(
