@@ -19,7 +19,7 @@ from django.db import connection
 from django.urls import reverse
 from django_scopes import scope
 
-from league.models import Club, FormerName, Player, Result, Write
+from league.models import Club, FormerName, Matchday, Player, Result, Write
 from ratings.models import Standing
 from ratings.services.players import merge_players
 from ratings.services.recompute import rebuild_all
@@ -243,3 +243,51 @@ def test_on_an_sqlite_file_a_merge_while_an_import_runs_is_refused_or_done_whole
     assert done.returncode == 0, done.stderr
     for outcome in json.loads(done.stdout.strip().splitlines()[-1]):
         judged(outcome)
+
+
+# -- a merge between the entry page's check and its save ------------------------------------------------
+
+
+@pytest.fixture
+def merged_at_the_save(monkeypatch, abc):
+    """A: merged into C by another secretary just after the Save's check passed, before it saved."""
+    from league import submissions
+
+    real = submissions.fits
+
+    def fits(token, content):
+        found = real(token, content)
+        if Player.objects.filter(pk=abc["A"].pk).exists():
+            merge_players(Player.objects.get(pk=abc["C"].pk), Player.objects.get(pk=abc["A"].pk))
+        return found
+
+    monkeypatch.setattr(submissions, "fits", fits)
+    return abc
+
+
+def test_a_new_matchday_saved_on_the_entry_page_as_its_player_is_merged_is_refused_on_the_page(
+    admin_client, merged_at_the_save
+):
+    from tests.test_enter import post
+
+    response = post(admin_client, ["A", "K", "I"], action="save", day="2025-11-25")
+    assert response.status_code == 200
+    assert "A was merged into another player or deleted while this was being saved" in response.content.decode()
+    assert not Player.objects.filter(short_name="A").exists() and not Matchday.objects.filter(number=11).exists()
+
+
+def test_a_matchday_changed_on_the_entry_page_as_its_player_is_merged_is_refused_on_the_page(
+    admin_client, merged_at_the_save
+):
+    from tests.test_enter_edit import edit
+
+    merged = Write.objects.count()
+    response = edit(admin_client, 7, ["K", "A", "I"], action="save")
+    assert response.status_code == 200
+    assert "A was merged into another player or deleted while this was being saved" in response.content.decode()
+    assert Write.objects.count() == merged + 1  # the merge only
+    assert sorted(Matchday.objects.get(number=7).results.values_list("player__short_name", flat=True)) == [
+        "C",
+        "I",
+        "K",
+    ]
