@@ -26,7 +26,7 @@ pytestmark = pytest.mark.no_club
 
 
 @pytest.fixture
-def marked(request):
+def marked(db, request):
     """A player only the south has, by a name no page of the north can hold."""
     made = request.getfixturevalue("clubs")  # tests.test_club_admin's North and South
     with scope(club=made["south"].pk):
@@ -127,6 +127,37 @@ def test_another_clubs_downloads_from_a_clubs_pages_hold_only_that_club(client, 
         assert response.status_code == 200, path
         assert "Southerner" not in response.content.decode(), path
     assert "Southerner" in client.get("/south/standings/?export=csv&table=overall").content.decode()
+
+
+def test_another_clubs_own_page_in_the_admin_is_a_404_and_a_visitors_is_the_login(client, marked):
+    south = marked["south"]
+    url = reverse("admin:league_club_change", args=[south.pk])
+    response = client.get(url)
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    secretary(client, marked["north"])
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"name": "Taken", "slug": "south"}).status_code == 404
+    assert Club.objects.get(pk=south.pk).name == "South"
+    listed = client.get(reverse("admin:league_club_changelist")).content.decode()
+    assert url not in listed
+
+
+def test_an_attempts_import_into_one_club_writes_nothing_of_the_other(marked, tmp_path):
+    from league.models import Attempt, DealSession
+    from web.deals.importing import ATTEMPT_COLUMNS
+
+    south_sessions = sorted(DealSession.objects.filter(game__club=marked["south"]).values_list("pk", "date"))
+    rows = "2025-11-05,Klondike,draw-1,1,7,Southerner,yes\n"
+    file = tmp_path / "attempts.csv"
+    file.write_text(",".join(ATTEMPT_COLUMNS) + "\n" + rows)
+    out = io.StringIO()
+    call_command("import_attempts", str(file), "--club", "north", stdout=out)
+    assert "Imported 1 session with 1 attempts" in out.getvalue()
+    (attempt,) = Attempt.objects.filter(session__game__club=marked["north"], session__date="2025-11-05")
+    assert attempt.player.club == marked["north"]  # a new north player of the name, not the south's
+    assert sorted(DealSession.objects.filter(game__club=marked["south"]).values_list("pk", "date")) == south_sessions
+    assert not Attempt.objects.filter(player__club=marked["south"]).exists()
+    assert not Attempt.objects.filter(session__game__club=marked["north"], player__club=marked["south"]).exists()
 
 
 # -- another club's history and its revert ---------------------------------------------------------
