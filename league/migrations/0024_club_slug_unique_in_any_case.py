@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0022_history"),
+        ("league", "0023_api_tokens"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
