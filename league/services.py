@@ -24,7 +24,8 @@ def save_player(player: Player) -> None:
     """Save a player; a name they no longer go by (short or full) is kept as a former name, so that
     the entry page, the import and the search still find them by it."""
     player.full_clean()
-    old = Player.objects.filter(pk=player.pk).first() if player.pk else None
+    # locked as read: a revert or rename meanwhile is waited for, and the names kept are today's
+    old = Player.objects.select_for_update(no_key=True).filter(pk=player.pk).first() if player.pk else None
     before = (old.short_name, old.name) if old else None
     player.save()
     history.record(player.club_id, [history.saved("player", player, history.fields_of(old))])

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import get_urlconf, reverse
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -76,6 +77,9 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [  # /North/ beside /north/ would be two clubs a member cannot tell apart
+            models.UniqueConstraint(Lower("slug"), name="club_slug_unique_in_any_case"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -89,6 +93,28 @@ class Club(models.Model):
         deleted = super().delete(*args, **kwargs)
         Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(pk))
         return deleted
+
+    def validate_unique(self, exclude=None) -> None:
+        """An address taken in any case is refused on the field, naming the club that has it."""
+        exclude = set(exclude or ())
+        taken = None
+        if "slug" not in exclude and self.slug:
+            taken = Club.objects.filter(slug__iexact=self.slug).exclude(pk=self.pk).first()
+        try:
+            super().validate_unique(exclude | {"slug"} if taken else exclude)
+        except ValidationError as exc:
+            errors = exc.error_dict
+        else:
+            errors = {}
+        if taken is not None:
+            message = f"/{taken.slug}/ is the address of {taken.name} already, and addresses are read in any case; "
+            errors.setdefault("slug", []).append(ValidationError(message + "choose another."))
+        if errors:
+            raise ValidationError(errors)
+
+    def validate_constraints(self, exclude=None) -> None:
+        # the address in any case is validate_unique's, which says it on the field
+        super().validate_constraints({*(exclude or ()), "slug"})
 
     def setting(self, name: str) -> int:
         """The club's choice, else the site's."""

@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 import league.history as history
@@ -28,15 +29,19 @@ RESULT_COLUMNS = ("matchday_id", "player_id", "note", *RESULT_FIELDS)
 
 
 @transaction.atomic
-def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Player]) -> list[Matchday]:
+def save_matchdays(
+    checked: Sequence[CheckedMatchday], players: Mapping[str, Player], *, as_listed: bool = False
+) -> list[Matchday]:
     """Store checked matchdays, one or a file's many: new players (unsaved ones of `players`, each
     result's player by the name key of its name), each matchday's row, its results replacing any
     stored ones; then recompute every table they count in, or counted in before (an edit may move a
     matchday to another date or game), from the earliest position touched, and move the revision on.
     A matchday's results are rated in the order they were entered: in an edited one, a player who
-    stays keeps their place, and one added comes after (the admin lists its rows by placing)."""
+    stays keeps their place, and one added comes after (the admin lists its rows by placing); `as_listed`
+    (a revert, putting back a kept state), in the order given."""
     matchdays = [c.matchday for c in checked]
     edited = [m.pk for m in matchdays if m.pk is not None]
+    _hold(edited, [players[name_key(r.player)] for one in checked for r in one.results])
     before = list(Matchday.objects.filter(pk__in=edited).select_related("game")) if edited else []
     as_they_were = history.matchdays(edited)
     club = _club_of(matchdays, [players[name_key(r.player)] for one in checked for r in one.results])
@@ -58,7 +63,7 @@ def save_matchdays(checked: Sequence[CheckedMatchday], players: Mapping[str, Pla
         for one in checked
         for result in one.results
     ]
-    if entered:
+    if entered and not as_listed:
         rows.sort(key=lambda row: (row[0], entered.get(row[:2], math.inf)))  # stable: the new as typed
     insert_rows(Result, RESULT_COLUMNS, rows)
     analyze_after_load(len(rows), Matchday, Result)
@@ -80,6 +85,25 @@ def _as_kept(matchdays: list[Matchday], rows: list[tuple], players: Mapping[str,
     for matchday_id, player_id, note, *given in rows:
         kept[matchday_id]["results"].append(history.result_state(player_id, names[player_id], note, given))
     return kept
+
+
+def _hold(edited: list[int], who: list[Player]) -> None:
+    """Lock the matchdays edited, then the stored players who played (a revert locks its matchdays
+    first too): a merge or deletion of one of them meanwhile is waited for, and refused here rather
+    than met by the database as a result of a player who is gone. ValidationError names them."""
+    held = Matchday.objects.select_for_update(no_key=True).filter(pk__in=edited).order_by("pk")
+    list(held.values_list("pk", flat=True))
+    stored = {p.pk: p for p in who if p.pk is not None}
+    held = Player.objects.select_for_update(no_key=True).filter(pk__in=stored).order_by("pk")  # not a merge's key
+    gone = stored.keys() - set(held.values_list("pk", flat=True))
+    if gone:
+        raise ValidationError(
+            [
+                f"{stored[pk].short_name} was merged into another player or deleted while this was being saved; "
+                "nothing was saved. Enter it again."
+                for pk in sorted(gone)
+            ]
+        )
 
 
 def save_matchday(checked: CheckedMatchday, players: Mapping[str, Player]) -> list[RatingEntry]:

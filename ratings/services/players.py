@@ -37,6 +37,15 @@ def merge_problems(keep: Player, drop: Player) -> list[str]:
 @transaction.atomic
 def merge_players(keep: Player, drop: Player) -> None:
     """Merge `drop` into `keep` (ValidationError, with nothing changed, when `merge_problems` finds any)."""
+    # Both rows first: a matchday saved with either meanwhile (it holds them) is waited for and seen
+    # below; one saved after waits for the merge and finds the dropped player gone.
+    held = Player.objects.select_for_update().filter(pk__in=[keep.pk, drop.pk]).order_by("pk")
+    there = set(held.values_list("pk", flat=True))
+    gone = [p.short_name for p in (keep, drop) if p.pk not in there]
+    if gone:
+        raise ValidationError(
+            [f"{name} was merged into another player or deleted meanwhile; nothing was merged." for name in gone]
+        )
     problems = merge_problems(keep, drop)
     if problems:
         raise ValidationError(problems)

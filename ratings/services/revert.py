@@ -84,21 +84,43 @@ def plan(write: Write) -> Plan:
         if change.kind not in ("matchday", "session") and change.kind not in KINDS:
             found.problems.append(f"{change.label}: a {change.kind} cannot be put back.")
             continue
-        if _current(change) != change.after:
-            later = (
-                Change.objects.filter(kind=change.kind, key=change.key, write__pk__gt=write.pk)
-                .select_related("write")
-                .order_by("write")
-                .first()
+        now = _current(change)
+        if now is None and change.after is not None and change.before is not None:
+            # putting back its fields would bring it back alone (a merged player, without their results)
+            found.problems.append(
+                f"{change.label} has been deleted since{_since(change, last=True)}; revert that first."
             )
-            since = f" by “{later.write.summary}” ({later.write.at:%Y-%m-%d %H:%M})" if later else ""
-            found.changed_since.append(f"{change.label} has been changed since{since}.")
+        elif _compared(now) != _compared(change.after):
+            found.changed_since.append(f"{change.label} has been changed since{_since(change)}.")
         if change.kind == "matchday":
             for state in (change.before, change.after):
                 if state:
                     found.touched.append((date.fromisoformat(state["date"]), state["number"], state["game_id"]))
             found.problems += _matchday_problems(write, change, _comes_back(write))
     return found
+
+
+def _compared(state: dict | None) -> dict | None:
+    """A kept state as compared with today's: a matchday's or session's game and players by their ids
+    (a game or player renamed since has not changed the matchday)."""
+    if state is None or ("results" not in state and "attempts" not in state):
+        return state
+    rows = "results" if "results" in state else "attempts"
+    plain = {key: value for key, value in state.items() if key != "game"}
+    plain[rows] = [{key: value for key, value in row.items() if key != "player"} for row in state[rows]]
+    return plain
+
+
+def _since(change: Change, kind: str | None = None, key: int | None = None, *, last: bool = False) -> str:
+    """by “…” (when): the first later write of the object (the change's own, or `kind` `key`), or
+    the `last` (the one that deleted it)."""
+    later = (
+        Change.objects.filter(kind=kind or change.kind, key=key or change.key, write__pk__gt=change.write_id)
+        .select_related("write")
+        .order_by("-write" if last else "write")
+        .first()
+    )
+    return f" by “{later.write.summary}” ({later.write.at:%Y-%m-%d %H:%M})" if later else ""
 
 
 def _comes_back(write: Write) -> set[tuple[str, int]]:
@@ -117,11 +139,15 @@ def _matchday_problems(write: Write, change: Change, back: set[tuple[str, int]])
     there = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
     gone = {pk for pk in ids - there if ("player", pk) not in back}
     problems += [
-        f"{change.label}: {r['player']} has been deleted since." for r in state["results"] if r["player_id"] in gone
+        f"{change.label}: {r['player']} has been deleted since{_since(change, 'player', r['player_id'], last=True)}; "
+        "revert that first."
+        for r in state["results"]
+        if r["player_id"] in gone
     ]
-    taken = Matchday.objects.filter(club_id=write.club_id, number=state["number"]).exclude(pk=change.key)
-    if taken.exists():
-        problems.append(f"{change.label}: matchday {state['number']} has been entered since as another matchday.")
+    taken = Matchday.objects.filter(club_id=write.club_id, number=state["number"]).exclude(pk=change.key).first()
+    if taken is not None:  # by whom: it may be this write put back by another revert
+        by = _since(change, "matchday", taken.pk, last=True)
+        problems.append(f"{change.label}: matchday {state['number']} has been entered since as another matchday{by}.")
     return problems
 
 
@@ -130,10 +156,7 @@ def revert(write: Write, *, user=None, reason: str = "", overwrite: bool = False
     """Put back everything `write` changed, as one write of the history; RevertRefused, with nothing
     changed, when something stands in the way, or a later write changed an object again and
     `overwrite` is not given."""
-    # Its matchdays' rows first, as an edit takes them before its tables: a save of one of them
-    # meanwhile waits, or is seen by the plan (SQLite's write lock is the transaction's already).
-    keys = [c.key for c in write.changes.all() if c.kind == "matchday"]
-    list(Matchday.objects.select_for_update().filter(pk__in=keys).values_list("pk", flat=True))
+    _hold(write)
     found = plan(write)
     if found.problems or (found.changed_since and not overwrite):
         raise RevertRefused(found.problems or found.changed_since)
@@ -155,6 +178,21 @@ def revert(write: Write, *, user=None, reason: str = "", overwrite: bool = False
     except (ValidationError, IntegrityError) as error:
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
         raise RevertRefused(messages) from None
+
+
+def _hold(write: Write) -> None:
+    """Lock the write itself (a second revert of it waits, then finds it reverted), then its matchdays'
+    rows and its players', former names' and pages', in the order an edit takes them before its
+    tables: a save of one of them meanwhile waits, or is seen by the plan (SQLite's write lock is the
+    transaction's already). Games and the rest are written after their tables are locked. Not the
+    rows' keys: a merge's results moved meanwhile still hold their matchdays."""
+    list(Write.objects.select_for_update().filter(pk=write.pk).values_list("pk", flat=True))
+    keys: dict[str, list[int]] = {}
+    for change in write.changes.all():
+        keys.setdefault(change.kind, []).append(change.key)
+    for model, kind in ((Matchday, "matchday"), (Player, "player"), (FormerName, "former name"), (Page, "page")):
+        rows = model.objects.select_for_update(no_key=True).filter(pk__in=keys.get(kind, [])).order_by("pk")
+        list(rows.values_list("pk", flat=True))
 
 
 def _put_fields(change: Change) -> None:
@@ -207,7 +245,7 @@ def _put_matchdays(write: Write, changes: list[Change]) -> None:
             for play, rated, r in zip(plays, typed_rated_placings(plays), state["results"], strict=True)
         ]
         checked.append(check_matchday(matchday, game, typed))
-    save_matchdays(checked, {name_key(p.short_name): p for p in players.values()})
+    save_matchdays(checked, {name_key(p.short_name): p for p in players.values()}, as_listed=True)
 
 
 def _put_sessions(changes: list[Change]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -84,7 +85,11 @@ def change(request, number: int, ctx: dict):
     content = _content(form, matchday, stored)
     if action == "save":
         if submissions.fits(token, content) and not form.unconfirmed:
-            return _save(request, form, matchday, token)
+            try:
+                return _save(request, form, matchday, token)
+            except ValidationError as refused:  # a player merged or deleted meanwhile: nothing was saved
+                form.add_error(None, refused.messages)
+                return render(request, "entry/enter.html", {**ctx, "form": form})
         ctx["notice"] = UNCONFIRMED if submissions.fits(token, content) else CHANGED
     return _preview(request, form, ctx, matchday, stored, content)
 

@@ -75,9 +75,9 @@ class Command(BaseCommand):
 
 def _checked_club(slug: str, name: str) -> Club:
     """The club to start, as the admin would check it; a refusal says which address or name and why."""
-    taken = Club.objects.filter(slug=slug).first()
+    taken = Club.objects.filter(slug__iexact=slug).first()  # addresses are read in any case
     if taken is not None:
-        raise CommandError(f"No club was made: /{slug}/ is the address of {taken.name} already; choose another.")
+        raise CommandError(f"No club was made: /{taken.slug}/ is the address of {taken.name} already; choose another.")
     club = Club(slug=slug, name=name)
     try:
         club.full_clean()
