@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Max
 from django.utils import timezone
 
-from league.models import Matchday, club_setting
-from ratings.deals import selectors as deal_selectors
+from league.models import club_setting
 from ratings.models import RatingTable
-from ratings.selectors import as_at, boards
+from ratings.selectors import as_at, ranks
 from web.deals.tables import DealChangeColumn, DealStandingsTable
 from web.league.tables import MovementColumn
 from web.pages.as_at import AS_AT, FROM, TO, Days
@@ -57,14 +55,9 @@ def standings_section(
 
 
 def active_since(table: RatingTable, day: date) -> date | None:
-    """Players whose last matchday is older than this are hidden from `day`'s standings: the league's
-    inactivity window before its latest matchday on or before the day (as today's boards do), or a
-    deal game's window before its latest session on or before the day. None: nobody is hidden."""
-    if table.against_deals:
-        latest = deal_selectors.latest_session(table, day)
-        return deal_selectors.active_since(table, latest)
-    latest = Matchday.objects.filter(date__lte=day).aggregate(latest=Max("date"))["latest"]
-    return boards.active_since(latest, day, club_setting("inactive_days"), show_all=False)
+    """Players whose last matchday is older than this are hidden from `day`'s standings (as a
+    player's card ranks them: ratings.selectors.ranks)."""
+    return ranks.shown_since_at(table, day)
 
 
 def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_all: bool, repeats: dict) -> dict:

@@ -54,7 +54,7 @@ def directory(request):
     size = club_setting("standings_page_size")
     if days.day is None:
         page = paginate(overview.player_directory(search, order), section.page_number, size)
-        rows = overview.directory_rows(page)
+        rows = overview.directory_rows(page, timezone.localdate())
     else:  # as it stood at the end of a day
         page = paginate(as_at_ratings.directory_at(search, order, days.day), section.page_number, size)
         rows = list(page.object_list)
@@ -177,7 +177,7 @@ def player(request, pk):
     tables = list(RatingTable.objects.select_related("game"))
     games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     if day is None:
-        summary = player_standings(player, tables, club_setting("provisional_matchdays"))
+        summary = player_standings(player, tables, today)
     else:  # as they stood at the end of a day
         summary = as_at_ratings.player_standings_at(player, tables, day, club_setting("provisional_matchdays"))
     rated = [row["table"] for row in summary if not row["table"].against_deals]
