@@ -54,9 +54,7 @@ def _dry_run(target: str, tmp_path: Path) -> str:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     venv = tmp_path / "venv"
-    done = subprocess.run(
-        ["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
+    done = subprocess.run(["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True, check=True)
     return done.stdout
 
 
