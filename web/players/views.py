@@ -117,7 +117,10 @@ def _chart(player: Player, rated: list[RatingTable], history: dict):
                 table.name,
                 [
                     charts.Point(
-                        p.day, p.rating, f"{table.name}, matchday {p.number}, {dates[p.day]}: {format_rating(p.rating)}"
+                        p.day,
+                        p.rating,
+                        f"{table.name}, matchday {p.number}, {dates[p.day]}: {format_rating(p.rating)}",
+                        (p.day, p.number),  # a step per matchday, shared by its tables
                     )
                     for p in history.get(table.pk, [])
                 ],
