@@ -56,7 +56,7 @@ def standings_board(table: RatingTable, today: date, latest: date | None, show_a
 
 
 @dataclass(frozen=True)
-class Ranking:
+class StandingRanks:
     """Player id -> rank (None: shown unranked, as provisional) of the players on a table's
     standings, and how many are ranked there (the "of" of "#3 of 12")."""
 
@@ -67,7 +67,7 @@ class Ranking:
         return self.ranks.get(player_id)
 
 
-def ranking(table: RatingTable, today: date, latest: date | None) -> Ranking:
+def ranking(table: RatingTable, today: date, latest: date | None) -> StandingRanks:
     """The ranks of the table's standings (one query; two for a deal game's)."""
     rows = standings_board(table, today, latest).rows
-    return Ranking({row.player_id: row.rank for row in rows}, sum(row.rank is not None for row in rows))
+    return StandingRanks({row.player_id: row.rank for row in rows}, sum(row.rank is not None for row in rows))

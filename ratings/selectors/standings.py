@@ -38,8 +38,11 @@ class TableSpan:
         return TableSpan(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None), games)
 
     def needs_year(self, today: date) -> bool:
-        """Dates show their year when the matchdays cross a new year, or when any lies ahead."""
-        return bool(self.first) and (self.first.year != self.last.year or self.last > today)
+        """Dates show their year when the matchdays cross a new year, when any lies ahead, or when
+        they are of another year than today's (a date a year old is not this year's)."""
+        return bool(self.first) and (
+            self.first.year != self.last.year or self.last > today or self.last.year != today.year
+        )
 
 
 @dataclass
