@@ -87,14 +87,16 @@ def ranked_at(
     """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
     matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
     a rank (1, 2, 2, 4). With `provisional_below`, the players provisional that day come after the
-    ranked ones, unranked, as today's boards list them (`boards.split`). One query (two for a
-    matchday table's active players)."""
+    ranked ones, unranked, as today's boards list them (`boards.split`); guests are left out. Two
+    queries (three for a matchday table's active players)."""
     if active_since is not None and not table.against_deals:
         rows, hidden = active_ratings_at(table, active_since, day), anyone_inactive(table, active_since, day)
     else:
         everyone = ratings_at(table, day)
         rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
         hidden = len(rows) < len(everyone)
+    guests = set(Player.objects.filter(guest=True).values_list("pk", flat=True))  # rated, not ranked
+    rows = [row for row in rows if row.player_id not in guests]
     settling = []
     if provisional_below is not None and not table.against_deals:
         provisional = provisional_players(table, rows, provisional_below)

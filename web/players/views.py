@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Player, club_setting
+from league.models import DealSession, Player, club_setting
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
@@ -59,7 +59,10 @@ def directory(request):
         page = paginate(as_at_ratings.directory_at(search, order, days.day), section.page_number, size)
         rows = list(page.object_list)
     with_year = standings.all_dates().needs_year(timezone.localdate())
-    section.show(lambda names: PlayersTable(rows, names, with_year=with_year), page, title="Players")
+    # Columns that are zero for everyone are left out: attempts at deals, for a club without solitaire.
+    zero = () if DealSession.objects.exists() else ("attempts",)
+    build = lambda names: PlayersTable(rows, names, with_year=with_year, exclude=zero)  # noqa: E731
+    section.show(build, page, title="Players")
     exports.names = player_names([row.player for row in rows])
     query = request.GET.copy()
     query.pop(section.param, None)
