@@ -99,6 +99,9 @@ def test_a_member_types_tonights_tables_without_javascript(browser, odds_site):
         assert gl.get_attribute("href").startswith("/card-games/players/")
         page.get_by_label("Tables, one per line").fill("GL, Nobody")
         page.get_by_role("button", name="Show the odds").click()
-        assert "Line 1: Nobody is not a player." in page.get_by_role("alert").inner_text()
+        assert "Line 1: Nobody is new here, at the starting rating." in page.locator(".notice").first.inner_text()
+        page.get_by_label("Tables, one per line").fill("GL + J\nI + Nobody")  # the entry page's notation
+        page.get_by_role("button", name="Show the odds").click()
+        assert len(_chances(page, "odds-hearts")) == 4
     finally:
         context.close()
