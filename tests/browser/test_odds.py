@@ -59,7 +59,7 @@ PAGES = {
     "form": "/card-games/odds/",
     "hearts": HEARTS,
     "balanced": "/card-games/odds/?game=hearts&tables=GL%2C+J%2C+I%2C+R%2C+K%2C+A&size=3",
-    "refused": "/card-games/odds/?game=hearts&tables=GL%2C+Nobody",
+    "new-player": "/card-games/odds/?game=hearts&tables=GL%2C+Nobody",
 }
 ELO = [1 / (1 + 10 ** ((1534 - 1461) / 400)), 1 / (1 + 10 ** ((1461 - 1534) / 400))]  # GL 1461 against J 1534
 
