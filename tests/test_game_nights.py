@@ -146,11 +146,12 @@ def test_everyone_tied_at_the_movers_cut_is_shown():
 
     from ratings.selectors.nights import Mover, biggest
 
-    def mover(name, change):
-        return Mover(SimpleNamespace(short_name=name), 1, change)
+    def mover(name, change, guest=False):
+        return Mover(SimpleNamespace(short_name=name, guest=guest), 1, change)
 
     changes = [mover("Mia", 9), mover("Olly", 5), mover("Phoebe", 3.0), mover("Summer", 3.02), mover("Tara", 1)]
     changes += [mover("Bosco", -2), mover("Garrick", -6), mover("Jovan", -6), mover("Nicole", -6), mover("Vic", -6)]
+    changes.append(mover("Guest", 12, guest=True))  # rated, but never a mover
     shown = [(m.player.short_name, m.change) for m in biggest(changes)]
     assert shown[:4] == [("Mia", 9), ("Olly", 5), ("Summer", 3.02), ("Phoebe", 3.0)]
     assert [name for name, _ in shown[4:]] == ["Garrick", "Jovan", "Nicole", "Vic"]  # four tied at −6
