@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     """A player may be a guest: rated, but left out of the standings, leaders and movers (issue 40)."""
 
-    dependencies = [("league", "0022_history")]
+    dependencies = [("league", "0024_club_slug_unique_in_any_case")]
 
     operations = [
         migrations.AddField(
