@@ -7,18 +7,26 @@ PORT ?= 8000
 TEST_PARALLEL ?= -n auto --maxprocesses=16
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
+TEST_STAMP = $(VENV)/.installed-test
 
-.PHONY: run serve test test-all lint migrations-check install clean
+.PHONY: run serve test test-all lint migrations-check install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when requirements.txt changes.
+# Reinstall only when a requirements file changes. The site needs requirements.txt only; the test tools
+# (pytest, Playwright, ruff...) are in requirements-test.txt, which `make test` adds.
 $(STAMP): requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
+$(TEST_STAMP): requirements.txt requirements-test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
+	touch $(STAMP) $(TEST_STAMP)
+
 install: $(STAMP)
+
+install-test: $(TEST_STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --no-input
@@ -33,17 +41,17 @@ serve: install
 	$(BIN)/python manage.py check --deploy
 	$(BIN)/gunicorn -c gunicorn.conf.py
 
-lint: install
+lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-migrations-check: install
+migrations-check: install-test
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-test: install migrations-check lint
+test: install-test migrations-check lint
 	$(BIN)/python -m pytest $(TEST_PARALLEL) -m "not slow"
 
-test-all: install migrations-check lint
+test-all: install-test migrations-check lint
 	$(BIN)/python -m pytest $(TEST_PARALLEL)
 
 clean:

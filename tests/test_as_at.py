@@ -196,7 +196,7 @@ def test_a_players_page_as_at_a_day(client, club):
     assert response.status_code == 200
     assert "GL as at November 8, 2025: as they stood at the end of that day." in html
     assert '<span class="card-rating">1497 <span class="card-change"' in html
-    assert "#4 of 5 · 3 matchdays" in html
+    assert "#2 of 3 · 3 matchdays" in html  # as that day's standings rank GL, among the established
     assert "<dt>Peak</dt>" in html
     assert "/card-games/matchdays/4/" not in html  # nothing after the day
     assert "Head to head" not in html  # counted over every matchday: today's page only

@@ -67,3 +67,36 @@ def test_date_labels_never_overlap_where_dates_bunch():
         assert ("end" in css) == (x + width / 2 > charts.WIDTH)
     assert all(later[0] > earlier[1] for earlier, later in zip(spans, spans[1:], strict=False))
     assert spans[-1][1] <= charts.WIDTH and labels[-1][2] == "May 30, 2026"
+
+
+def x_of_points(chart: str, series: str) -> list[float]:
+    group = re.search(rf'data-series="{series}">(.*?)</g>', chart, flags=re.S)[1]
+    return [float(x) for x in re.search(r'points="([^"]+)"', group)[1].replace(",", " ").split()[::2]]
+
+
+def test_a_night_of_four_games_is_four_steps_with_its_date_beneath():
+    night, later = date(2026, 3, 6), date(2026, 3, 20)
+    overall = [charts.Point(night, 1500 + i, f"m{i}", (night, i + 1)) for i in range(4)]
+    overall.append(charts.Point(later, 1490, "m5", (later, 5)))
+    hearts = [charts.Point(night, 1510, "h", (night, 3))]  # the night's third game, in its own table too
+    chart = str(charts.rating_chart([charts.Series("Overall", overall), charts.Series("Hearts", hearts)], "History"))
+    xs = x_of_points(chart, "Overall")
+    assert len(set(xs)) == 5 and xs == sorted(xs)
+    assert x_of_points(chart, "Hearts") == [xs[2]]  # the same matchday, the same step
+    labels = x_labels(chart)
+    assert [(x, text) for _, x, text in labels] == [(xs[0], "Mar 6"), (xs[4], "Mar 20")]
+
+
+def test_the_players_chart_steps_are_their_matchdays(client, club, make_matchday):
+    from django.urls import reverse
+
+    from league.models import Player
+
+    for number in range(7, 11):  # a night of four games
+        make_matchday(number, "2025-11-22", {"I": 1 + number % 2, "R": 2 - number % 2}, rounds=2)
+    player = Player.objects.get(short_name="I")
+    chart = client.get(reverse("league:player", args=[player.pk])).content.decode()
+    xs = x_of_points(chart, "Overall")
+    assert len(xs) == len(set(xs)) == player.results.count()
+    assert xs == sorted(xs)
+    assert "Nov 22" in [text for _, _, text in x_labels(chart)]

@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import Count, Sum
 from django.test.utils import CaptureQueriesContext
 
-from league.models import Category, Game
+from league.models import Category, Game, Matchday
 from ratings.models import RatingEntry
 from ratings.selectors.nights import MOVERS
 from ratings.services.catalogue import save_category, save_game
@@ -90,7 +90,7 @@ def test_the_movers_show_a_category_that_repeats_its_one_game_once(client, night
 
 def test_a_night_is_linked_from_the_home_page_and_each_of_its_matchdays(client, night):
     home = section(client.get("/card-games/").content.decode(), "latest-heading")
-    assert '<a href="/card-games/nights/2025-11-21/">The whole night of November 21</a>' in home
+    assert '<a href="/card-games/nights/2025-11-21/">The whole night of November 21, 2025</a>' in home
     for number in (7, 8, 9):
         assert f'href="{NIGHT}"' in client.get(f"/card-games/matchdays/{number}/").content.decode()
 
@@ -137,3 +137,43 @@ def test_the_nights_tables_link_their_players_and_colour_the_changes(night):
     assert winners.count('<a class="player" href="/card-games/players/') >= len(found.winners)
     assert movers.count('<a class="player" href="/card-games/players/') == len(found.movers[0].rows)
     assert '<td class="num"><span class="up">+' in movers
+
+
+def test_everyone_tied_at_the_movers_cut_is_shown():
+    """Summer's +3 ties Phoebe's at the cut of three rises: both are shown (issue 40), and so are the
+    falls tied at theirs."""
+    from types import SimpleNamespace
+
+    from ratings.selectors.nights import Mover, biggest
+
+    def mover(name, change, guest=False):
+        return Mover(SimpleNamespace(short_name=name, guest=guest), 1, change)
+
+    changes = [mover("Mia", 9), mover("Olly", 5), mover("Phoebe", 3.0), mover("Summer", 3.02), mover("Tara", 1)]
+    changes += [mover("Bosco", -2), mover("Garrick", -6), mover("Jovan", -6), mover("Nicole", -6), mover("Vic", -6)]
+    changes.append(mover("Guest", 12, guest=True))  # rated, but never a mover
+    shown = [(m.player.short_name, m.change) for m in biggest(changes)]
+    assert shown[:4] == [("Mia", 9), ("Olly", 5), ("Summer", 3.02), ("Phoebe", 3.0)]
+    assert [name for name, _ in shown[4:]] == ["Garrick", "Jovan", "Nicole", "Vic"]  # four tied at −6
+    assert [m.player.short_name for m in biggest(changes[:3])] == ["Mia", "Olly", "Phoebe"]
+    assert [m.player.short_name for m in biggest([mover("A", 3.04), mover("B", 3.06)], fine=True)] == ["B", "A"]
+
+
+def test_the_nights_are_listed_newest_first_paged_and_each_downloads_whole(client, night, settings):
+    settings.LEAGUE_STANDINGS_PAGE_SIZE = 2
+    response = client.get("/card-games/nights/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    rows = table_rows(section(html, "nights-heading"))
+    assert rows[0] == ["Night", "Matchdays", "Games"]
+    assert rows[1:] == [["November 21, 2025", "1", "Hearts"], ["November 20, 2025", "3", "Hearts, Pokemon"]]
+    assert f'<a href="{NIGHT}">November 20, 2025</a>' in html
+    assert "nights-page=2" in html  # the demo's six nights before them are on the next pages
+    older = table_rows(
+        section(client.get("/card-games/nights/", {"nights-page": 2}).content.decode(), "nights-heading")
+    )
+    assert [row[0] for row in older[1:]] == ["November 15, 2025", "November 10, 2025"]
+    whole = client.get("/card-games/nights/", {"export": "json", "table": "nights", "nights-page": 2}).json()
+    days = list(Matchday.objects.order_by("-date").values_list("date", flat=True).distinct())
+    assert [row["Night"] for row in whole] == [day.isoformat() for day in days] and len(days) > 2
+    assert client.get("/card-games/nights/", {"nights-page": 99}).status_code == 404

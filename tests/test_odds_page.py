@@ -80,8 +80,9 @@ def test_several_tables_at_once_each_with_a_change_for_every_place(client, club,
 @pytest.mark.parametrize(
     ("query", "said"),
     [
-        ({"tables": "GL, XYZZY", "game": "hearts"}, "Line 1: XYZZY is not a player."),
-        ({"tables": "GL, Jx", "game": "hearts"}, "Line 1: Jx is not a player. Did you mean J?"),
+        ({"tables": "GL\nK = I\n\nJ", "game": "hearts"}, "Line 4 has only one player"),
+        ({"tables": "GL\nK 2 rated x", "game": "hearts"}, "Line 2"),  # the entry page's parser's own words
+        ({"tables": "Newbie, K\nnewbie, I", "game": "hearts"}, "is there 2 times (lines 1, 2)"),
         ({"tables": "GL K I J", "game": "hearts"}, "Line 1 has only one player"),
         (
             {"tables": "GL, K\nI, gl", "game": "hearts"},
@@ -166,3 +167,25 @@ def test_the_page_takes_a_fixed_number_of_queries(client, club, django_assert_nu
     query["size"] = "2"  # balanced tables read the same rows
     with django_assert_num_queries(11):
         assert client.get(URL, query).status_code == 200
+
+
+def test_a_name_the_club_does_not_know_is_a_new_player_at_the_starting_rating(client, club):
+    """Issue 40: the odds refused a first-time guest ("Newbie is not a player")."""
+    html = odds(client, game="hearts", tables="GL, Newbie, Jx")
+    hearts = section(html, "odds-hearts")
+    rows = {row[0]: row for row in table_rows(hearts)[1:]}
+    assert rows["Newbie new"][1] == rows["Jx new"][1] == "1500"  # the club method's start
+    assert sum(chances(hearts)) == pytest.approx(1)
+    assert "Line 1: Newbie is new here, at the starting rating." in html
+    assert "Line 1: Jx is new here, at the starting rating. Did you mean J?" in html
+    assert "/players/-" not in html  # no page yet: named as typed, without a link
+    assert not Player.objects.filter(short_name__in=["Newbie", "Jx"]).exists()  # odds are never stored
+
+
+def test_the_entry_pages_notation_one_side_per_line_partners_joined_by_plus(client, club):
+    """A table as the entry page types it: a side per line, partners joined by `+`, tied sides by
+    `=`, tables apart by a blank line; the same odds as the same tables typed on one line each."""
+    entry = odds(client, game="hearts", tables="GL + K\nI + J\n\nR\nNewbie = Ada")
+    commas = odds(client, game="hearts", tables="GL + K, I + J\nR, Newbie, Ada")
+    assert chances(section(entry, "odds-hearts")) == chances(section(commas, "odds-hearts"))
+    assert section(entry, "odds-hearts").count("<caption>Table") == 2

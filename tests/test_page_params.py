@@ -208,6 +208,7 @@ def cases() -> dict[str, list[tuple[str, dict]]]:
         "league:player": [(p.get_absolute_url(), {"pk": p.pk}) for p in (club_player, solitaire_player)],
         "league:matchday": [(f"/card-games/matchdays/{number}/", {"number": number})],
         "league:night": [(f"/card-games/nights/{day}/", {"day": day})],
+        "league:nights": [("/card-games/nights/", {})],
         "league:page": [("/card-games/pages/laws/", {"slug": "laws"})],
         "league:seasons": [("/card-games/seasons/", {})],
         "league:season": [("/card-games/seasons/november/", {"slug": "november"})],

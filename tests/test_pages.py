@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import Category, Game, Page, Player
+from ratings.models import Standing
 from ratings.services.catalogue import save_category, save_game
 from tests.conftest import CLUB_PAGE, PLAYERS, section, table_rows
 
@@ -14,12 +15,12 @@ def test_the_home_page_shows_the_club_tables_with_the_published_numbers(client, 
     html = client.get(reverse("league:home")).content.decode()
     overall = table_rows(section(html, "overall-heading"))
     assert overall[0] == ["Matchday", "Date", "Game", "Rounds", *PLAYERS]
-    assert overall[1][:4] == ["1", "November 3", "Hearts", "7"]
+    assert overall[1][:4] == ["1", "November 3, 2025", "Hearts", "7"]  # not this year's: with the year
     assert [[int(x) for x in row[4:]] for row in overall[1:]] == CLUB_PAGE
 
     hearts = table_rows(section(html, "hearts-heading"))
     assert hearts[0] == ["Matchday", "Date", "Rounds", *PLAYERS]
-    assert hearts[6][:3] == ["6", "November 15", "5"]
+    assert hearts[6][:3] == ["6", "November 15, 2025", "5"]
     assert [[int(x) for x in row[3:]] for row in hearts[1:]] == CLUB_PAGE
 
 
@@ -65,7 +66,7 @@ def test_the_standings_rank_the_players_by_current_rating(client, club):
         ["4", "R", "1492", "6"],
         ["5", "GL", "1461", "6"],
     ]
-    assert overall[2][3:] == ["+25", "5", "November 15"]  # every matchday is in 2025: no year needed
+    assert overall[2][3:] == ["+25", "5", "November 15, 2025"]  # not this year's: with the year
     assert overall[5][3] == "\u221224"
 
 
@@ -104,8 +105,8 @@ def test_player_names_with_html_are_shown_as_text(client, club):
     [
         ("/card-games/", 23),
         ("/card-games/standings/", 10),
-        ("/card-games/games/hearts/", 15),
-        ("/card-games/players/", 11),
+        ("/card-games/games/hearts/", 16),  # the club's latest day, whence the standings' inactive (ranks)
+        ("/card-games/players/", 13),  # the overall standings' board (ranks); whether there are attempts at all
         ("/card-games/odds/", 5),
     ],
 )
@@ -116,3 +117,21 @@ def test_pages_take_a_fixed_number_of_queries(client, club, make_matchday, djang
         make_matchday(number, f"2025-11-{number + 13}", {"I": 1, "R": 2, "NEW": 3}, rounds=2)
     with django_assert_num_queries(queries):
         assert client.get(url).status_code == 200
+
+
+def test_a_download_holds_the_whole_table_not_the_page_shown(client, club, settings):
+    """Issue 40: a paged table's CSV held only the page shown."""
+    settings.LEAGUE_HOME_GRID_PAGE_SIZE = settings.LEAGUE_GRID_PAGE_SIZE = settings.LEAGUE_STANDINGS_PAGE_SIZE = 2
+    for url, table, query in [
+        ("/card-games/", "overall", {"overall-page": "2"}),
+        ("/card-games/games/hearts/", "results", {"results-page": "3"}),
+        ("/card-games/standings/", "overall", {"overall-page": "2"}),
+        ("/card-games/players/", "players", {}),
+    ]:
+        shown = client.get(url, query).content.decode()
+        assert "-page=" in shown, url  # the page is paged
+        rows = client.get(url, {**query, "export": "json", "table": table}).json()
+        expected = {"overall": 6, "results": 6, "players": Player.objects.count()}[table]
+        if url.endswith("standings/"):
+            expected = Standing.objects.filter(table__slug="overall").count()
+        assert len(rows) == expected, url

@@ -77,7 +77,7 @@ def test_every_matchday_comes_newest_first_in_one_list_with_a_column_per_table(c
     assert rows[0] == ["Date", "Matchday", "Game", "Placing", "Overall", "Hearts"]
     assert [row[1] for row in rows[1:]] == ["6", "5", "4", "3", "2", "1"]  # R played all six
     # Matchday 5: R finished 3rd, rated 4th: −20 to 1483 in both tables, explained on hover.
-    assert rows[2][:4] == ["November 10", "5", "Hearts", "4(3) of 4"]
+    assert rows[2][:4] == ["November 10, 2025", "5", "Hearts", "4(3) of 4"]  # not this year's: with the year
     cell = '<span class="down">\u221220</span><span class="after">1483</span>'
     assert listing.count(f'<span title="\u221220: 4th (finished 3rd) of 4, expected 0.51, K 40">{cell}</span>') == 2
     assert str(formula_html(RatingTable.objects.get(slug="overall").rating_method.explanation)) in listing
@@ -221,8 +221,8 @@ def test_a_bad_export_request_says_what_is_wrong(client, club):
 
 
 @pytest.mark.parametrize(
-    ("url", "queries"), [("player", 14), ("matchday", 9)]
-)  # the player's: with their partners and honours
+    ("url", "queries"), [("player", 17), ("matchday", 9)]
+)  # the player's: with their partners and honours, and each of their tables' standings (their ranks)
 def test_player_and_matchday_pages_take_a_fixed_number_of_queries(
     client, club, make_matchday, django_assert_num_queries, url, queries
 ):

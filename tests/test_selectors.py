@@ -12,10 +12,10 @@ from datetime import date, timedelta
 import pytest
 from django.core.paginator import Paginator
 
-from league.models import Category, Game, Matchday, Player, Result
+from league.models import Category, Game, Matchday, Player, Result, club_setting
 from league.selectors import head_to_head_counts
 from ratings.models import RatingEntry, RatingTable, Standing
-from ratings.selectors import grids, standings
+from ratings.selectors import boards, grids, standings
 from ratings.selectors.grids import MatchdayPages
 from ratings.selectors.players import matchday_rows, played_matchdays, player_standings, rating_history
 from web.context_processors import navigation
@@ -132,8 +132,11 @@ def values(instance, but: str = "") -> dict:
 
 def test_a_players_standings_and_chart_points_are_counted_from_the_standings_and_rows(league):
     tables = list(RatingTable.objects.select_related("game"))
+    today, below = date.today(), club_setting("provisional_matchdays")
+    latest = Matchday.objects.order_by("-date").values_list("date", flat=True).first()
+    since = boards.active_since(latest, today, club_setting("inactive_days"), show_all=False)
     for player in Player.objects.all():
-        rows = player_standings(player, tables, provisional_below=3)
+        rows = player_standings(player, tables, today)
         mine = Standing.objects.filter(player=player)
         assert [row["table"].pk for row in rows] == [
             s.table_id for s in sorted(mine.select_related("table"), key=lambda s: standings.table_order(s.table))
@@ -141,9 +144,15 @@ def test_a_players_standings_and_chart_points_are_counted_from_the_standings_and
         for row in rows:
             standing, table = row["standing"], row["table"]
             assert standing.table is table and standing.player_id == player.pk
-            assert row["rank"] == 1 + Standing.objects.filter(table=table, rating__gt=standing.rating).count()
-            assert row["of"] == Standing.objects.filter(table=table).count()
-            assert row["provisional"] == (standing.played < 3)
+            # Ranked among the established players the standings show (played since `since`), as they are.
+            shown = Standing.objects.filter(table=table, matchday_date__gte=since or date.min, played__gte=below)
+            expected = None
+            if standing in shown:
+                expected = 1 + shown.filter(rating__gt=standing.rating).count()
+            assert row["rank"] == expected
+            assert row["of"] == shown.count()
+            assert row["provisional"] == (standing.played < below)
+            assert row["inactive"] == (since is not None and standing.matchday_date < since)
         history = rating_history(player, [row["table"].pk for row in rows])
         for table in tables:
             entries = RatingEntry.objects.filter(table=table, player=player).order_by(

@@ -4,6 +4,7 @@ django-tables2 without changing a cell."""
 
 import inspect
 import re
+from datetime import date
 
 import django_tables2
 import pytest
@@ -80,7 +81,7 @@ def _cases():
         "leaderboard": lambda: league_tables.LeaderboardTable(overview.leaderboard(overall, 10, 3).rows, names()),
         "latest matchday": lambda: tables.LatestResultsTable(latest[0].results, names()),
         "players directory": lambda: player_tables.PlayersTable(
-            overview.directory_rows(directory), names(), with_year=True
+            overview.directory_rows(directory, date.today()), names(), with_year=True
         ),
         "entries": lambda: league_tables.EntryTable(entries, names(), method=METHODS["club"]),
         "player matchdays": lambda: player_tables.PlayerMatchdaysTable(

@@ -78,13 +78,21 @@ def stored_side_ratings(table: RatingTable, number: int) -> dict[str, float]:
     return {r.player.short_name: o.extras["side_rating"] for r, o in zip(results, outcomes, strict=True)}
 
 
-def test_the_results_grid_names_each_players_partners_and_a_weight_below_one(client, teams):
-    rows = table_rows(section(client.get("/card-games/games/spades/").content.decode(), "results-heading"))
+def test_the_results_grid_gives_each_players_side_short_with_the_partners_in_its_tooltip(client, teams):
+    """A team's cell is short, `1 (A)`: a cell naming every partner made a grid of three players
+    1280 px wide (issue 40). The partners are in the cell's tooltip; the download has the short form."""
+    html = section(client.get("/card-games/games/spades/").content.decode(), "results-heading")
+    rows = table_rows(html)
     header = rows[0]
     by_matchday = {row[0]: dict(zip(header, row, strict=True)) for row in rows[1:]}
-    assert by_matchday["7"]["GL"] == "1 with K" and by_matchday["7"]["J"] == "2 with I"
-    assert by_matchday["9"]["R"] == "1 with GL, K ×0.5"
-    assert by_matchday["9"]["GL"] == "1 with K, R"
+    assert by_matchday["7"]["GL"] == "1 (A)" and by_matchday["7"]["J"] == "2 (B)"
+    assert by_matchday["9"]["R"] == "1 (A) ×0.5"
+    assert by_matchday["9"]["GL"] == "1 (A)"
+    assert '<span class="side" title="with K, R">1 (A)</span>' in html
+    assert '<span class="side" title="with GL, K">1 (A) ×0.5</span>' in html
+    assert all(len(cell) <= 10 for row in rows[1:] for cell in row[1:] if cell[:1].isdigit())
+    download = client.get("/card-games/games/spades/", {"export": "csv", "table": "results"}).content.decode()
+    assert "1 (A) ×0.5" in download and " with " not in download
     hearts = table_rows(section(client.get("/card-games/games/hearts/").content.decode(), "results-heading"))
     assert all("with" not in cell for row in hearts for cell in row)  # players alone: placings as before
 
@@ -238,9 +246,7 @@ def test_downloads_carry_side_and_weight(client, teams):
     spades = [(row["Matchday"], row["Side"], row["Weight"]) for row in mine if row["Spades change"] is not None]
     assert spades == [(9, "A", 0.5)] and {row["Weight"] for row in mine} == {0.5, 1}
     grid = json.loads(client.get("/card-games/games/spades/", {"export": "json", "table": "results"}).content)
-    assert {row["Matchday"]: row["R"] for row in grid if "R" in row and row["R"] is not None} == {
-        9: "1 with GL, K ×0.5"
-    }
+    assert {row["Matchday"]: row["R"] for row in grid if "R" in row and row["R"] is not None} == {9: "1 (A) ×0.5"}
 
 
 MORE_SIDES = """matchday,date,game,rounds,player,placing,rated_placing,side,weight
@@ -251,7 +257,8 @@ MORE_SIDES = """matchday,date,game,rounds,player,placing,rated_placing,side,weig
 """
 
 
-@pytest.mark.parametrize(("url", "queries"), [("player", 16), ("matchday", 9)])
+# The player's: with each of their tables' standings, which their cards' ranks are read from.
+@pytest.mark.parametrize(("url", "queries"), [("player", 20), ("matchday", 9)])
 def test_team_pages_take_a_fixed_number_of_queries(client, teams, django_assert_num_queries, url, queries):
     """The player's page reads their partners, and the partners at each of its rows; the matchday's
     page works its sides out of the results and rating rows it reads anyway."""
@@ -335,7 +342,7 @@ def _sided_tables():
 def test_tables_of_sides_show_each_players_side_and_partners(teams, case):
     written = html(_sided_tables()[case]())
     marks = {"entries": "Side rating", "results": ">0.5<", "player matchdays": "A, with GL, K", "partners": ">GL<"}
-    assert marks.get(case, "1 with GL, K ×0.5") in written
+    assert marks.get(case, 'title="with GL, K">1 (A) ×0.5') in written
 
 
 def test_a_players_rows_in_sides_show_the_side_and_weight(teams):

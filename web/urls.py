@@ -29,6 +29,7 @@ league_patterns = [
     path("players/", players.directory, name="players"),
     path("players/<int:pk>/", players.player, name="player"),
     path("matchdays/<int:number>/", league.matchday, name="matchday"),
+    path("nights/", nights.night_list, name="nights"),
     path("nights/<str:day>/", nights.night, name="night"),
     path("pages/<slug:slug>/", league.page, name="page"),
     path("seasons/", seasons.season_list, name="seasons"),

@@ -58,6 +58,11 @@ class Player(WithinClub, KeyedByName, models.Model):
     # How the short name is compared (league.validation.name_key), kept by save(): unique, so that
     # "GL", "gl" and "ＧＬ" cannot be three players of a club.
     short_name_key = models.CharField(max_length=SHORT_NAME_LENGTH * validation.KEY_LENGTH_FACTOR, editable=False)
+    # A guest is rated and shown on matchday pages, but left out of the standings, the leaders and the
+    # movers until the admin makes them a member (one click: web/admin/catalogue.py).
+    guest = models.BooleanField(
+        default=False, help_text="Rated, but not on the standings, leaders or movers until made a member."
+    )
 
     objects = club_rows()
 

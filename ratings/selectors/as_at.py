@@ -18,9 +18,10 @@ from datetime import date
 from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from league.models import Attempt, DealSession, Matchday, Player
+from league.models import Attempt, DealSession, Matchday, Player, club_setting
 
 from ..models import AttemptRating, RatingEntry, RatingTable, Standing
+from . import ranks
 from .overview import DirectoryRow, named
 from .standings import StandingRow, judges_from_state, provisional, settling, table_order
 
@@ -86,14 +87,16 @@ def ranked_at(
     """The table's ranking at the end of `day`, best first; with `active_since`, players whose last
     matchday is older are left out and not ranked, as the standings hide them. Equal ratings share
     a rank (1, 2, 2, 4). With `provisional_below`, the players provisional that day come after the
-    ranked ones, unranked, as today's boards list them (`boards.split`). One query (two for a
-    matchday table's active players)."""
+    ranked ones, unranked, as today's boards list them (`boards.split`); guests are left out. Two
+    queries (three for a matchday table's active players)."""
     if active_since is not None and not table.against_deals:
         rows, hidden = active_ratings_at(table, active_since, day), anyone_inactive(table, active_since, day)
     else:
         everyone = ratings_at(table, day)
         rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
         hidden = len(rows) < len(everyone)
+    guests = set(Player.objects.filter(guest=True).values_list("pk", flat=True))  # rated, not ranked
+    rows = [row for row in rows if row.player_id not in guests]
     settling = []
     if provisional_below is not None and not table.against_deals:
         provisional = provisional_players(table, rows, provisional_below)
@@ -218,24 +221,33 @@ def first_day() -> date | None:
 def player_standings_at(player: Player, tables: list[RatingTable], day: date, provisional_below: int = 0) -> list[dict]:
     """The player's rating, rank, field size and provisional mark at the end of `day` in every table
     they had played in by then, overall first: the shape of `players.player_standings`, whose
-    `standing` is here a `Rated`. One query per table (two for a deal game's, counting attempts)."""
+    `standing` is here a `Rated`; the rank and field are that day's standings' (`standing_ranks_at`).
+    Two queries per table (three for a deal game's, counting attempts)."""
     rows = []
     for table in tables:
-        ranking = ranked_at(table, day).rows
-        mine = next((row for row in ranking if row.player_id == player.pk), None)
+        mine = next((row for row in ratings_at(table, day) if row.player_id == player.pk), None)
         if mine is None:
             continue
+        ranking = standing_ranks_at(table, day, provisional_below)
         count_played(table, day, [mine])
         rows.append(
             {
                 "table": table,
-                "rank": mine.rank,
-                "of": len(ranking),
+                "rank": ranking.get(player.pk),
+                "of": sum(rank is not None for rank in ranking.values()),
                 "standing": mine,
                 "provisional": provisional(table, mine, provisional_below),
+                "inactive": player.pk not in ranking,
             }
         )
     return sorted(rows, key=lambda row: table_order(row["table"]))
+
+
+def standing_ranks_at(table: RatingTable, day: date, provisional_below: int) -> dict[int, int | None]:
+    """Player id -> rank on `day`'s standings of the table (None: unranked, provisional), of the
+    players those standings show (`ranks.shown_since_at`)."""
+    since = ranks.shown_since_at(table, day)
+    return {row.player_id: row.rank for row in ranked_at(table, day, since, provisional_below).rows}
 
 
 def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
@@ -264,14 +276,15 @@ def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
         counts = played.setdefault(player, [0, 0, None])
         counts[2] = last if counts[2] is None else max(counts[2], last)
     overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
-    ranks = {row.player_id: row for row in ranked_at(overall, day).rows} if overall else {}
+    rated = {row.player_id: row for row in ratings_at(overall, day)} if overall else {}
+    places = standing_ranks_at(overall, day, club_setting("provisional_matchdays")) if overall else {}
     players = Player.objects.filter(pk__in=list(played))
     if search:
         players = players.filter(pk__in=named(search))
     rows = []
     for p in players:
-        rated = ranks.get(p.pk)
-        rows.append(DirectoryRow(p, rated and rated.rating, rated and rated.rank, *played[p.pk]))
+        mine = rated.get(p.pk)
+        rows.append(DirectoryRow(p, mine and mine.rating, places.get(p.pk), *played[p.pk]))
     by_name = sorted(rows, key=lambda r: (r.player.name, r.player.short_name))
     if order == "rating":  # stable sorts: the name breaks ties
         return sorted(by_name, key=lambda r: (r.rating is None, -(r.rating or 0)))

@@ -58,7 +58,8 @@ def board(
     and players made into models cost a page ten times its budget)."""
     method, params = table.rating_method, table.method_params()
     rows, hidden = [], 0
-    for player_id, rating, played, last, delta, state in table.standings.ranked().values_list(*_FIELDS):
+    members = table.standings.ranked().exclude(player__guest=True)  # guests are rated, not ranked
+    for player_id, rating, played, last, delta, state in members.values_list(*_FIELDS):
         if since is not None and last < since:
             hidden += 1
             continue

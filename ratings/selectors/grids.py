@@ -196,8 +196,9 @@ def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
     """The placing in the club's notation of everyone who played at the matchdays of `page` (a
     page of `results_matchdays`), in play order; players in the order they joined (`table`, or
     the club), absent players have no cell. Points from a score sheet follow the placing ("1 · 26
-    pts"), a player on a side names their partners ("1 with K"), and one who played part of the game
-    their weight ("2 ×0.5"). Two queries."""
+    pts"), a player on a side its label ("1 (A)", a `SideCell` naming the partners for the tooltip:
+    a cell naming them all made a grid of three players 1280 px wide), and one who played part of
+    the game their weight ("2 ×0.5"). Two queries."""
     rows = [GridRow(m) for m in reversed(page.object_list)]
     by_matchday = {row.matchday.pk: row for row in rows}
     results = list(
@@ -217,7 +218,7 @@ def results_grid(page: Page, table: RatingTable | None = None) -> Grid:
             side = sides.get((result.matchday_id, result.side), ())
             partners = sorted(names[pk] for pk in side if pk != result.player_id)
             by_matchday[result.matchday_id].cells[result.player_id] = placing_with_side(
-                with_points(result.display_placing, result.score), partners, result.weight
+                with_points(result.display_placing, result.score), result.side, partners, result.weight
             )
     return Grid(players, rows)
 
@@ -227,7 +228,20 @@ def with_points(placing: str, score: int | None) -> str:
     return placing if score is None else f"{placing} · {score:,} pts"
 
 
-def placing_with_side(placing: str, partners: Sequence[str], weight: float) -> str:
-    """A results cell: the placing, the partners it was shared with and a weight below 1 ("1 with K, L ×0.5")."""
-    text = f"{placing} with {', '.join(partners)}" if partners else placing
-    return f"{text} ×{weight:g}" if weight != 1 else text
+class SideCell(str):
+    """A results cell of a player on a side: its short text ("1 (A)") and the partners, for its tooltip."""
+
+    partners: str
+
+    def __new__(cls, text: str, partners: str):
+        cell = super().__new__(cls, text)
+        cell.partners = partners
+        return cell
+
+
+def placing_with_side(placing: str, side: str, partners: Sequence[str], weight: float) -> str:
+    """A results cell: the placing, the side's label and a weight below 1 ("1 (A) ×0.5"); with
+    partners, a `SideCell` whose tooltip names them ("with K, L")."""
+    text = f"{placing} ({side})" if side else placing
+    text = f"{text} ×{weight:g}" if weight != 1 else text
+    return SideCell(text, f"with {', '.join(partners)}") if partners else text

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from django.db.models import Count, QuerySet
+
 from league.models import Matchday, Player
 
 from ..models import RatingEntry, RatingTable
@@ -86,8 +88,45 @@ def movers(matchdays: list[Matchday], tables: list[RatingTable], players: dict[i
     found = []
     for table in sorted((t for t in tables if t.pk in totals and t.pk not in repeated), key=table_order):
         changes = [Mover(players[pk], n, change) for pk, (n, change) in totals[table.pk].items()]
-        changes.sort(key=lambda m: (-m.change, m.player.short_name))
-        rises = [m for m in changes if m.change > 0][:MOVERS]
-        falls = [m for m in changes if m.change < 0][-MOVERS:]
-        found.append(Movers(table, [*rises, *falls], also.get(table.pk)))
+        found.append(Movers(table, biggest(changes, table.against_deals), also.get(table.pk)))
     return found
+
+
+def biggest(changes: list[Mover], fine: bool = False) -> list[Mover]:
+    """The `MOVERS` biggest rises, then the biggest falls, biggest change first, with everyone tied
+    at the cut (a change shown the same: to a tenth, or a hundredth where `fine`, against deals):
+    dropping a player tied with one shown named a winner the page had no reason to prefer."""
+    shown = (lambda m: round(m.change, 2)) if fine else (lambda m: round(m.change, 1))
+    members = [m for m in changes if not m.player.guest]  # a guest is rated, never a mover
+    ordered = sorted(members, key=lambda m: (-m.change, m.player.short_name))
+    rises = [m for m in ordered if m.change > 0]
+    falls = [m for m in ordered if m.change < 0][::-1]  # the biggest fall first, for the cut
+    kept = []
+    for side in (rises, falls):
+        cut = side[:MOVERS]
+        kept.append(cut + [m for m in side[MOVERS:] if cut and shown(m) == shown(cut[-1])])
+    return [*kept[0], *kept[1][::-1]]
+
+
+def nights() -> QuerySet:
+    """Every night (a day with a matchday), newest first, with its number of matchdays: values of
+    one grouped query, for a page to slice."""
+    return Matchday.objects.order_by().values("date").annotate(matchdays=Count("pk")).order_by("-date")
+
+
+@dataclass
+class NightRow:
+    day: date
+    matchdays: int
+    games: list[str]  # the names of the games played, in play order
+
+
+def listed(rows: list[dict]) -> list[NightRow]:
+    """`rows` (a page of `nights`) with the games of each night. One query."""
+    days = [row["date"] for row in rows]
+    games: dict[date, list[str]] = {day: [] for day in days}
+    played = Matchday.objects.filter(date__in=days).order_by("date", "number").values_list("date", "game__name")
+    for day, name in played:
+        if name not in games[day]:
+            games[day].append(name)
+    return [NightRow(row["date"], row["matchdays"], games[row["date"]]) for row in rows]

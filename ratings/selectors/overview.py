@@ -17,19 +17,10 @@ from league.validation import name_key
 
 from ..methods import METHODS
 from ..models import RatingEntry, RatingTable, Standing
+from . import ranks
 from .boards import Board, board, with_players
 from .grids import MatchdayPages
 from .standings import StandingRow
-
-
-def count_above(table: RatingTable, ratings: list[float]) -> list[int]:
-    """For each of `ratings`, how many of the table's players are rated higher now. One query for
-    the ratings above the lowest asked about (off the (table, rating) index: the leaderboard asks
-    about the top few), counted here: a count per rating in SQL cost more to compile than to run."""
-    if not ratings:
-        return []
-    higher = sorted(Standing.objects.filter(table=table, rating__gt=min(ratings)).values_list("rating", flat=True))
-    return [len(higher) - bisect_right(higher, rating) for rating in ratings]
 
 
 @dataclass
@@ -169,17 +160,13 @@ class DirectoryRow:
     last_played: date | None
 
 
-def directory_rows(page: Page) -> list[DirectoryRow]:
-    """Rows for `page`, a page of `player_directory`, each ranked in the overall table (one query)."""
+def directory_rows(page: Page, today: date) -> list[DirectoryRow]:
+    """Rows for `page`, a page of `player_directory`, each with their rank on the overall table's
+    standings (`ranks`: None where those show them unranked or leave them out). Three queries."""
     players = list(page.object_list)
     overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
-    rated = [p for p in players if p.rating is not None]
-    ranks = {}
-    if overall is not None:
-        ranks = {
-            p.pk: 1 + above for p, above in zip(rated, count_above(overall, [p.rating for p in rated]), strict=True)
-        }
+    ranking = ranks.ranking(overall, today, ranks.latest_matchday()) if overall is not None else None
     return [
-        DirectoryRow(p, p.rating, ranks.get(p.pk), p.matchdays or 0, p.deal_attempts or 0, p.last_played)
+        DirectoryRow(p, p.rating, ranking and ranking.rank(p.pk), p.matchdays or 0, p.deal_attempts or 0, p.last_played)
         for p in players
     ]

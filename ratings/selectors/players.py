@@ -10,10 +10,11 @@ from typing import NamedTuple
 
 from django.db.models import Count, F, OuterRef, Q, Subquery
 
-from league.models import Game, Matchday, Player, Result
+from league.models import Game, Matchday, Player, Result, club_setting
 
 from ..models import RatingEntry, RatingTable, Standing
-from .standings import count_of, provisional, table_order
+from . import ranks
+from .standings import provisional, table_order
 
 
 class HistoryPoint(NamedTuple):
@@ -90,28 +91,29 @@ _GAME = Matchday._meta.get_field("game")
 _MATCHDAY, _PLAYER = RatingEntry._meta.get_field("matchday"), RatingEntry._meta.get_field("player")
 
 
-def player_standings(player: Player, tables: list[RatingTable], provisional_below: int = 0) -> list[dict]:
+def player_standings(player: Player, tables: list[RatingTable], today: date) -> list[dict]:
     """The player's rating, rank and field size in every table they have played in, overall first.
     `tables` are every rating table with its game, which the page reads once (the names' tooltips
-    need them too). One query, each rank and field size counted off the (table, rating) index."""
+    need them too). The rank and the field ("#3 of 12") are the table's standings' (`ranks`):
+    None where the standings show the player unranked (provisional) or leave them out (inactive).
+    One query for the player's standings, one for the latest day, then one per table they are in."""
     by_id = {table.pk: table for table in tables}
-    of_table = Standing.objects.filter(table=OuterRef("table"))
-    mine = Standing.objects.filter(player=player).annotate(
-        above=count_of(of_table.filter(rating__gt=OuterRef("rating"))),
-        field_size=count_of(of_table),
-    )
+    mine = [s for s in Standing.objects.filter(player=player) if s.table_id in by_id]  # not a fresh season's
+    latest = ranks.latest_matchday() if mine else None
+    below = club_setting("provisional_matchdays")
     rows = []
     for standing in mine:
-        if standing.table_id not in by_id:
-            continue  # a fresh-start season's table: the season pages' to show
         table = standing.table = by_id[standing.table_id]
+        ranking = ranks.ranking(table, today, latest)
+        rank = ranking.rank(player.pk)
         rows.append(
             {
                 "table": table,
-                "rank": 1 + standing.above,
-                "of": standing.field_size,
+                "rank": rank,
+                "of": ranking.of,
                 "standing": standing,
-                "provisional": provisional(table, standing, provisional_below),
+                "provisional": provisional(table, standing, below),
+                "inactive": player.pk not in ranking.ranks,
             }
         )
     return sorted(rows, key=lambda row: table_order(row["table"]))

@@ -24,7 +24,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from league.models import Matchday, Player, Season
 
 from ..models import RatingEntry, RatingTable, Standing
-from .nights import MOVERS, Mover
+from .nights import Mover, biggest
 from .standings import count_of, table_order
 
 PODIUM = ("1st", "2nd", "3rd")
@@ -130,6 +130,8 @@ def boards(seasons: list[Season], today: date) -> dict[int, list[SeasonBoard]]:
     players = Player.objects.in_bulk({player for _, _, player, *_ in found})
     by_board: dict[tuple[int, int], list[SeasonRow]] = {}
     for season_id, table_id, player_id, played, brought, rating in found:
+        if players[player_id].guest:
+            continue  # rated, but not on a season's boards (nor its movers) until made a member
         row = SeasonRow(0, players[player_id], rating, played, rating - brought)
         by_board.setdefault((season_id, table_id), []).append(row)
     out: dict[int, list[SeasonBoard]] = {s.pk: [] for s in seasons}
@@ -163,12 +165,7 @@ def _once(found: list[SeasonBoard]) -> list[SeasonBoard]:
 
 def movers(board: SeasonBoard) -> list[Mover]:
     """The board's biggest rises, then its biggest falls, over the season (as a night's movers)."""
-    changes = sorted(
-        (Mover(r.player, r.played, r.change) for r in board.rows), key=lambda m: (-m.change, m.player.short_name)
-    )
-    rises = [m for m in changes if m.change > 0][:MOVERS]
-    falls = [m for m in changes if m.change < 0][-MOVERS:]
-    return [*rises, *falls]
+    return biggest([Mover(r.player, r.played, r.change) for r in board.rows], board.table.against_deals)
 
 
 def matchdays(season: Season, today: date):

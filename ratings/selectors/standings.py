@@ -38,8 +38,11 @@ class TableSpan:
         return TableSpan(self.matchdays + other.matchdays, min(firsts, default=None), max(lasts, default=None), games)
 
     def needs_year(self, today: date) -> bool:
-        """Dates show their year when the matchdays cross a new year, or when any lies ahead."""
-        return bool(self.first) and (self.first.year != self.last.year or self.last > today)
+        """Dates show their year when the matchdays cross a new year, when any lies ahead, or when
+        they are of another year than today's (a date a year old is not this year's)."""
+        return bool(self.first) and (
+            self.first.year != self.last.year or self.last > today or self.last.year != today.year
+        )
 
 
 @dataclass
@@ -130,7 +133,7 @@ def judges_from_state(method: Method) -> bool:
 def ranked_standings(table: RatingTable, active_since: date | None = None) -> QuerySet:
     """The table's current ranking, best first, as standings pages show it. With `active_since`,
     players whose last matchday is older are left out (and not ranked)."""
-    standings = table.standings.ranked().select_related("player")
+    standings = table.standings.ranked().exclude(player__guest=True).select_related("player")  # members only
     if active_since is not None:
         standings = standings.filter(matchday_date__gte=active_since)
     return standings

@@ -50,7 +50,7 @@ def test_the_secretary_adds_matchday_7_and_every_table_updates(page, site):
     page.goto(site + "/card-games/")
     assert overall_row(page, 6)[4:] == ["1521", "1492", "1461", "1494", "1534"]
     seventh = overall_row(page, 7)
-    assert seventh[:4] == ["7", "November 22", "Hearts", "3"]
+    assert seventh[:4] == ["7", "November 22, 2025", "Hearts", "3"]  # not this year's: with the year
     # R won against higher-rated I and J: up; K did not play: unchanged.
     assert int(seventh[5]) > 1492 and seventh[7] == "1494"
     screenshot(page, "home")
@@ -62,7 +62,7 @@ def test_the_secretary_adds_matchday_7_and_every_table_updates(page, site):
     page.locator('#overall thead a[data-player="R"]').click()
     assert page.locator("h1").inner_text() == "R"
     history = page.locator("#matchdays tbody tr").first.locator("td").all_inner_texts()  # newest first
-    assert history[:4] == ["November 22", "7", "Hearts", "1 of 4"]  # every matchday in 2025: no year
+    assert history[:4] == ["November 22, 2025", "7", "Hearts", "1 of 4"]  # not this year's: with the year
     change, after = history[4].split()  # Overall's change, the rating after beneath it
     assert change.startswith("+") and after == seventh[5] == history[5].split()[1]
     assert page.locator(".card").first.inner_text().split()[1] == seventh[5]

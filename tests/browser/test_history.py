@@ -35,6 +35,7 @@ def test_a_save_is_in_the_history_and_its_revert_is_previewed_then_done(browser,
         page.click("button[value=save]")
         page.wait_for_url(re.compile(r".*/enter/\?saved=\d+$"))  # on to the night's next game
         number = page.url.rsplit("=", 1)[1]
+        page.click("nav summary:text('More')")  # the menu's rarer pages are behind More
         page.click("nav >> text=History")
         entry = page.locator("article.history-entry").first
         assert f"Matchday {number}" in entry.inner_text() and "“Friday's sheet”" in entry.inner_text()

@@ -59,7 +59,7 @@ PAGES = {
     "form": "/card-games/odds/",
     "hearts": HEARTS,
     "balanced": "/card-games/odds/?game=hearts&tables=GL%2C+J%2C+I%2C+R%2C+K%2C+A&size=3",
-    "refused": "/card-games/odds/?game=hearts&tables=GL%2C+Nobody",
+    "new-player": "/card-games/odds/?game=hearts&tables=GL%2C+Nobody",
 }
 ELO = [1 / (1 + 10 ** ((1534 - 1461) / 400)), 1 / (1 + 10 ** ((1461 - 1534) / 400))]  # GL 1461 against J 1534
 
@@ -99,6 +99,9 @@ def test_a_member_types_tonights_tables_without_javascript(browser, odds_site):
         assert gl.get_attribute("href").startswith("/card-games/players/")
         page.get_by_label("Tables, one per line").fill("GL, Nobody")
         page.get_by_role("button", name="Show the odds").click()
-        assert "Line 1: Nobody is not a player." in page.get_by_role("alert").inner_text()
+        assert "Line 1: Nobody is new here, at the starting rating." in page.locator(".notice").first.inner_text()
+        page.get_by_label("Tables, one per line").fill("GL + J\nI + Nobody")  # the entry page's notation
+        page.get_by_role("button", name="Show the odds").click()
+        assert len(_chances(page, "odds-hearts")) == 4
     finally:
         context.close()

@@ -33,10 +33,24 @@ class FormerNameInline(admin.TabularInline):
 
 @admin.register(Player)
 class PlayerAdmin(ClubOwnedAdmin):
-    list_display = ["short_name", "name", "first_played"]
+    list_display = ["short_name", "name", "guest", "first_played"]
+    list_filter = ["guest"]
     search_fields = ["short_name", "name", "former_names__name"]
     inlines = [FormerNameInline]
-    actions = ["merge"]
+    actions = ["make_members", "merge"]
+
+    @admin.action(description="Make the selected guests members (on the standings, leaders and movers)")
+    def make_members(self, request, queryset):
+        """One click: each guest saved as a member through the one service, so it is in the history."""
+        made = []
+        for player in queryset.filter(guest=True):
+            player.guest = False
+            league_services.save_player(player)
+            made.append(player.short_name)
+        if made:
+            self.message_user(request, f"Now members: {', '.join(made)}.", messages.SUCCESS)
+        else:
+            self.message_user(request, "None of the selected players is a guest.", messages.WARNING)
 
     @admin.action(description="Merge the two selected players (one person entered twice)…")
     def merge(self, request, queryset):

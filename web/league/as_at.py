@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Max
 from django.utils import timezone
 
-from league.models import Matchday, club_setting
-from ratings.deals import selectors as deal_selectors
+from league.models import club_setting
 from ratings.models import RatingTable
-from ratings.selectors import as_at, boards
+from ratings.selectors import as_at, ranks
 from web.deals.tables import DealChangeColumn, DealStandingsTable
 from web.league.tables import MovementColumn
 from web.pages.as_at import AS_AT, FROM, TO, Days
@@ -33,14 +31,11 @@ def standings_section(
     show_all: bool,
     with_year: bool,
     title: str = "",
-    *,
-    games: list[int] | None = None,
 ) -> Section:
     """One table's standings at the end of `days.day`: inactive players hidden (unless `show_all`)
-    by that day's reckoning (counted from the latest matchday of `games` when given, as a game's
-    page does today), ranks and provisional marks of that day, and, when comparing, each player's
-    change of rating and places since `days.since`."""
-    since_active = None if show_all else active_since(table, days.day, games)
+    by that day's reckoning, ranks and provisional marks of that day, and, when comparing, each
+    player's change of rating and places since `days.since`."""
+    since_active = None if show_all else active_since(table, days.day)
     below = club_setting("provisional_matchdays")  # the provisional after the ranked, as today's boards
     ranking = as_at.ranked_at(table, days.day, since_active, below)
     page = paginate(ranking.rows, section.page_number, club_setting("standings_page_size"))
@@ -48,7 +43,7 @@ def standings_section(
     kind = DealStandingsTable if table.against_deals else StandingsTable
     extra = {}
     if days.since is not None:
-        before = None if show_all else active_since(table, days.since, games)
+        before = None if show_all else active_since(table, days.since)
         rows = as_at.compared(rows, as_at.ranked_at(table, days.since, before, below).rows)
         change = (DealChangeColumn if table.against_deals else ChangeColumn)(f"Since {long_date(days.since)}")
         extra = {
@@ -64,18 +59,10 @@ def standings_section(
     return section
 
 
-def active_since(table: RatingTable, day: date, games: list[int] | None = None) -> date | None:
-    """Players whose last matchday is older than this are hidden from `day`'s standings: the league's
-    inactivity window before its latest matchday on or before the day (as today's boards do), or a
-    deal game's window before its latest session on or before the day. None: nobody is hidden."""
-    if table.against_deals:
-        latest = deal_selectors.latest_session(table, day)
-        return deal_selectors.active_since(table, latest)
-    matchdays = Matchday.objects.filter(date__lte=day)
-    if games is not None:
-        matchdays = matchdays.filter(game_id__in=games)
-    latest = matchdays.aggregate(latest=Max("date"))["latest"]
-    return boards.active_since(latest, day, club_setting("inactive_days"), show_all=False)
+def active_since(table: RatingTable, day: date) -> date | None:
+    """Players whose last matchday is older than this are hidden from `day`'s standings (as a
+    player's card ranks them: ratings.selectors.ranks)."""
+    return ranks.shown_since_at(table, day)
 
 
 def standings_page(exports, tables: list[RatingTable], spans, days: Days, show_all: bool, repeats: dict) -> dict:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result, Season, club_setting
 from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
-from ratings.selectors import boards, overview, seasons
+from ratings.selectors import boards, overview, ranks, seasons
 from ratings.selectors.sides import in_sides, with_sides
 from ratings.selectors.standings import matchday_entries
 from ratings.selectors.standings import spans as spans_of
@@ -124,7 +124,6 @@ def standings(request):
         exports.names = player_names(ctx.pop("shown"), tables)
         ctx.update(inactive_days=club_setting("inactive_days"), show_all=show_all, first=spans.everything.first)
         return exports.response() or render(request, "league/standings.html", {**ctx, "today": today})
-    since = boards.active_since(spans.everything.last, today, club_setting("inactive_days"), show_all)
     repeats = _repeated(tables, spans)
     sections, shown, hidden = [], [], False
     for table in tables:
@@ -135,7 +134,7 @@ def standings(request):
             sections.append(deals.standings_section(section, table, show_all, whole=whole))
             shown.extend(row.player for row in section.rows)
             continue
-        board = boards.board(table, club_setting("provisional_matchdays"), since)
+        board = ranks.standings_board(table, today, spans.everything.last, show_all)  # as every rank shown
         hidden = hidden or bool(board.hidden)
         quiet = table.scope == RatingTable.Scope.GAME or (table.scope == RatingTable.Scope.CATEGORY and board.hidden)
         if not board.rows and quiet:
@@ -212,13 +211,10 @@ def game(request, slug):
     show_all = request.GET.get("all") == "1"
     with_year = span.needs_year(today)
     if when.day is not None:  # as it stood at the end of a day, hiding who was inactive then
-        shown = as_at.standings_section(
-            standings_section, table, when, show_all, with_year, title="Standings", games=[game.pk]
-        )
-        ranking = shown.rows
+        ranking = as_at.standings_section(standings_section, table, when, show_all, with_year, title="Standings").rows
     else:
-        since = boards.active_since(span.last, today, club_setting("inactive_days"), show_all)
-        board = boards.board(table, club_setting("provisional_matchdays"), since)
+        # Inactive by the club's latest matchday, as on the standings page and every rank shown.
+        board = ranks.standings_board(table, today, ranks.latest_matchday(), show_all)
         ranking = board_section(exports, standings_section, table, board, with_year, title="Standings").rows
     points = points_sections(exports, game, with_year) if when.day is None else []  # every score sheet
     shown = [p for s in points for p in s.players]

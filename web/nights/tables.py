@@ -5,9 +5,11 @@ page."""
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.utils.html import format_html_join
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from web.pages.columns import MatchdayColumn
+from web.pages.formatting import long_date
 from web.pages.tables import SiteTable
 
 
@@ -33,3 +35,35 @@ class WinnersTable(SiteTable):
         orderable = False
         attrs = {"class": "winners"}
         empty_text = "No matchday."
+
+
+class NightColumn(tables.Column):
+    """The night's date, linked to its page; the date alone in downloads."""
+
+    def __init__(self):
+        super().__init__("Night", accessor="day")
+
+    def render(self, value, table):
+        return format_html('<a href="{}">{}</a>', reverse("league:night", args=[value.isoformat()]), long_date(value))
+
+    def value(self, value):
+        return value.isoformat()
+
+
+class NightsTable(SiteTable):
+    """Every night, newest first: its date, its number of matchdays and the games played."""
+
+    day = NightColumn()
+    matchdays = tables.Column("Matchdays", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+    games = tables.Column("Games", accessor="games")
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "nights"}
+        empty_text = "No matchday yet."
+
+    def render_games(self, value):
+        return ", ".join(value)
+
+    def value_games(self, value):
+        return ", ".join(value)

@@ -4,6 +4,8 @@ place would bring (ratings/odds); and, when a table size is asked for, balanced 
 
 from __future__ import annotations
 
+from django.utils.html import escape
+
 from league.models import Game, Player
 from ratings.models import RatingTable, Standing
 from ratings.odds import Proposal, Sitter, balanced_tables, table_odds
@@ -18,7 +20,7 @@ def rating_tables(game: Game) -> list[RatingTable]:
 
 
 def _standings(tables: list[RatingTable], players: list[Player]) -> dict[tuple[int, int], tuple[float, dict | None]]:
-    rows = Standing.objects.filter(table__in=tables, player__in=players)
+    rows = Standing.objects.filter(table__in=tables, player_id__in=[p.pk for p in players if p.pk > 0])
     return {
         (t, p): (rating, state) for t, p, rating, state in rows.values_list("table_id", "player_id", "rating", "state")
     }
@@ -54,7 +56,7 @@ def _odds_section(table: RatingTable, tonight: Tonight, standings, names) -> dic
         side_of = {sitter.key.pk: sitter.side for sitter in sitters}
         rows = [
             {
-                "name": names.html(p.key),
+                "name": _name(names, p.key),
                 "side": side_of[p.key.pk],
                 "new": p.key.pk in new,
                 "rating": format_rating(p.rating),
@@ -68,6 +70,11 @@ def _odds_section(table: RatingTable, tonight: Tonight, standings, names) -> dic
         places = [ordinal(n) for n in range(1, odds.places + 1)]
         seated.append({"number": len(seated) + 1, "rows": rows, "places": places, "problem": odds.problem})
     return {"table": table, "method": method, "description": table.method_description, "seated": seated}
+
+
+def _name(names, player: Player) -> str:
+    """A member's name with its link and tooltip; a new player's (not saved: no page yet) as typed."""
+    return names.html(player) if player.pk > 0 else escape(player.short_name)
 
 
 def _proposal(tonight: Tonight, table: RatingTable, standings) -> tuple[Proposal, list[float]]:
@@ -85,7 +92,7 @@ def odds_page(tonight: Tonight) -> dict:
         return {"no_tables": True}
     standings = _standings(tables, tonight.everyone)
     ctx: dict = {}
-    names = player_names(tonight.everyone, tables)
+    names = player_names([p for p in tonight.everyone if p.pk > 0], tables)
     if tonight.size is not None:
         table = _balance_table(tables, tonight.game)
         proposal, ratings = _proposal(tonight, table, standings)
@@ -96,7 +103,7 @@ def odds_page(tonight: Tonight) -> dict:
             "tables": [
                 {
                     "number": n,
-                    "players": [(names.html(tonight.everyone[i]), format_rating(ratings[i])) for i in seats],
+                    "players": [(_name(names, tonight.everyone[i]), format_rating(ratings[i])) for i in seats],
                     "mean": f"{mean:.1f}",
                 }
                 for n, (seats, mean) in enumerate(zip(proposal.tables, proposal.means, strict=True), start=1)

@@ -1,6 +1,8 @@
-"""The odds page's form, read: tonight's tables as typed (one line per table, players separated by
-commas, partners joined by `+`), the game, the rounds and a table size for balanced tables. Every
-mistake is a sentence naming the line and the player; nothing here raises."""
+"""The odds page's form, read: tonight's tables as typed, the game, the rounds and a table size for
+balanced tables. A table is typed as on the entry page, one side per line (partners joined by `+`),
+tables apart by a blank line, read by the entry page's own parser; or on one line, its sides
+separated by commas. A name the club does not know is a new player, at the method's starting
+rating. Every mistake is a sentence naming the line and the player; nothing here raises."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass, field
 
 from league.models import Game, Player
 from league.validation import NAME_LENGTH, ROUNDS, Span, name_key, name_problem, whole_number
+from web.entry.lines import parse_results
 from web.pages.typed_names import ambiguity, resolve_players
 
 MAX_TABLES = 12  # lines: tables tonight
@@ -30,22 +33,47 @@ class Tonight:
     tables: list[list[list[Player]]] = field(default_factory=list)
     everyone: list[Player] = field(default_factory=list)  # in the order typed
     problems: list[str] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)  # names taken as new players, each with any "Did you mean"
+
+
+def _entry_sides(number: int, line: str) -> tuple[list[list[str]], list[str]]:
+    """The sides on one line in the entry page's notation (`GL + K`, tied sides `GL = K`), read by its
+    parser (web.entry.lines), numbered as the text's line `number`; placings typed are not needed."""
+    results, problems = parse_results([""] * (number - 1) + [line])
+    sides: dict[str, list[str]] = {}
+    for result in results:
+        sides.setdefault(result.play.side or f"alone {len(sides)}", []).append(result.player)
+    return list(sides.values()), problems
 
 
 def _lines(text: str) -> tuple[list[tuple[int, list[list[str]]]], list[str]]:
-    """Each non-blank line's number and sides (names, trimmed), and the problems of the text itself."""
+    """Each table's first line number and sides (names, trimmed), and the problems of the text itself:
+    a line with commas is a table; lines without, up to a blank line, are a table's sides."""
     if len(text) > MAX_TEXT:
         return [], [f"The tables are {len(text):,} characters long; at most {MAX_TEXT:,}."]
-    lines, problems = [], []
+    lines, problems, block = [], [], []
+
+    def close():
+        if block:
+            lines.append((block[0][0], [side for _, sides in block for side in sides]))
+            block.clear()
+
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
-            continue
-        sides = [[name.strip() for name in part.split("+")] for part in line.replace(";", ",").split(",")]
-        for name in (n for side in sides for n in side):
-            problem = name_problem(name, "player", NAME_LENGTH) if name else "a player's name is missing"
-            if problem:
-                problems.append(f"Line {number}: {problem}.")
-        lines.append((number, [side for side in sides if any(side)]))
+            close()
+        elif "," in line or ";" in line:  # a whole table on one line
+            close()
+            sides = [[name.strip() for name in part.split("+")] for part in line.replace(";", ",").split(",")]
+            for name in (n for side in sides for n in side):
+                problem = name_problem(name, "player", NAME_LENGTH) if name else "a player's name is missing"
+                if problem:
+                    problems.append(f"Line {number}: {problem}.")
+            lines.append((number, [side for side in sides if any(side)]))
+        else:
+            sides, wrong = _entry_sides(number, line)
+            problems += wrong
+            block.append((number, sides))
+    close()
     if len(lines) > MAX_TABLES:
         problems.append(f"{len(lines)} tables: at most {MAX_TABLES} at once.")
     return lines, problems
@@ -58,7 +86,7 @@ def _table_problems(number: int, sides: list[list[str]], balancing: bool) -> lis
     if len(sides) < 2:
         return [
             f"Line {number} has only one {'side' if players > 1 else 'player'}: a table needs two or more, "
-            "separated by commas (GL, K, I)."
+            "one per line (partners joined by +), or on one line separated by commas (GL, K, I)."
         ]
     if players > MAX_AT_TABLE:
         return [f"Line {number} has {players} players: at most {MAX_AT_TABLE} at a table."]
@@ -82,14 +110,21 @@ def _twice(lines: list[tuple[int, list[list[str]]]], found: dict[str, Player]) -
     return problems
 
 
+def _new_players(resolved, lines) -> list[str]:
+    """Each name the club does not know taken as a new player (unsaved: odds are never stored, and
+    a negative id, which no row has, keeps them apart), with a note saying so."""
+    notes = []
+    line_of = {name_key(n): number for number, sides in lines for side in sides for n in side}
+    for n, (name, suggestion) in enumerate(resolved.unknown.items(), start=1):
+        resolved.players[name_key(name)] = Player(pk=-n, name=name, short_name=name)
+        hint = f" Did you mean {suggestion}?" if suggestion else ""
+        notes.append(f"Line {line_of[name_key(name)]}: {name} is new here, at the starting rating.{hint}")
+    return notes
+
+
 def _unknown(resolved, lines) -> list[str]:
     problems = []
     line_of = {name_key(n): number for number, sides in lines for side in sides for n in side}
-    for name, suggestion in resolved.unknown.items():
-        hint = f" Did you mean {suggestion}?" if suggestion else ""
-        if " " in name.strip() and not suggestion:
-            hint = " Separate the players with commas."
-        problems.append(f"Line {line_of[name_key(name)]}: {name} is not a player.{hint}")
     for name, players in resolved.ambiguous.items():
         problems.append(f"Line {line_of[name_key(name)]}: {ambiguity(name, players, resolved.former)}")
     return problems
@@ -143,6 +178,7 @@ def read(query) -> Tonight:
         problems.append("Balanced tables need two players or more.")
     if not problems:
         resolved = resolve_players(names)
+        tonight.new = _new_players(resolved, lines)
         found = resolved.players
         problems += _unknown(resolved, lines) + _twice(lines, found)
     tonight.problems = problems

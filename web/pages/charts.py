@@ -4,6 +4,9 @@ Each table is one line with its own colour, dash and marker shape, so that lines
 each other (a club with one game has identical Overall and game lines) all stay visible; the legend
 lists them in the order they are drawn. Each point carries an SVG <title>, which browsers show on
 hover, naming the table, the matchday, its date with the year, and the rating.
+
+The x axis is steps, not time: each matchday (or attempt) is one step, so a night of four games is
+four steps, not one vertical bar; the dates are marked beneath, at the first step of their day.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ class Point(NamedTuple):  # a tuple: a long history has hundreds, cheaper to mak
     day: date
     rating: float
     caption: str  # shown on hover, e.g. "Overall, matchday 3, November 8, 2025: 1501"
+    # The step it is drawn at, shared by the series' points of one matchday: (day, matchday number).
+    # None: a step of its own, after the series' points before it on its day.
+    step: tuple | None = None
 
 
 class Series(NamedTuple):
@@ -104,40 +110,62 @@ def _x_label(day: date, first: date, last: date) -> str:
     return f"{day:%b} {day.day}"
 
 
-def _x_ticks(dates: list[date], scale: _Scale) -> list[tuple[float, str, bool]]:
-    """Up to six of the chart's `dates` (sorted), spread along its points: (x, label, whether the
-    label ends at its tick rather than centring on it, at the right edge). A label is left out where
-    it would touch the one before it (dates bunch where play was busy)."""
+def _x_ticks(steps: list[tuple], scale: _Scale) -> list[tuple[float, str, bool]]:
+    """Up to six of the chart's days, each at the first of its steps (`steps` sorted, a step's day
+    first), spread along the steps: (x, label, whether the label ends at its tick rather than
+    centring on it, at the right edge). A label is left out where it would touch the one before it."""
+    firsts: dict[date, int] = {}
+    for i, step in enumerate(steps):
+        firsts.setdefault(step[0], i)
+    dates = list(firsts)
     picked = sorted({dates[round(i * (len(dates) - 1) / 5)] for i in range(6)} if len(dates) > 6 else set(dates))
-    ticks: list[tuple[float, str, bool]] = []
-    room = -math.inf  # where the last label kept ends
-    for day in picked:
-        x, label = scale.x(day), _x_label(day, scale.first, scale.last)
+    ticks: list[tuple[float, str, bool, float, float]] = []  # with where each label starts and ends
+    for n, day in enumerate(picked):
+        x, label = scale.x(firsts[day]), _x_label(day, scale.first, scale.last)
         width = LETTER * len(label)
         end = x + width / 2 > WIDTH
-        left = x - width if end else x - width / 2
-        if left >= room + LETTER:
-            ticks.append((x, label, end))
-            room = x if end else x + width / 2
-    return ticks
+        left, right = (x - width, x) if end else (x - width / 2, x + width / 2)
+        if n == len(picked) - 1:  # the last day is always marked: the labels before it give way
+            while ticks and left < ticks[-1][4] + LETTER and len(ticks) > 1:
+                ticks.pop()
+        if not ticks or left >= ticks[-1][4] + LETTER:
+            ticks.append((x, label, end, left, right))
+    return [(x, label, end) for x, label, end, _, _ in ticks]
 
 
 @dataclass(frozen=True)
 class _Scale:
-    """Where a day and a rating fall on the chart: its first and last day, its lowest and highest rating."""
+    """Where a step and a rating fall on the chart: its first and last day (for the labels), its
+    number of steps, its lowest and highest rating."""
 
     first: date
     last: date
+    steps: int
     low: float
     high: float
 
-    def x(self, day: date) -> float:
-        days = max((self.last - self.first).days, 1)
-        offset = (day - self.first).days / days if self.last != self.first else 0.5
+    def x(self, index: int) -> float:
+        offset = index / (self.steps - 1) if self.steps > 1 else 0.5
         return round(LEFT + offset * (WIDTH - LEFT - RIGHT), 1)
 
     def y(self, rating: float) -> float:
         return round(TOP + (self.high - rating) / (self.high - self.low) * (HEIGHT - TOP - BOTTOM), 1)
+
+
+def _steps(series: list[Series]) -> list[list[tuple]]:
+    """Each series' points' steps: their own, or (day, 0, n) for the n-th point of a series on its day."""
+    found = []
+    for s in series:
+        on_day: dict[date, int] = {}
+        keys = []
+        for p in s.points:
+            if p.step is not None:
+                keys.append((p.day, *p.step[1:]))
+            else:
+                on_day[p.day] = on_day.get(p.day, -1) + 1
+                keys.append((p.day, 0, on_day[p.day]))
+        found.append(keys)
+    return found
 
 
 def rating_chart(series: list[Series], title: str) -> SafeString:
@@ -150,10 +178,11 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
     low, high = math.floor(low / step) * step, math.ceil(high / step) * step
     if low == high:
         low, high = low - step, high + step
-    scale = _Scale(first, last, low, high)
+    keys = _steps(series)
+    steps = sorted({key for ks in keys for key in ks})
+    scale = _Scale(first, last, len(steps), low, high)
     y = scale.y
     y_ticks = [low + i * step for i in range(round((high - low) / step) + 1)]
-    dates = sorted(set(days))
     grid = format_html_join(
         "",
         '<line class="grid" x1="{}" x2="{}" y1="{}" y2="{}"/><text class="y-label" x="{}" y="{}">{}</text>',
@@ -166,11 +195,11 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         '<text class="x-label{}{}" x="{}" y="{}">{}</text>',
         (
             (" minor" if i % 2 else "", " end" if end else "", x, HEIGHT - BOTTOM + 18, label)
-            for i, (x, label, end) in enumerate(_x_ticks(dates, scale))
+            for i, (x, label, end) in enumerate(_x_ticks(steps, scale))
         ),
     )
     size = 4 if len(points) <= 100 else 2.5
-    xs = {day: scale.x(day) for day in dates}  # the tables' lines share their days
+    xs = {key: scale.x(i) for i, key in enumerate(steps)}  # the tables' lines share their matchdays
     return format_html(
         '<figure class="chart"><svg viewBox="0 0 {} {}" role="img" aria-label="{}">{}{}{}</svg>'
         '<ul class="legend">{}</ul></figure>',
@@ -179,17 +208,17 @@ def rating_chart(series: list[Series], title: str) -> SafeString:
         title,
         grid,
         labels,
-        SafeString("".join(_lines(series, xs, y, size))),
+        SafeString("".join(_lines(series, keys, xs, y, size))),
         _legend(series),
     )
 
 
-def _lines(series: list[Series], xs: dict[date, float], y, size: float) -> list[SafeString]:
+def _lines(series: list[Series], keys: list[list[tuple]], xs: dict, y, size: float) -> list[SafeString]:
     """Each series as a line through its points, with a marker at each (its caption as a tooltip)."""
     lines = []
     for i, s in enumerate(series):
         line, dash, width, shape = _style(i)
-        at = [(xs[day], y(rating)) for day, rating, _ in s.points]
+        at = [(xs[key], y(p.rating)) for p, key in zip(s.points, keys[i], strict=True)]
         markers = "".join(
             [_marker(shape, cx, cy, size, INK, p.caption) for p, (cx, cy) in zip(s.points, at, strict=True)]
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -70,10 +71,15 @@ def days_between(first: date, last: date, today: date) -> str:
 
 def table_date(day: date | None, with_year: bool) -> str:
     """A date in a table: "November 3", or "November 3, 2025" when the table's matchdays cross a
-    year or reach into the future (see `ratings.selectors.standings.TableSpan.needs_year`)."""
+    year, reach into the future or are of another year (`TableSpan.needs_year`), or the date
+    itself is not of this year."""
     if day is None:
         return ""
-    return long_date(day) if with_year else month_day(day)
+    return long_date(day) if with_year or day.year != this_year() else month_day(day)
+
+
+def this_year() -> int:
+    return timezone.localdate().year
 
 
 def plain_number(value: float | None) -> int | float | None:

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 from league.models import Game
 from ratings.models import RatingTable
 from ratings.selectors import grids
-from ratings.selectors.grids import Grid
+from ratings.selectors.grids import Grid, SideCell
 from ratings.selectors.standings import TableSpan
 from web.pages.columns import DateColumn, MatchdayColumn
 from web.pages.formatting import explain_change, format_rating, plain_number
@@ -46,13 +46,15 @@ class PlayerColumn(tables.Column):
             return "-"
         text = format_rating(shown) if self.ratings else shown
         note = record.notes.get(self.player_id)
-        # Numbers and fixed words only in the first two (a placing is "4(3)"); a results cell may
-        # name partners, so it is escaped.
+        # Numbers and fixed words only in the first two (a placing is "4(3)"); a results cell has a
+        # side's label and its partners' names, so it is escaped.
         if note:  # the player played this matchday: say how the change came about
             line = explain_change(note.delta, note.rated_placing, note.players, note.expected, note.k, note.placing)
             return SafeString(f'<span class="played" title="{line}">{text}</span>')
         if self.ratings:
             return SafeString(f'<span class="carried">{text}</span>')
+        if isinstance(shown, SideCell):  # short in the grid, the partners on hover
+            return SafeString(f'<span class="side" title="{escape(shown.partners)}">{escape(text)}</span>')
         return escape(text)
 
     def value(self, value):

@@ -9,6 +9,7 @@ from web.pages.errors import NotFound
 
 PAGE_NUMBERS = Span(1, 9_999_999)
 WHOLE = 1_000_000_000  # a page size no table reaches: the whole table on one page
+WHOLE_TABLE = "whole"  # the page number a table's download asks for (`Section.page_number`)
 
 
 def page_number(text: str | None) -> int | None:
@@ -29,6 +30,8 @@ def paginate(queryset, number: str | None, per_page: int, count: int | None = No
 
     `count`, when the caller knows it already (see `ratings.selectors.standings.spans`), spares the query that
     counts the rows."""
+    if number == WHOLE_TABLE:
+        number, per_page = None, WHOLE
     paginator = Paginator(queryset, per_page, allow_empty_first_page=True)
     if count is not None:
         paginator.count = count  # a cached property: setting it is what Django's own code reads

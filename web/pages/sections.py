@@ -20,6 +20,7 @@ from web.pages.access import may_enter
 from web.pages.errors import NotFound
 from web.pages.formatting import csv_cell
 from web.pages.names import PlainNames, PlayerNames
+from web.pages.paging import WHOLE_TABLE
 
 EXPORT_FORMATS = ("csv", "json")
 BASE_IDS = ("content",)  # the ids base.html gives its own elements
@@ -78,6 +79,10 @@ class Section:
 
     @property
     def page_number(self) -> str | None:
+        """The page asked for; the whole table (`WHOLE_TABLE`) when the request downloads this
+        table: a download holds the whole table, not the page shown."""
+        if self.exports.wanted and self.request.GET.get("table") == self.key:
+            return WHOLE_TABLE
         return self.request.GET.get(self.param)
 
     def show(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.shortcuts import render
 from django.utils import timezone
 
-from league.models import Player, club_setting
+from league.models import DealSession, Player, club_setting
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
@@ -54,12 +54,15 @@ def directory(request):
     size = club_setting("standings_page_size")
     if days.day is None:
         page = paginate(overview.player_directory(search, order), section.page_number, size)
-        rows = overview.directory_rows(page)
+        rows = overview.directory_rows(page, timezone.localdate())
     else:  # as it stood at the end of a day
         page = paginate(as_at_ratings.directory_at(search, order, days.day), section.page_number, size)
         rows = list(page.object_list)
     with_year = standings.all_dates().needs_year(timezone.localdate())
-    section.show(lambda names: PlayersTable(rows, names, with_year=with_year), page, title="Players")
+    # Columns that are zero for everyone are left out: attempts at deals, for a club without solitaire.
+    zero = () if DealSession.objects.exists() else ("attempts",)
+    build = lambda names: PlayersTable(rows, names, with_year=with_year, exclude=zero)  # noqa: E731
+    section.show(build, page, title="Players")
     exports.names = player_names([row.player for row in rows])
     query = request.GET.copy()
     query.pop(section.param, None)
@@ -117,7 +120,10 @@ def _chart(player: Player, rated: list[RatingTable], history: dict):
                 table.name,
                 [
                     charts.Point(
-                        p.day, p.rating, f"{table.name}, matchday {p.number}, {dates[p.day]}: {format_rating(p.rating)}"
+                        p.day,
+                        p.rating,
+                        f"{table.name}, matchday {p.number}, {dates[p.day]}: {format_rating(p.rating)}",
+                        (p.day, p.number),  # a step per matchday, shared by its tables
                     )
                     for p in history.get(table.pk, [])
                 ],
@@ -177,7 +183,7 @@ def player(request, pk):
     tables = list(RatingTable.objects.select_related("game"))
     games = {table.game_id: table.game for table in tables if table.game_id}  # read with the tables
     if day is None:
-        summary = player_standings(player, tables, club_setting("provisional_matchdays"))
+        summary = player_standings(player, tables, today)
     else:  # as they stood at the end of a day
         summary = as_at_ratings.player_standings_at(player, tables, day, club_setting("provisional_matchdays"))
     rated = [row["table"] for row in summary if not row["table"].against_deals]
