@@ -17,7 +17,7 @@ from league.models import Club, Game, Matchday, Player, Result, club_setting
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
 from ratings.selectors import as_at as ratings_at
-from ratings.selectors import boards, overview
+from ratings.selectors import boards, overview, ranks
 from ratings.selectors.players import player_standings, rating_history
 from ratings.selectors.standings import matchday_entries, ranked_standings, standing_rows
 from ratings.selectors.standings import spans as spans_of
@@ -81,14 +81,14 @@ def _standing(row) -> dict:
     }
 
 
-def _today(table: RatingTable, since: date | None, show_all: bool, below: int) -> tuple[list, bool]:
+def _today(table: RatingTable, latest: date | None, show_all: bool, below: int) -> tuple[list, bool]:
     """A table's standings today, as the standings page builds them (web.league.views.standings)."""
     if table.against_deals:  # its own inactivity window, by its game's latest session
         shown_since = None if show_all else deal_selectors.active_since(table, deal_selectors.latest_session(table))
         rows = standing_rows(table, paginate(ranked_standings(table, shown_since), None, WHOLE), below)
         hidden = shown_since is not None and table.standings.filter(matchday_date__lt=shown_since).exists()
         return rows, hidden
-    board = boards.board(table, below, since)
+    board = ranks.standings_board(table, timezone.localdate(), latest, show_all)  # as every rank shown
     return boards.with_players(board.rows), bool(board.hidden)
 
 
@@ -110,13 +110,10 @@ def standings(request, club: str, as_at: str | None = None, all: str | None = No
     day, show_all = day_of(request), request.GET.get("all") == "1"
     below = club_setting("provisional_matchdays")
     found = list(RatingTable.objects.in_page_order())
-    since = None
-    if day is None:
-        last = spans_of(found, counted=False).everything.last
-        since = boards.active_since(last, timezone.localdate(), club_setting("inactive_days"), show_all)
+    latest = spans_of(found, counted=False).everything.last if day is None else None
     sections = []
     for table in found:
-        rows, hidden = _today(table, since, show_all, below) if day is None else _at(table, day, show_all, below)
+        rows, hidden = _today(table, latest, show_all, below) if day is None else _at(table, day, show_all, below)
         shown = [_standing(row) for row in rows]
         sections.append({"table": table.slug, "name": table.name, "hidden": hidden, "rows": shown})
     return {"as_at": day, "tables": sections}
@@ -127,7 +124,9 @@ def players(request, club: str, as_at: str | None = None):
     club_of(request, club)
     day = day_of(request)
     if day is None:
-        rows = overview.directory_rows(paginate(overview.player_directory("", "name"), None, WHOLE))
+        rows = overview.directory_rows(
+            paginate(overview.player_directory("", "name"), None, WHOLE), timezone.localdate()
+        )
     else:
         rows = ratings_at.directory_at("", "name", day)
     found = [
@@ -158,7 +157,7 @@ def player(request, club: str, pk: int, as_at: str | None = None):
     rated = list(RatingTable.objects.select_related("game"))
     below = club_setting("provisional_matchdays")
     if day is None:
-        summary = player_standings(found, rated, below)
+        summary = player_standings(found, rated, timezone.localdate())
     else:  # as they stood at the end of a day, as the player's page
         summary = ratings_at.player_standings_at(found, rated, day, below)
     summary = [row for row in summary if not row["table"].against_deals]

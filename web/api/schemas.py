@@ -74,8 +74,11 @@ class PointOut(Schema):
 
 class PlayerTableOut(Schema):
     table: str
-    rank: int
-    of: int
+    rank: int | None = Field(
+        description="As the standings show it; None where they show the player unranked (provisional, a guest) "
+        "or leave them out (inactive)."
+    )
+    of: int = Field(description="How many players the standings rank (the 12 of #3 of 12).")
     rating: float
     played: int
     provisional: bool
