@@ -3,7 +3,7 @@
 # Saved previews' one-time tokens: a model of this app, kept with the logic that uses it.
 from league.submissions import Submission
 
-from .club import Category, FormerName, Game, Page, Player
+from .club import Category, FormerName, Game, Page, Player, unranked
 from .clubs import (
     Club,
     Revision,
@@ -38,6 +38,7 @@ __all__ = [
     "MatchdayQuerySet",
     "Page",
     "Player",
+    "unranked",
     "Result",
     "Revision",
     "Season",

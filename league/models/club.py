@@ -49,6 +49,11 @@ class Category(WithinClub, models.Model):
         clean_name(self, "name", "name", self._meta.get_field("name").max_length)
 
 
+def unranked(via: str = "") -> Q:
+    """The players rated but never ranked (`Player.ranked`), reached through `via` ("player__")."""
+    return Q(**{f"{via}guest": True}) | Q(**{f"{via}stands_for__isnull": False})
+
+
 class Player(WithinClub, KeyedByName, models.Model):
     KEY_FIELD = "short_name_key"
 
@@ -62,6 +67,11 @@ class Player(WithinClub, KeyedByName, models.Model):
     # movers until the admin makes them a member (one click: web/admin/catalogue.py).
     guest = models.BooleanField(
         default=False, help_text="Rated, but not on the standings, leaders or movers until made a member."
+    )
+    # A game's own rating, against which players win or lose together (co-op, solo): rated as a
+    # player is, never listed as one (ratings.services.against_game).
+    stands_for = models.OneToOneField(
+        "Game", null=True, blank=True, editable=False, on_delete=models.CASCADE, related_name="stand_in"
     )
 
     objects = club_rows()
@@ -81,12 +91,20 @@ class Player(WithinClub, KeyedByName, models.Model):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
+        if self.stands_for_id is not None:  # a game's own rating is shown on the game's page
+            return self.stands_for.get_absolute_url()
         return club_reverse(self.club_id, "league:player", [self.pk])
 
     def clean(self) -> None:
         clean_name(self, "short_name", "short name", SHORT_NAME_LENGTH)
         clean_name(self, "name", "full name", NAME_LENGTH)
         refuse_same_key(self, "short_name", "short_name_key", "player")
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the player is on the standings, leaders and movers: a guest or a game's stand-in
+        is rated, never ranked (`unranked` is the same for a query)."""
+        return not self.guest and self.stands_for_id is None
 
 
 class FormerName(models.Model):
@@ -143,6 +161,11 @@ class Game(WithinClub, KeyedByName, models.Model):
         default=False,
         help_text="Solitaire or patience: players play numbered deals in dated sessions, and players and deals "
         "are rated against each other (never in the overall rating). Set it before the first session.",
+    )
+    cooperative = models.BooleanField(
+        "co-operative",
+        default=False,
+        help_text="The players win or lose together against the game, which has a rating of its own.",
     )
     scoring = models.CharField(
         "scored by",

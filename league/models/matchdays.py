@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from league import results
@@ -51,6 +52,8 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
         help_text="Only the table-size method uses it: 19-24 lowers K one step, 12-18 two. Blank: full game.",
     )
     notes = models.TextField(blank=True, validators=NO_NUL)
+    # The play it was imported from ("bgstats:<uuid>"): a file imported again adds only its new plays.
+    source = models.CharField(max_length=80, blank=True, editable=False)
 
     objects = club_rows(models.Manager.from_queryset(MatchdayQuerySet))
 
@@ -69,6 +72,9 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
             span_check("rounds", ROUNDS, "league_matchday_rounds_range"),
             span_check("winner_score", WINNER_SCORES, "league_matchday_winner_score_range", nullable=True),
             *unique_in_club("league_matchday", "number"),
+            models.UniqueConstraint(
+                fields=["club", "source"], condition=~Q(source=""), name="league_matchday_source_in_club"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ from datetime import date
 from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from league.models import Attempt, DealSession, Matchday, Player, club_setting
+from league.models import Attempt, DealSession, Matchday, Player, club_setting, unranked
 
 from ..models import AttemptRating, RatingEntry, RatingTable, Standing
 from . import ranks
@@ -95,7 +95,7 @@ def ranked_at(
         everyone = ratings_at(table, day)
         rows = everyone if active_since is None else [row for row in everyone if row.matchday_date >= active_since]
         hidden = len(rows) < len(everyone)
-    guests = set(Player.objects.filter(guest=True).values_list("pk", flat=True))  # rated, not ranked
+    guests = set(Player.objects.filter(unranked()).values_list("pk", flat=True))  # rated, not ranked
     rows = [row for row in rows if row.player_id not in guests]
     settling = []
     if provisional_below is not None and not table.against_deals:
@@ -278,7 +278,7 @@ def directory_at(search: str, order: str, day: date) -> list[DirectoryRow]:
     overall = RatingTable.objects.filter(scope=RatingTable.Scope.OVERALL).first()
     rated = {row.player_id: row for row in ratings_at(overall, day)} if overall else {}
     places = standing_ranks_at(overall, day, club_setting("provisional_matchdays")) if overall else {}
-    players = Player.objects.filter(pk__in=list(played))
+    players = Player.objects.filter(pk__in=list(played), stands_for__isnull=True)
     if search:
         players = players.filter(pk__in=named(search))
     rows = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from league.models import Player
+from league.models import Player, unranked
 
 from ..models import RatingTable
 from .standings import Spans, StandingRow, ranked, settling
@@ -58,7 +58,7 @@ def board(
     and players made into models cost a page ten times its budget)."""
     method, params = table.rating_method, table.method_params()
     rows, hidden = [], 0
-    members = table.standings.ranked().exclude(player__guest=True)  # guests are rated, not ranked
+    members = table.standings.ranked().exclude(unranked("player__"))  # guests and stand-ins: rated, not ranked
     for player_id, rating, played, last, delta, state in members.values_list(*_FIELDS):
         if since is not None and last < since:
             hidden += 1

@@ -97,7 +97,7 @@ def biggest(changes: list[Mover], fine: bool = False) -> list[Mover]:
     at the cut (a change shown the same: to a tenth, or a hundredth where `fine`, against deals):
     dropping a player tied with one shown named a winner the page had no reason to prefer."""
     shown = (lambda m: round(m.change, 2)) if fine else (lambda m: round(m.change, 1))
-    members = [m for m in changes if not m.player.guest]  # a guest is rated, never a mover
+    members = [m for m in changes if m.player.ranked]  # a guest or stand-in is rated, never a mover
     ordered = sorted(members, key=lambda m: (-m.change, m.player.short_name))
     rises = [m for m in ordered if m.change > 0]
     falls = [m for m in ordered if m.change < 0][::-1]  # the biggest fall first, for the cut

@@ -127,7 +127,7 @@ def player_directory(search: str, order: str) -> QuerySet:
     of `DIRECTORY_ORDER`), with their overall rating, matchdays (every game's), attempts at deals
     (solitaire's rows count attempts, not matchdays) and last matchday, from their standings: one
     row per player per table, never their history."""
-    players = Player.objects.all()
+    players = Player.objects.filter(stands_for__isnull=True)  # a game's stand-in is shown as the game
     if search:
         players = players.filter(pk__in=named(search))
     own = Q(standings__table__scope=RatingTable.Scope.GAME)

@@ -130,7 +130,7 @@ def boards(seasons: list[Season], today: date) -> dict[int, list[SeasonBoard]]:
     players = Player.objects.in_bulk({player for _, _, player, *_ in found})
     by_board: dict[tuple[int, int], list[SeasonRow]] = {}
     for season_id, table_id, player_id, played, brought, rating in found:
-        if players[player_id].guest:
+        if not players[player_id].ranked:
             continue  # rated, but not on a season's boards (nor its movers) until made a member
         row = SeasonRow(0, players[player_id], rating, played, rating - brought)
         by_board.setdefault((season_id, table_id), []).append(row)

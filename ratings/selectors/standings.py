@@ -14,7 +14,7 @@ from itertools import groupby
 from django.core.paginator import Page
 from django.db.models import Count, Func, IntegerField, OuterRef, QuerySet, Subquery, Value
 
-from league.models import Game, Matchday, Player, Result
+from league.models import Game, Matchday, Player, Result, unranked
 from league.results import values as result_values
 
 from ..comparison import MatchdayRecord, StoredPlay
@@ -133,7 +133,7 @@ def judges_from_state(method: Method) -> bool:
 def ranked_standings(table: RatingTable, active_since: date | None = None) -> QuerySet:
     """The table's current ranking, best first, as standings pages show it. With `active_since`,
     players whose last matchday is older are left out (and not ranked)."""
-    standings = table.standings.ranked().exclude(player__guest=True).select_related("player")  # members only
+    standings = table.standings.ranked().exclude(unranked("player__")).select_related("player")  # members only
     if active_since is not None:
         standings = standings.filter(matchday_date__gte=active_since)
     return standings

@@ -39,6 +39,7 @@ class ImportedMatchday:
     rounds: int
     results: list[TypedResult] = field(default_factory=list)
     where: str = ""
+    source: str = ""  # the play it was imported from, for an app's file (Matchday.source)
 
     def named(self) -> str:
         return self.where or f"Matchday {self.number}"
@@ -157,7 +158,7 @@ def _checked(imported: Sequence[ImportedMatchday], existing: dict[int, Matchday]
     shorts = {row.player: players[name_key(row.player)].short_name for row in rows}  # each name once
     for given in imported:
         game = games[name_key(given.game)]
-        matchday = existing.get(given.number) or Matchday(number=given.number, club_id=club)
+        matchday = existing.get(given.number) or Matchday(number=given.number, club_id=club, source=given.source)
         matchday.date, matchday.game, matchday.rounds = given.date, game, given.rounds
         typed = [row if shorts[row.player] == row.player else _as_named(row, shorts) for row in given.results]
         try:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from league.models import Game, Matchday, Page, Result, Season, club_setting
 from league.selectors import game_points, neighbours
 from ratings.models import RatingTable
-from ratings.selectors import boards, overview, ranks, seasons
+from ratings.selectors import against_game, boards, overview, ranks, seasons
 from ratings.selectors.sides import in_sides, with_sides
 from ratings.selectors.standings import matchday_entries
 from ratings.selectors.standings import spans as spans_of
@@ -220,6 +220,7 @@ def game(request, slug):
     shown = [p for s in points for p in s.players]
     exports.names = player_names([*section.players, *results.players, *(row.player for row in ranking), *shown])
     ctx = {"game": game, "section": section, "standings": standings_section, "results": results, "points": points}
+    ctx["against"] = against_game.game_record(game) if when.day is None else None  # co-op and solo plays
     ctx.update(show_all=show_all, inactive_days=club_setting("inactive_days"), days=when, first=span.first, today=today)
     return exports.response() or render(request, "league/game.html", ctx)
 

@@ -4,15 +4,15 @@ each table, attempts at deals, head to head against everyone they met and their 
 
 from __future__ import annotations
 
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from league.models import DealSession, Player, club_setting
 from league.selectors import head_to_head_counts, head_to_head_records
 from ratings.deals import selectors as deal_selectors
 from ratings.models import RatingTable
+from ratings.selectors import against_game, overview, seasons, standings
 from ratings.selectors import as_at as as_at_ratings
-from ratings.selectors import overview, seasons, standings
 from ratings.selectors.players import (
     RECENT_DAYS,
     matchday_rows,
@@ -174,6 +174,8 @@ def _partners_section(section, player: Player, games: dict):
 @public_page
 def player(request, pk):
     player = get_or_404(Player.objects, f"There is no player number {pk}.", pk=pk)
+    if player.stands_for_id is not None:  # a game's own rating: shown on the game's page
+        return redirect(player.get_absolute_url())
     today = timezone.localdate()
     try:
         day = read_days(request.GET, today).day
@@ -212,5 +214,6 @@ def player(request, pk):
         "partners": partners_section,
         "days": Days(day),
         "honours": seasons.player_honours(player, today) if day is None else [],  # finished seasons'
+        "against": against_game.records_against(player) if day is None else [],  # co-op and solo plays
     }
     return exports.response() or render(request, "league/player.html", ctx)

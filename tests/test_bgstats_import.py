@@ -1,0 +1,139 @@
+"""The BG Stats export imported (ratings.services.bgstats): every play a matchday or counted as
+skipped, again adding nothing; co-op and solo plays rated against the game."""
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from league.bgstats import read_export
+from league.models import Game, Matchday, Player, Result, Write
+from ratings.models import RatingEntry
+from ratings.services.bgstats import import_bgstats
+
+FILE = Path(__file__).parent / "data" / "bgstats" / "BGStatsExport.json"
+TODAY = date(2026, 11, 29)
+
+
+@pytest.fixture(scope="module")
+def export():
+    return read_export(FILE.read_bytes(), TODAY)
+
+
+@pytest.fixture
+def imported(db, export):
+    return import_bgstats(export)
+
+
+def test_the_real_export_imports_whole_and_again_adds_nothing(imported, export):
+    assert len(imported.added) == 596 and imported.already == 0 and imported.by_hand == []
+    assert Matchday.objects.count() == 596
+    assert len(Game.objects.all()) == 146  # of the 148 games, two were never played
+    assert Player.objects.filter(stands_for__isnull=True).count() == 36
+    again = import_bgstats(export)
+    assert (again.added, again.already) == ([], 596)
+    assert Matchday.objects.count() == 596
+
+
+def test_a_dry_run_reports_the_same_and_writes_nothing(db, export):
+    report = import_bgstats(export, dry_run=True)
+    assert len(report.added) == 596 and len(report.new_games) == 146
+    assert not Matchday.objects.exists() and not Game.objects.exists() and not Write.objects.exists()
+
+
+def test_a_co_op_play_moves_the_players_and_the_game_in_opposite_ways(imported):
+    won = Matchday.objects.get(source="bgstats:B72CCC70-4A76-4FE9-81F5-3D2997972E12")
+    entries = {e.player.short_name: e.delta for e in RatingEntry.objects.filter(matchday=won, table__game=won.game)}
+    stand_in = won.game.stand_in
+    assert set(entries) == {"Paula", "Jul", stand_in.short_name}
+    assert entries["Paula"] == entries["Jul"] > 0 > entries[stand_in.short_name]
+
+
+def test_the_anonymous_player_is_a_guest_and_names_lose_their_trailing_spaces(imported):
+    assert Player.objects.get(name="Anonymous player").guest
+    assert {"Ever", "Ever sen", "Ina", "Ina K"} <= set(Player.objects.values_list("name", flat=True))
+
+
+def test_a_play_entered_by_hand_first_is_reported_not_added_twice(db, export):
+    first = export.plays[0]  # My City, 2021-08-08: Jul 1, Paula 2 (33 points each, Jul flagged)
+    from league.results import Play, TypedResult
+    from ratings.services.imports import ImportedMatchday, import_matchdays
+
+    import_matchdays(
+        [ImportedMatchday(1, first.day, "My City", 1, [TypedResult(Play(1), "Jul"), TypedResult(Play(2), "Paula")])]
+    )
+    report = import_bgstats(export)
+    assert len(report.by_hand) == 1 and "looks like matchday 1" in report.by_hand[0]
+    assert Matchday.objects.count() == 596
+
+
+def test_a_file_with_a_problem_imports_nothing(db, export):
+    from dataclasses import replace
+
+    with pytest.raises(ValidationError):
+        import_bgstats(replace(export, problems=["Play 3: it has no players"]))
+    assert not Matchday.objects.exists()
+
+
+def test_a_decimal_point_is_kept_in_the_note(imported):
+    paula = Result.objects.get(matchday__source="bgstats:C55D5A8E-0E22-4D92-B3B9-469C558455CF", player__name="Paula")
+    assert (paula.placing, paula.score, paula.note) == (1, 22, "21.7 points")
+
+
+def test_the_command_tries_then_imports_and_says_what_it_did(db, tmp_path):
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("import_bgstats", str(FILE), "--dry-run", stdout=out)
+    tried = out.getvalue()
+    assert "Would add 596 plays as matchdays 1 to 596." in tried
+    assert "  358 placed by the flagged winners, then the points" in tried
+    assert "Anonymous P (Anonymous player)" in tried
+    assert "· Codenames: Duett · Jul, Paula lost against the game" in tried
+    assert not Matchday.objects.exists()
+    out = io.StringIO()
+    call_command("import_bgstats", str(FILE), stdout=out)
+    assert "Added 596 plays as matchdays 1 to 596." in out.getvalue()
+    assert Write.objects.filter(way=Write.Way.IMPORT).exists()
+    out = io.StringIO()
+    call_command("import_bgstats", str(FILE), stdout=out)
+    assert "No new plays: nothing to add.\nSkipped 596 plays imported before" in out.getvalue()
+
+
+def test_the_command_refuses_a_file_that_is_no_export(db, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    bad = tmp_path / "plays.json"
+    bad.write_text("{not json")
+    with pytest.raises(CommandError, match="Nothing was imported from .*: This is not a BG Stats export"):
+        call_command("import_bgstats", str(bad))
+
+
+def test_the_game_page_gives_its_record_and_rating_and_the_players_page_theirs(imported, client):
+    from league.models import Club
+
+    slug = Club.objects.get().slug
+    game = Game.objects.get(name="Pandemic Legacy: Season 1")
+    html = client.get(f"/{slug}/games/{game.slug}/").content.decode()
+    assert "the players beat Pandemic Legacy: Season 1 12 times in 15, and its rating is" in html
+    jul = Player.objects.get(name="Jul")
+    html = client.get(f"/{slug}/players/{jul.pk}/").content.decode()
+    assert "Pandemic Legacy: Season 1</a>: won 12 of 15" in html
+    stand_in = game.stand_in
+    assert client.get(f"/{slug}/players/{stand_in.pk}/")["Location"] == f"/{slug}/games/{game.slug}/"
+
+
+def test_a_games_stand_in_is_never_listed_among_the_players(imported, client):
+    from league.models import Club
+
+    slug = Club.objects.get().slug
+    stand_ins = list(Player.objects.filter(stands_for__isnull=False).values_list("pk", flat=True))
+    assert len(stand_ins) == Game.objects.filter(stand_in__isnull=False).count() > 10
+    standings = client.get(f"/{slug}/standings/", {"all": "1", "print": "1"}).content.decode()
+    directory = client.get(f"/{slug}/players/", {"players-page": "1"}).content.decode()
+    for page in (standings, directory):
+        assert not any(f"/players/{pk}/" in page for pk in stand_ins)
+        assert f"/players/{Player.objects.get(name='Jul').pk}/" in page
