@@ -137,3 +137,29 @@ def test_a_games_stand_in_is_never_listed_among_the_players(imported, client):
     for page in (standings, directory):
         assert not any(f"/players/{pk}/" in page for pk in stand_ins)
         assert f"/players/{Player.objects.get(name='Jul').pk}/" in page
+
+
+def test_the_admin_previews_every_play_then_imports_once(admin_client):
+    from django.urls import reverse
+
+    url = reverse("admin:league_matchday_import_bgstats")
+    with FILE.open("rb") as upload:
+        preview = admin_client.post(url, {"file": upload})
+    html = preview.content.decode()
+    assert "Would add 596 plays as matchdays" in html and not Matchday.objects.filter(source__gt="").exists()
+    assert "Anonymous P (Anonymous player)" in html and html.count("<li>Matchday ") == 596
+    token = preview.context["preview"]["token"]
+    done = admin_client.post(url, {"confirm": token})
+    assert done.status_code == 302 and Matchday.objects.filter(source__gt="").count() == 596
+    again = admin_client.post(url, {"confirm": token})
+    assert again.status_code == 302 and Matchday.objects.filter(source__gt="").count() == 596
+    assert Write.objects.filter(way=Write.Way.IMPORT, user__isnull=False).exists()
+
+
+def test_the_admin_refuses_a_file_that_is_no_export_saying_why(admin_client, tmp_path):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    bad = SimpleUploadedFile("plays.json", b'{"plays": [], "games": [], "players": [], "plays": []}')
+    html = admin_client.post(reverse("admin:league_matchday_import_bgstats"), {"file": bad}).content.decode()
+    assert "Nothing was imported" in html and "given twice" in html
