@@ -163,3 +163,26 @@ def test_the_admin_refuses_a_file_that_is_no_export_saying_why(admin_client, tmp
     bad = SimpleUploadedFile("plays.json", b'{"plays": [], "games": [], "players": [], "plays": []}')
     html = admin_client.post(reverse("admin:league_matchday_import_bgstats"), {"file": bad}).content.decode()
     assert "Nothing was imported" in html and "given twice" in html
+
+
+def test_a_co_op_play_is_rated_as_methods_says_and_exported_with_the_table(imported, client):
+    """The club's first Codenames: Duett: two players new to the game's table (pairwise by placing,
+    K 40 multielo), a side of 1500 against the game at 1500: 20 points change hands, as /methods/
+    works it out; export_ratings lists each change."""
+    import io
+
+    from django.core.management import call_command
+
+    first = Matchday.objects.filter(game__name="Codenames: Duett").order_by("date", "number").first()
+    table = first.game.rating_table
+    assert (table.method, table.parameters) == ("pairwise-placing", {"k": 40, "k_scale": "multielo"})
+    won = Result.objects.get(matchday=first, player__stands_for=first.game).placing == 2
+    entries = {e.player.name: e.delta for e in RatingEntry.objects.filter(matchday=first, table=table)}
+    sign = 1 if won else -1
+    assert len(entries) == 3 and entries.pop("Codenames: Duett") == -20 * sign
+    assert set(entries.values()) == {20 * sign}
+    out = io.StringIO()
+    call_command("export_ratings", "--table", table.slug, stdout=out)
+    rows = [line for line in out.getvalue().splitlines() if line.startswith(f"{first.number},")]
+    assert len(rows) == 3
+    assert "+18.85" in client.get("/card-games/methods/").content.decode()
