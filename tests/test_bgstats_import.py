@@ -137,3 +137,52 @@ def test_a_games_stand_in_is_never_listed_among_the_players(imported, client):
     for page in (standings, directory):
         assert not any(f"/players/{pk}/" in page for pk in stand_ins)
         assert f"/players/{Player.objects.get(name='Jul').pk}/" in page
+
+
+def test_the_admin_previews_every_play_then_imports_once(admin_client):
+    from django.urls import reverse
+
+    url = reverse("admin:league_matchday_import_bgstats")
+    with FILE.open("rb") as upload:
+        preview = admin_client.post(url, {"file": upload})
+    html = preview.content.decode()
+    assert "Would add 596 plays as matchdays" in html and not Matchday.objects.filter(source__gt="").exists()
+    assert "Anonymous P (Anonymous player)" in html and html.count("<li>Matchday ") == 596
+    token = preview.context["preview"]["token"]
+    done = admin_client.post(url, {"confirm": token})
+    assert done.status_code == 302 and Matchday.objects.filter(source__gt="").count() == 596
+    again = admin_client.post(url, {"confirm": token})
+    assert again.status_code == 302 and Matchday.objects.filter(source__gt="").count() == 596
+    assert Write.objects.filter(way=Write.Way.IMPORT, user__isnull=False).exists()
+
+
+def test_the_admin_refuses_a_file_that_is_no_export_saying_why(admin_client, tmp_path):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    bad = SimpleUploadedFile("plays.json", b'{"plays": [], "games": [], "players": [], "plays": []}')
+    html = admin_client.post(reverse("admin:league_matchday_import_bgstats"), {"file": bad}).content.decode()
+    assert "Nothing was imported" in html and "given twice" in html
+
+
+def test_a_co_op_play_is_rated_as_methods_says_and_exported_with_the_table(imported, client):
+    """The club's first Codenames: Duett: two players new to the game's table (pairwise by placing,
+    K 40 multielo), a side of 1500 against the game at 1500: 20 points change hands, as /methods/
+    works it out; export_ratings lists each change."""
+    import io
+
+    from django.core.management import call_command
+
+    first = Matchday.objects.filter(game__name="Codenames: Duett").order_by("date", "number").first()
+    table = first.game.rating_table
+    assert (table.method, table.parameters) == ("pairwise-placing", {"k": 40, "k_scale": "multielo"})
+    won = Result.objects.get(matchday=first, player__stands_for=first.game).placing == 2
+    entries = {e.player.name: e.delta for e in RatingEntry.objects.filter(matchday=first, table=table)}
+    sign = 1 if won else -1
+    assert len(entries) == 3 and entries.pop("Codenames: Duett") == -20 * sign
+    assert set(entries.values()) == {20 * sign}
+    out = io.StringIO()
+    call_command("export_ratings", "--table", table.slug, stdout=out)
+    rows = [line for line in out.getvalue().splitlines() if line.startswith(f"{first.number},")]
+    assert len(rows) == 3
+    assert "+18.85" in client.get("/card-games/methods/").content.decode()

@@ -228,8 +228,9 @@ def test_the_player_page_of_a_solitaire_player_has_a_fixed_number_of_queries(cli
     url = reverse("league:player", args=[player.pk])
     for year in (2024, 2025):  # whatever the number of attempts
         # with the partners (none here), former names, honours, the record of attempts and the
-        # standings the card's rank is read from (the latest day, the latest session, the board)
-        with django_assert_num_queries(18):
+        # standings the card's rank is read from (the latest day, the latest session, the board) and
+        # the record against the games played against (none here)
+        with django_assert_num_queries(19):
             client.get(url)
         import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], generate_attempts(30, 600, 9, start=date(year, 1, 1))))
 

@@ -105,7 +105,8 @@ def test_player_names_with_html_are_shown_as_text(client, club):
     [
         ("/card-games/", 23),
         ("/card-games/standings/", 10),
-        ("/card-games/games/hearts/", 16),  # the club's latest day, whence the standings' inactive (ranks)
+        # the club's latest day, whence the standings' inactive (ranks); the game's record against the players
+        ("/card-games/games/hearts/", 17),
         ("/card-games/players/", 13),  # the overall standings' board (ranks); whether there are attempts at all
         ("/card-games/odds/", 5),
     ],

@@ -221,7 +221,8 @@ def test_a_bad_export_request_says_what_is_wrong(client, club):
 
 
 @pytest.mark.parametrize(
-    ("url", "queries"), [("player", 17), ("matchday", 9)]
+    ("url", "queries"),
+    [("player", 18), ("matchday", 9)],  # the player's: with their record against the game
 )  # the player's: with their partners and honours, and each of their tables' standings (their ranks)
 def test_player_and_matchday_pages_take_a_fixed_number_of_queries(
     client, club, make_matchday, django_assert_num_queries, url, queries

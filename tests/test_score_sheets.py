@@ -326,15 +326,15 @@ def test_the_demos_hearts_is_won_with_the_fewest_points_and_its_numbers_are_the_
 
 
 def test_a_scored_games_page_takes_a_fixed_number_of_queries(client, scored_hearts, django_assert_num_queries):
-    """Three more than a game scored by placings (tests/test_pages.py: 16): the averages, their players
+    """Three more than a game scored by placings (tests/test_pages.py: 17): the averages, their players
     and the records; more score sheets and players cost no extra query."""
     points_imported(client, scored_hearts)
     url = reverse("league:game", args=["hearts"])
-    with django_assert_num_queries(19):
+    with django_assert_num_queries(20):
         assert client.get(url).status_code == 200
     rows = "".join(f"{n},2025-11-2{n - 7},Hearts,1,{p},,,,{n * 3 + i}\n" for n in (8, 9) for i, p in enumerate("AB"))
     import_results((HEADER + rows).encode())
-    with django_assert_num_queries(19):
+    with django_assert_num_queries(20):
         assert client.get(url).status_code == 200
 
 

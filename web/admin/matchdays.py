@@ -34,6 +34,7 @@ from ratings.services.matchdays import delete_matchdays, save_matchday
 from web.admin import upload
 from web.admin.deleting import delete_selected_with_note, deletion_note, deletion_report
 from web.admin.widgets import SharedOptionsSelect
+from web.bgstats import upload as bgstats_upload
 from web.fields import READERS, GivenField
 from web.pages.clashes import CheckedAgainOnClash
 from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
@@ -252,7 +253,12 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
 
     def get_urls(self):
         view = self.admin_site.admin_view(lambda request: upload.import_view(self, request))
-        return [path("import/", view, name="league_matchday_import"), *super().get_urls()]
+        from_app = self.admin_site.admin_view(lambda request: bgstats_upload.bgstats_view(self, request))
+        return [
+            path("import/", view, name="league_matchday_import"),
+            path("import-bgstats/", from_app, name="league_matchday_import_bgstats"),
+            *super().get_urls(),
+        ]
 
     def get_changelist(self, request, **kwargs):
         return MatchdayChangeList

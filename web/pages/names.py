@@ -36,8 +36,13 @@ class PlayerNames:
         lines = [
             f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
         ] or ["No rated matchdays yet"]
+        # A game's stand-in (rated against the players) leads to the game's page.
+        if getattr(player, "stands_for_id", None):
+            url = reverse("league:game", args=[player.stands_for.slug])
+        else:
+            url = reverse("league:player", args=[pk])
         parts = self.parts[pk] = (
-            _escaped(reverse("league:player", args=[pk])),
+            _escaped(url),
             _escaped(player.short_name),
             _escaped("\n".join([player.name, *lines])),
         )

@@ -1,0 +1,115 @@
+"""A BG Stats export uploaded in the admin: the import tried first (run and rolled back) and its
+report shown, every play it would add listed; then, once confirmed, imported. The file waits in the
+secretary's session with a one-time token (league.submissions): a second confirmation imports
+nothing. A secretary of several clubs picks the club."""
+
+from __future__ import annotations
+
+import base64
+from contextlib import nullcontext
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils import timezone
+from django_scopes import scope
+
+from league import history, submissions
+from league.bgstats import ExportRefused, read_export
+from league.models import Write
+from ratings.services.bgstats import BgReport, import_bgstats
+from web.bgstats.report import play_line, report_lines
+from web.pages.access import works_on
+from web.pages.club_admin import club_choices
+
+MAX_UPLOAD = 20 * 1024 * 1024  # as the reader takes (league.bgstats.LARGEST_FILE)
+SESSION_KEY = "admin_bgstats_import"
+TEMPLATE = "admin/league/matchday/import_bgstats.html"
+
+
+class BgStatsForm(forms.Form):
+    file = forms.FileField(
+        label="BG Stats export",
+        help_text="The JSON file of the app's Export data. Plays already imported are skipped (docs/formats.md).",
+    )
+
+    def __init__(self, *args, clubs=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["club"] = forms.ModelChoiceField(queryset=clubs, label="Club", help_text="Import into it.")
+            self.order_fields(["club"])
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_UPLOAD:
+            raise forms.ValidationError(f"The file is {upload.size:,} bytes; an export is taken up to {MAX_UPLOAD:,}.")
+        return upload.read()
+
+
+def _imported(data: bytes, club_id: int | None, dry_run: bool, user=None) -> BgReport:
+    """The file read and imported (or tried) into the chosen club; ValidationError with its problems."""
+    with history.way_in(Write.Way.IMPORT, user), scope(club=club_id) if club_id is not None else nullcontext():
+        try:
+            export = read_export(data, timezone.localdate())
+        except ExportRefused as refused:
+            raise ValidationError(str(refused)) from None
+        return import_bgstats(export, dry_run=dry_run)
+
+
+def bgstats_view(model_admin, request):
+    if not (model_admin.has_add_permission(request) and model_admin.has_change_permission(request)):
+        raise PermissionDenied
+    context = {**model_admin.admin_site.each_context(request), "opts": model_admin.model._meta}
+    context["title"] = "Import a BG Stats export"
+    if request.method == "POST" and "confirm" in request.POST:
+        return _confirm(request, context, request.POST["confirm"])
+    form = BgStatsForm(request.POST or None, request.FILES or None, clubs=club_choices(request))
+    if request.method != "POST" or not form.is_valid():
+        return TemplateResponse(request, TEMPLATE, {**context, "form": form})
+    data, club = form.cleaned_data["file"], form.cleaned_data.get("club")
+    club_id = club.pk if club is not None else None
+    try:
+        report = _imported(data, club_id, dry_run=True)
+    except ValidationError as refused:
+        return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": refused.messages})
+    token = submissions.new_token()
+    request.session[SESSION_KEY] = {"token": token, "data": base64.b64encode(data).decode(), "club": club_id}
+    with scope(club=club_id) if club_id is not None else nullcontext():
+        lines = report_lines(report, tried=True)
+    plays = [play_line(number, play) for number, play in report.added]
+    preview = {"lines": lines, "plays": plays, "token": token, "club": club, "adds": bool(report.added)}
+    return TemplateResponse(request, TEMPLATE, {**context, "preview": preview})
+
+
+def _confirm(request, context: dict, token: str):
+    if submissions.is_token(token) and (done := submissions.saved_with(token)):
+        return _already(request, done)
+    pending = request.session.get(SESSION_KEY)
+    club = (pending or {}).get("club")
+    if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
+        messages.error(request, "That preview has expired; upload the file again.")
+        return redirect("admin:league_matchday_import_bgstats")
+
+    def save():
+        report = _imported(base64.b64decode(pending["data"]), club, dry_run=False, user=request.user)
+        return report, None, report_lines(report, tried=False)[0]
+
+    try:
+        report = submissions.save_once(token, save)
+    except submissions.AlreadySaved as done:
+        return _already(request, done.submission)
+    except ValidationError as refused:  # the club changed since the preview
+        del request.session[SESSION_KEY]
+        form = BgStatsForm(clubs=club_choices(request))
+        return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": refused.messages})
+    del request.session[SESSION_KEY]
+    messages.success(request, " ".join(report_lines(report, tried=False)[:1]))
+    return redirect("admin:league_matchday_changelist")
+
+
+def _already(request, done: submissions.Submission):
+    request.session.pop(SESSION_KEY, None)
+    messages.warning(request, f"That file was already imported ({done.saved}); nothing was imported again.")
+    return redirect("admin:league_matchday_changelist")
