@@ -147,7 +147,7 @@ def test_everyone_tied_at_the_movers_cut_is_shown():
     from ratings.selectors.nights import Mover, biggest
 
     def mover(name, change, guest=False):
-        return Mover(SimpleNamespace(short_name=name, guest=guest), 1, change)
+        return Mover(SimpleNamespace(short_name=name, guest=guest, ranked=not guest), 1, change)
 
     changes = [mover("Mia", 9), mover("Olly", 5), mover("Phoebe", 3.0), mover("Summer", 3.02), mover("Tara", 1)]
     changes += [mover("Bosco", -2), mover("Garrick", -6), mover("Jovan", -6), mover("Nicole", -6), mover("Vic", -6)]

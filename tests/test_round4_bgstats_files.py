@@ -108,3 +108,35 @@ def test_a_game_missing_its_flags_is_refused_naming_it():
 def test_an_ignored_play_is_counted_not_read():
     found = read_export(export([play(ignored=True), play(uuid="U-2")]), TODAY)
     assert (found.ignored, len(found.plays), found.problems) == (1, 1, [])
+
+
+@pytest.mark.django_db
+def test_a_refused_file_imports_nothing_by_the_command(tmp_path):
+    from django.core.management import CommandError, call_command
+
+    from league.models import Game, Matchday, Player, Write
+
+    bad = tmp_path / "export.json"
+    bad.write_bytes(export([play(), play(uuid="U-2", day="2031-01-01 10:00:00")]))
+    with pytest.raises(CommandError, match=r"Play 2 \(U-2\): it is dated 2031-01-01, after today"):
+        call_command("import_bgstats", str(bad))
+    assert not (Matchday.objects.exists() or Game.objects.exists() or Player.objects.exists() or Write.objects.exists())
+
+
+@pytest.mark.django_db
+def test_a_uuid_imported_into_another_club_is_a_new_play_of_this_one(tmp_path):
+    from django_scopes import scope
+
+    from league.models import Club, Matchday
+    from ratings.services.bgstats import import_bgstats
+
+    data = export([play()])
+    for slug in ("north", "south"):
+        club = Club.objects.create(slug=slug, name=slug.title())
+        with scope(club=club.pk):
+            report = import_bgstats(read_export(data, TODAY))
+            assert (len(report.added), report.already) == (1, 0)
+    assert sorted(Matchday.objects.values_list("club__slug", "source")) == [
+        ("north", "bgstats:U-1"),
+        ("south", "bgstats:U-1"),
+    ]

@@ -257,8 +257,9 @@ MORE_SIDES = """matchday,date,game,rounds,player,placing,rated_placing,side,weig
 """
 
 
-# The player's: with each of their tables' standings, which their cards' ranks are read from.
-@pytest.mark.parametrize(("url", "queries"), [("player", 20), ("matchday", 9)])
+# The player's: with each of their tables' standings, which their cards' ranks are read from, and their
+# record against the game.
+@pytest.mark.parametrize(("url", "queries"), [("player", 21), ("matchday", 9)])
 def test_team_pages_take_a_fixed_number_of_queries(client, teams, django_assert_num_queries, url, queries):
     """The player's page reads their partners, and the partners at each of its rows; the matchday's
     page works its sides out of the results and rating rows it reads anyway."""

@@ -36,8 +36,9 @@ class PlayerNames:
         lines = [
             f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
         ] or ["No rated matchdays yet"]
-        # A game's stand-in (rated against the players) leads to the game's page.
-        if getattr(player, "stands_for_id", None):
+        # A game's stand-in (rated against the players) leads to the game's page; a player read
+        # without the field (deferred) is not looked up for it: their page redirects there anyway.
+        if vars(player).get("stands_for_id"):
             url = reverse("league:game", args=[player.stands_for.slug])
         else:
             url = reverse("league:player", args=[pk])
