@@ -186,3 +186,14 @@ def test_a_co_op_play_is_rated_as_methods_says_and_exported_with_the_table(impor
     rows = [line for line in out.getvalue().splitlines() if line.startswith(f"{first.number},")]
     assert len(rows) == 3
     assert "+18.85" in client.get("/card-games/methods/").content.decode()
+
+
+def test_a_games_stand_in_is_never_merged(imported):
+    from ratings.services.players import merge_players
+
+    game = Game.objects.get(name="Pandemic Legacy: Season 1")
+    jul = Player.objects.get(name="Jul")
+    for keep, drop in ((jul, game.stand_in), (game.stand_in, jul)):
+        with pytest.raises(ValidationError, match="Pandemic Legacy: Season 1's own rating, not a player"):
+            merge_players(keep, drop)
+    assert Player.objects.filter(pk=game.stand_in.pk).exists()

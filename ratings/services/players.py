@@ -26,6 +26,11 @@ def merge_problems(keep: Player, drop: Player) -> list[str]:
         return [f"{keep.short_name} cannot be merged into themselves."]
     if keep.club_id != drop.club_id:
         return [f"{drop.short_name} and {keep.short_name} are players of two clubs."]
+    stand_ins = [p for p in (keep, drop) if p.stands_for_id is not None]
+    if stand_ins:  # its results are its game's, against the players: never a person's
+        return [
+            f"{p.short_name} is {p.stands_for.name}'s own rating, not a player; it is never merged." for p in stand_ins
+        ]
     both = Matchday.objects.filter(results__player=keep).filter(results__player=drop).order_by("date", "number")
     return [
         f"Matchday {m.number} ({m.date}): {keep.short_name} and {drop.short_name} both played in it, and a "

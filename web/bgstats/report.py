@@ -17,7 +17,7 @@ def report_lines(report: BgReport, *, tried: bool, every_play: bool = False) -> 
         lines.append(f"{verb} {_plays(len(report.added))} as matchdays {first} to {last}.")
     else:
         lines.append("No new plays: nothing to add.")
-    lines += [f"  {count} placed by {rule}" for rule, count in sorted(report.rules.items())]
+    lines += [f"  {_counted(rule, count)}" for rule, count in sorted(report.rules.items())]
     skipped = [
         (report.already, "imported before (the same play, by its id in the app)"),
         (len(report.by_hand), "already entered by hand (the same date, game and players)"),
@@ -52,6 +52,14 @@ def play_line(number: int, play: BgPlay) -> str:
         return f"Matchday {number} · {play.day.isoformat()} · {play.game.name} · {who} {play.rule} against the game"
     placed = ", ".join(f"{seat.name} {seat.placing}" for seat in sorted(play.seats, key=lambda s: s.placing))
     return f"Matchday {number} · {play.day.isoformat()} · {play.game.name} · {placed} ({play.rule})"
+
+
+def _counted(rule: str, count: int) -> str:
+    """ "358 placed by the flagged winners, then the points", or "16 co-op plays won against the game"."""
+    kind, _, outcome = rule.partition(": ")
+    if outcome:
+        return f"{_plays(count)} {kind}, {outcome} against the game"
+    return f"{count} placed by {rule}"
 
 
 def _plays(count: int) -> str:
