@@ -291,3 +291,33 @@ def test_a_matchday_changed_on_the_entry_page_as_its_player_is_merged_is_refused
         "I",
         "K",
     ]
+
+
+# -- a merge while an import of solitaire attempts runs ---------------------------------------------------
+
+
+def test_an_attempts_import_whose_player_was_merged_away_meanwhile_is_refused_by_name(abc, monkeypatch):
+    """The import has read its players when A is merged into C by another secretary: the import is
+    refused naming A, not met by the database as an attempt of a player who is gone; nothing of the
+    file is kept."""
+    import ratings.deals.services as deal_services
+    from league.models import Attempt
+    from web.deals.importing import ImportFailed, import_attempts
+
+    real = deal_services.players_named
+
+    def then_merged(names):
+        found = real(names)
+        merge_players(Player.objects.get(short_name="C"), Player.objects.get(short_name="A"))
+        return found
+
+    monkeypatch.setattr(deal_services, "players_named", then_merged)
+    data = b"date,game,variant,level,deal,player,won\n2025-11-25,Solitaire,8x4,5,1,A,W\n"
+    with pytest.raises(ImportFailed) as refused:
+        import_attempts(data)
+    assert refused.value.errors == [
+        "A was merged into another player or deleted while this was being saved; nothing was saved. Enter it again."
+    ]
+    assert (
+        not Attempt.objects.exists() and Player.objects.filter(short_name="A").exists()
+    )  # the test's merge undone too

@@ -24,6 +24,7 @@ from ..bulk import analyze_after_load, insert_rows
 from ..models import AttemptRating
 from ..services.catalogue import free_game_slug, game_table, save_game
 from ..services.imports import players_named
+from ..services.matchdays import hold_players
 from . import engine as deal_engine
 from . import selectors as deal_selectors
 
@@ -122,6 +123,7 @@ def save_session(session: DealSession, attempts: Sequence[AttemptInput]) -> list
     old = DealSession.objects.filter(pk=session.pk).values_list("game_id", "date").first() if session.pk else None
     as_it_was = history.sessions([session.pk] if session.pk else [])
     session.save()
+    hold_players(a.player for a in attempts)  # one merged away meanwhile: refused by name
     new_players: dict[str, Player] = {}  # one new player however many attempts name them
     players = []
     for attempt in attempts:
@@ -253,6 +255,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
         more = f" and {len(keys) - 5} more" if len(keys) > 5 else ""
         raise ValidationError(f"These sessions already exist: {lines}{more}; use --replace to replace their attempts.")
     players, summary.players_created = players_named(a.player for s in imported for a in s.attempts)
+    hold_players(players.values())  # a player merged away meanwhile: refused by name, not a database error
     as_they_were = history.sessions(s.pk for s in existing.values())
     Attempt.objects.filter(session__in=list(existing.values())).delete()
     sessions = [existing.get(key) or DealSession(game_id=key[0], date=key[1]) for key in by_key]

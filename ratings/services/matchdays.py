@@ -93,6 +93,13 @@ def _hold(edited: list[int], who: list[Player]) -> None:
     than met by the database as a result of a player who is gone. ValidationError names them."""
     held = Matchday.objects.select_for_update(no_key=True).filter(pk__in=edited).order_by("pk")
     list(held.values_list("pk", flat=True))
+    hold_players(who)
+
+
+def hold_players(who: Iterable[Player]) -> None:
+    """Lock the stored players of `who` for a write that is about to give them rows (results,
+    attempts): one merged or deleted meanwhile is refused by name (ValidationError), not met by the
+    database as a row of a player who is gone."""
     stored = {p.pk: p for p in who if p.pk is not None}
     held = Player.objects.select_for_update(no_key=True).filter(pk__in=stored).order_by("pk")  # not a merge's key
     gone = stored.keys() - set(held.values_list("pk", flat=True))
