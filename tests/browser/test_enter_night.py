@@ -118,8 +118,9 @@ def test_a_board_game_night_of_four_games_and_five_new_players(browser, board_si
                     assert "is taken as 5 lines: Tara, Olly, Garrick, Summer, Bosco V." in main
                 expect(page.locator("button[name=action][value=save]")).to_be_focused()
                 count.press("Enter", sends=True)  # Save
-            page.wait_for_url(re.compile(r".*/enter/\?saved=\d+$"))
-            assert "Next game of this night" in page.inner_text("h1")
+            # The address of the previous game's Save matches too: wait for this game's.
+            expect(page.locator("main")).to_contain_text(f", {name}. The next game of the night")
+            assert re.search(r"/enter/\?saved=\d+$", page.url) and "Next game of this night" in page.inner_text("h1")
         problems["next game"] = _problems(page, width)
         assert problems == {"form": [], "preview": [], "next game": []}
         print(
