@@ -190,7 +190,8 @@ def test_a_save_through_either_server_is_on_the_others_next_page(servers):
         else:
             secretary = secretary_on(saving)
             status, where = secretary.post("/card-games/enter/", preview(secretary, env, number, ["K", "GL", "I"])[0])
-            assert (status, where) == (302, f"/card-games/matchdays/{number}/"), "/card-games/enter/ saved it"
+            # the entry page goes on to the night's next game
+            assert (status, where) == (302, f"/card-games/enter/?saved={number}"), "/card-games/enter/ saved it"
         assert all(_visitors_see(reading, number) for _ in range(8)), "no worker of the other server is stale"
         status, page = SiteClient(reading).get(f"/card-games/matchdays/{number}/")
         assert status == 200 and "GL" in page
@@ -242,7 +243,7 @@ def test_two_enter_saves_at_once_are_both_kept_or_the_second_is_told(servers):
         statuses = [status for status, _ in answers]
         assert sorted(statuses) == [200, 302], statuses  # never a 500
         first = statuses.index(302)
-        assert answers[first][1] == f"/card-games/matchdays/{number}/"
+        assert answers[first][1] == f"/card-games/enter/?saved={number}"
         told = answers[1 - first][1]
         assert f"Matchday {number} was saved meanwhile, so nothing was saved" in told
         assert f"Save matchday {number + 1}" in told, "the preview is shown again under the next number"
@@ -252,7 +253,7 @@ def test_two_enter_saves_at_once_are_both_kept_or_the_second_is_told(servers):
         second["token"] = html.unescape(re.search(r'name="token" value="([^"]*)"', told)[1])
         assert secretaries[1 - first].post("/card-games/enter/", second) == (
             302,
-            f"/card-games/matchdays/{number + 1}/",
+            f"/card-games/enter/?saved={number + 1}",
         )
         assert _stored(env)[number + 1] == lineups[1 - first]
         assert _visitors_see(one, number + 1) and _visitors_see(two, number + 1)
