@@ -117,9 +117,10 @@ def _scoring(game: BgGame) -> str:
 def _names(plays: list[BgPlay]) -> dict[str, str]:
     """Each name of the file as the import writes it: a member's short name when the name is their
     short or full name (any case), else the name itself (a new player, or a former name)."""
-    by_short = {p.short_name_key: p.short_name for p in Player.objects.filter(stands_for__isnull=True)}
+    members = list(Player.objects.filter(stands_for__isnull=True))
+    by_short = {p.short_name_key: p.short_name for p in members}
     by_full: dict[str, list[str]] = {}
-    for player in Player.objects.filter(stands_for__isnull=True):
+    for player in members:
         by_full.setdefault(name_key(player.name), []).append(player.short_name)
     names = {}
     for seat in (seat for play in plays for seat in play.seats):
