@@ -1,33 +1,30 @@
 """The results import in the admin: upload a CSV file, see what it would create and change, then
-import it. The preview is the import itself run inside a transaction that is rolled back, so it
-refuses exactly what the import would refuse and counts exactly what it would create; the file waits
-in the secretary's session until they confirm, with a one-time token (league.submissions) that makes
-a second confirmation import nothing. A secretary of several clubs (a superuser of a site of several)
-picks the club the file is imported into; the import then reads and writes that club's rows only."""
+import it (web.admin.pending_upload). The preview is the import itself run inside a transaction
+that is rolled back, so it refuses exactly what the import would refuse and counts exactly what it
+would create. A secretary of several clubs (a superuser of a site of several) picks the club the
+file is imported into; the import then reads and writes that club's rows only."""
 
 from __future__ import annotations
 
-import base64
 from contextlib import nullcontext
 
 from django import forms
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django_scopes import scope
 
-from league import history, submissions
+from league import history
 from league.models import Write
 from ratings.services.imports import ImportSummary
 from web.admin.import_preview import SHOWN, ImportPreview, did_you_mean, matchdays_shown
+from web.admin.pending_upload import PendingUpload
 from web.importing import ImportFailed, columns_help, import_results
-from web.pages.access import works_on
 from web.pages.club_admin import club_choices
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
-SESSION_KEY = "admin_results_import"
+TEMPLATE = "admin/league/matchday/import.html"
+PENDING = PendingUpload("admin_results_import", "admin:league_matchday_import", said_before="Imported: ")
 
 
 class UploadForm(forms.Form):
@@ -103,55 +100,25 @@ def import_view(model_admin, request):
         try:
             previewed = dry_run(data, replace, club_id)
         except ImportFailed as failed:
-            return TemplateResponse(
-                request, "admin/league/matchday/import.html", {**context, "form": form, "errors": failed.errors}
-            )
-        token = submissions.new_token()
-        pending = {"token": token, "data": base64.b64encode(data).decode(), "replace": replace, "club": club_id}
-        request.session[SESSION_KEY] = pending
+            return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": failed.errors})
+        token = PENDING.keep(request, data, club_id, replace=replace)
         summary = previewed.summary
         preview = {"summary": summary, "text": describe(summary), "token": token, "replace": replace, "club": club}
         preview.update(matchdays=previewed.matchdays, more=previewed.more, new_players=previewed.new_players)
-        return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "preview": preview})
-    return TemplateResponse(request, "admin/league/matchday/import.html", {**context, "form": form})
+        return TemplateResponse(request, TEMPLATE, {**context, "preview": preview})
+    return TemplateResponse(request, TEMPLATE, {**context, "form": form})
 
 
 def _confirm(request, context: dict, token: str):
-    """Import the previewed file once: a second confirmation of one preview (Back, a double click, a
-    reload) imports nothing and says what the first imported."""
-    if submissions.is_token(token) and (done := submissions.saved_with(token)):
-        return _already_imported(request, done)
-    pending = request.session.get(SESSION_KEY)
-    club = (pending or {}).get("club")
-    if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
-        messages.error(request, "That preview has expired; upload the file again.")
-        return redirect("admin:league_matchday_import")
+    def save(data: bytes, club_id: int | None, options: dict):
+        summary = import_into(club_id, data, options["replace"], request.user)
+        return summary, describe(summary)
 
-    def save():
-        data = base64.b64decode(pending["data"])
-        summary = import_into(pending.get("club"), data, pending["replace"], request.user)
-        return summary, None, describe(summary)
+    def show_refusal(failed: ImportFailed):  # the league changed since the preview
+        form = UploadForm(clubs=club_choices(request))
+        return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": failed.errors})
 
-    try:
-        summary = submissions.save_once(token, save)
-    except submissions.AlreadySaved as done:
-        return _already_imported(request, done.submission)
-    except ImportFailed as failed:  # the league changed since the preview
-        del request.session[SESSION_KEY]
-        return TemplateResponse(
-            request,
-            "admin/league/matchday/import.html",
-            {**context, "form": UploadForm(clubs=club_choices(request)), "errors": failed.errors},
-        )
-    del request.session[SESSION_KEY]
-    messages.success(request, f"Imported: {describe(summary)}")
-    return redirect("admin:league_matchday_changelist")
-
-
-def _already_imported(request, done: submissions.Submission):
-    request.session.pop(SESSION_KEY, None)
-    messages.warning(request, f"That file was already imported ({done.saved}); nothing was imported again.")
-    return redirect("admin:league_matchday_changelist")
+    return PENDING.confirm(request, token, save, ImportFailed, show_refusal)
 
 
 def describe(summary: ImportSummary) -> str:

@@ -1,31 +1,27 @@
 """A BG Stats export uploaded in the admin: the import tried first (run and rolled back) and its
-report shown, every play it would add listed; then, once confirmed, imported. The file waits in the
-secretary's session with a one-time token (league.submissions): a second confirmation imports
-nothing. A secretary of several clubs picks the club."""
+report shown, every play it would add listed; then, once confirmed, imported
+(web.admin.pending_upload). A secretary of several clubs picks the club."""
 
 from __future__ import annotations
 
-import base64
 from contextlib import nullcontext
 
 from django import forms
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
 from django_scopes import scope
 
-from league import history, submissions
+from league import history
 from league.bgstats import ExportRefused, read_export
 from league.models import Write
 from ratings.services.bgstats import BgReport, import_bgstats
+from web.admin.pending_upload import PendingUpload
 from web.bgstats.report import play_line, report_lines
-from web.pages.access import works_on
 from web.pages.club_admin import club_choices
 
 MAX_UPLOAD = 20 * 1024 * 1024  # as the reader takes (league.bgstats.LARGEST_FILE)
-SESSION_KEY = "admin_bgstats_import"
+PENDING = PendingUpload("admin_bgstats_import", "admin:league_matchday_import_bgstats")
 TEMPLATE = "admin/league/matchday/import_bgstats.html"
 
 
@@ -74,8 +70,7 @@ def bgstats_view(model_admin, request):
         report = _imported(data, club_id, dry_run=True)
     except ValidationError as refused:
         return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": refused.messages})
-    token = submissions.new_token()
-    request.session[SESSION_KEY] = {"token": token, "data": base64.b64encode(data).decode(), "club": club_id}
+    token = PENDING.keep(request, data, club_id)
     with scope(club=club_id) if club_id is not None else nullcontext():
         lines = report_lines(report, tried=True)
     plays = [play_line(number, play) for number, play in report.added]
@@ -84,32 +79,12 @@ def bgstats_view(model_admin, request):
 
 
 def _confirm(request, context: dict, token: str):
-    if submissions.is_token(token) and (done := submissions.saved_with(token)):
-        return _already(request, done)
-    pending = request.session.get(SESSION_KEY)
-    club = (pending or {}).get("club")
-    if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
-        messages.error(request, "That preview has expired; upload the file again.")
-        return redirect("admin:league_matchday_import_bgstats")
+    def save(data: bytes, club_id: int | None, _options: dict):
+        report = _imported(data, club_id, dry_run=False, user=request.user)
+        return report, report_lines(report, tried=False)[0]
 
-    def save():
-        report = _imported(base64.b64decode(pending["data"]), club, dry_run=False, user=request.user)
-        return report, None, report_lines(report, tried=False)[0]
-
-    try:
-        report = submissions.save_once(token, save)
-    except submissions.AlreadySaved as done:
-        return _already(request, done.submission)
-    except ValidationError as refused:  # the club changed since the preview
-        del request.session[SESSION_KEY]
+    def show_refusal(refused: ValidationError):  # the club changed since the preview
         form = BgStatsForm(clubs=club_choices(request))
         return TemplateResponse(request, TEMPLATE, {**context, "form": form, "errors": refused.messages})
-    del request.session[SESSION_KEY]
-    messages.success(request, " ".join(report_lines(report, tried=False)[:1]))
-    return redirect("admin:league_matchday_changelist")
 
-
-def _already(request, done: submissions.Submission):
-    request.session.pop(SESSION_KEY, None)
-    messages.warning(request, f"That file was already imported ({done.saved}); nothing was imported again.")
-    return redirect("admin:league_matchday_changelist")
+    return PENDING.confirm(request, token, save, ValidationError, show_refusal)
