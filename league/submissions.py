@@ -5,7 +5,8 @@ reload, another server) finds the token taken and saves nothing.
 The token is stored by a unique insert before anything is written: of two simultaneous saves of one
 preview, the second waits for the first's transaction and then finds the token taken. A token may be
 sealed to the content it was made for (`new_token(content)`, `fits`), so that a Save is refused
-unless it carries what was previewed.
+unless it carries what was previewed. Tokens are kept for `KEPT`, longer than a session (and the
+preview waiting in it) lasts, and the older ones dropped at the next save.
 """
 
 from __future__ import annotations
@@ -13,13 +14,16 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from datetime import timedelta
 from typing import TypeVar
 
 from django.db import IntegrityError, models, transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 TOKEN = re.compile(r"[0-9a-f]{64}")
 T = TypeVar("T")
+KEPT = timedelta(days=30)  # Django's sessions last two weeks
 
 
 class Submission(models.Model):
@@ -80,6 +84,7 @@ def save_once(token: str, save: Callable[[], tuple[T, models.Model | None, str]]
                 submission = Submission.objects.create(token=token, saved="")
         except IntegrityError:
             raise AlreadySaved(saved_with(token)) from None
+        Submission.objects.filter(saved_at__lt=timezone.now() - KEPT).delete()
         result, matchday, saved = save()
         submission.matchday, submission.saved = matchday, saved[:300]
         submission.save(update_fields=["matchday", "saved"])

@@ -6,10 +6,12 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from league.models import ApiToken, IdempotentPost, Matchday, Write
 from tests.api_client import NIGHT, post, secretary_token
@@ -62,6 +64,18 @@ def test_a_key_is_the_tokens_and_the_clubs(client, token, club):
     # Another token's same key is another post: here the entry page's double-entry check answers.
     assert post(client, NIGHT, other, key="k").status_code == 400
     assert IdempotentPost.objects.count() == 1
+
+
+def test_a_tokens_keys_are_kept_a_week_and_then_dropped(client, token):
+    post(client, NIGHT, token, key="old")
+    post(client, {**NIGHT, "another": True}, token, key="recent")
+    now = timezone.now()
+    IdempotentPost.objects.filter(key="old").update(made=now - idempotency.KEPT - timedelta(minutes=1))
+    IdempotentPost.objects.filter(key="recent").update(made=now - idempotency.KEPT + timedelta(minutes=1))
+    assert post(client, {**NIGHT, "date": "2026-11-04"}, token, key="new").status_code == 201
+    assert set(IdempotentPost.objects.values_list("key", flat=True)) == {"recent", "new"}
+    again = post(client, {**NIGHT, "another": True}, token, key="recent")  # still replayed
+    assert again.status_code == 201 and Matchday.objects.count() == 9
 
 
 @pytest.mark.parametrize("key", ["", "a b", "x" * 201, "é"])

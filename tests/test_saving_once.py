@@ -7,12 +7,14 @@ import os
 import re
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from league import submissions
 from league.models import Game, Matchday, Result
@@ -104,6 +106,22 @@ def test_save_once_runs_the_save_once_per_token(db):
     with pytest.raises(submissions.AlreadySaved) as again:
         submissions.save_once(token, save)
     assert again.value.submission.saved == "the first save" and runs == [1]
+
+
+def test_tokens_older_than_a_session_are_dropped_at_the_next_save(db):
+    def save():
+        return "result", None, "saved"
+
+    old, recent = submissions.new_token(), submissions.new_token()
+    submissions.save_once(old, save)
+    submissions.save_once(recent, save)
+    now = timezone.now()
+    Submission.objects.filter(token=old).update(saved_at=now - submissions.KEPT - timedelta(minutes=1))
+    Submission.objects.filter(token=recent).update(saved_at=now - submissions.KEPT + timedelta(minutes=1))
+    submissions.save_once(submissions.new_token(), save)
+    assert not Submission.objects.filter(token=old).exists()
+    with pytest.raises(submissions.AlreadySaved):  # still within its time
+        submissions.save_once(recent, save)
 
 
 # The admin's CSV upload

@@ -2,21 +2,25 @@
 post on two servers at once) saves once and gets the first answer again. The key is taken by a
 unique insert (token, club, key) in the transaction that saves, so of two posts at once the second
 waits for the first's transaction and then finds the key taken; a post that saved nothing (refused,
-or failed) leaves the key free. The same key with another body is refused with a 422."""
+or failed) leaves the key free. The same key with another body is refused with a 422. A token's keys
+are kept for `KEPT` and dropped when it next takes one, so the table does not grow with every post."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from ninja import Status
 from ninja.errors import HttpError
 
 from league.models import ApiToken, Club, IdempotentPost
 
 HEADER = "Idempotency-Key"
+KEPT = timedelta(days=7)  # a retry comes within minutes; Stripe keeps its keys for a day
 _KEY = re.compile(r"[\x21-\x7e]{1,200}")  # printable ASCII without spaces, as the drafts of the standard
 
 
@@ -56,6 +60,7 @@ def earlier(token: ApiToken, club: Club, key: str) -> IdempotentPost | None:
 
 def take(token: ApiToken, club: Club, key: str, digest: str) -> IdempotentPost:
     """Take the key inside the caller's transaction; KeyTaken when another post holds it."""
+    IdempotentPost.objects.filter(token=token, made__lt=timezone.now() - KEPT).delete()
     try:
         with transaction.atomic():
             return IdempotentPost.objects.create(token=token, club=club, key=key, body_hash=digest)
