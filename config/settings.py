@@ -222,6 +222,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "web.pages.errors.locked_out"
+# Behind a proxy every connection is the proxy's: the client's address is then read from the
+# X-Forwarded-For that the TRUSTED_PROXIES proxies in front of the site add (docs/operations.md).
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+AXES_CLIENT_IP_CALLABLE = "web.pages.client.client_address"
 # The admin is the site's only login: after it, a `next` that is not safe (another site) is dropped
 # and the secretary lands on the admin's index, not on Django's default /accounts/profile/ (a 404).
 LOGIN_REDIRECT_URL = "admin:index"

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.http import JsonResponse
 
 from league.models.tokens import digest
+from web.pages.client import client_address
 
 log = logging.getLogger(__name__)
 PREFIX = "/api/"
@@ -33,7 +34,7 @@ def over_limit(request, now: float | None = None) -> int | None:
     window = settings.API_RATE_WINDOW
     now = time.time() if now is None else now
     start = int(now // window)
-    checks = [("address", request.META.get("REMOTE_ADDR", ""), settings.API_RATE_PER_ADDRESS)]
+    checks = [("address", client_address(request), settings.API_RATE_PER_ADDRESS)]
     header = request.META.get("HTTP_AUTHORIZATION", "")
     if header[:7].lower() == "bearer ":  # counted by the digest: the token never goes to the cache
         checks.append(("token", digest(header[7:].strip()), settings.API_RATE_PER_TOKEN))
