@@ -202,6 +202,9 @@ if not PAGE_CACHE_SHARED_DIR and _file and _file != ":memory:" and "mode=memory"
     PAGE_CACHE_SHARED_DIR = f"{_file}-pages"
 if PAGE_CACHE_SHARED_DIR == "off" or REDIS_URL:
     PAGE_CACHE_SHARED_DIR = ""
+# A write renders its clubs' front pages before it commits, so visitors never wait for them after
+# a write (web/page_cache/ahead.py).
+PAGES_AHEAD = envbool("PAGES_AHEAD", True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -225,7 +228,7 @@ AXES_LOCKOUT_CALLABLE = "web.pages.errors.locked_out"
 # Behind a proxy every connection is the proxy's: the client's address is then read from the
 # X-Forwarded-For that the TRUSTED_PROXIES proxies in front of the site add (docs/operations.md).
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
-AXES_CLIENT_IP_CALLABLE = "web.pages.client.client_address"
+AXES_CLIENT_IP_CALLABLE = "web.pages.access.client_address"
 # The admin is the site's only login: after it, a `next` that is not safe (another site) is dropped
 # and the secretary lands on the admin's index, not on Django's default /accounts/profile/ (a 404).
 LOGIN_REDIRECT_URL = "admin:index"

@@ -48,10 +48,12 @@ def current(scope: str = LEAGUE) -> str:
 
 def current_of(*scopes: str) -> tuple[str, ...]:
     """The scopes' tokens, in one query at most (a request reads the clubs' and its club's)."""
+    if connections["default"].in_atomic_block:  # a write's own, uncommitted tokens (web.page_cache.ahead)
+        return _from_database(scopes)
     path = sqlite_path()
     if path:
         return _from_sqlite(path, scopes)
-    if connections["default"].vendor == "postgresql" and not connections["default"].in_atomic_block:
+    if connections["default"].vendor == "postgresql":
         return _from_postgres(scopes)
     return _from_database(scopes)
 

@@ -14,3 +14,6 @@ AXES_ENABLED = False
 LEAGUE_INACTIVE_DAYS = 0
 # The test database is in memory: no file to share pages beside (tests/test_shared_pages.py sets one).
 PAGE_CACHE_SHARED_DIR = ""
+# A write renders its clubs' front pages before it commits: tests/test_pages_ahead.py switches it on, so
+# that the other tests count only their own queries and renders.
+PAGES_AHEAD = False

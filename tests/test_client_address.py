@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 
 from tests.conftest import CLUB_SLUG
-from web.pages.client import client_address
+from web.pages.access import client_address
 
 PROXY = "10.0.0.2"
 

@@ -69,3 +69,27 @@ def test_an_import_shows_on_every_workers_next_view(site):
     assert all('href="/card-games/matchdays/7/"' in page for page in pages)
     if shared is not None:  # the other workers read that page instead of rendering and storing their own
         assert shared.stat().st_ino == rendered_once
+
+
+def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
+    """The import's own process renders the club's home, standings and players pages before it commits
+    (web/page_cache/ahead.py): they are in the folder before the first visitor after it, who is
+    served that copy, not one rendered again."""
+    url, env, manage, folder = site
+    if "REDIS_URL" in env:
+        pytest.skip("the folder is the pages' shared store only without Redis")
+    pages = folder / "db.sqlite3-pages"
+    fetch(url + "/")
+    before = set(pages.glob("*.djcache"))
+    more = folder / "more.csv"
+    more.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing\n"
+        "7,2025-11-20,Hearts,2,GL,1,\n7,2025-11-20,Hearts,2,K,2,\n"
+    )
+    subprocess.run([*manage, "import_results", str(more)], env=env, check=True, cwd=ROOT, capture_output=True)
+    stored = {path: path.stat().st_ino for path in set(pages.glob("*.djcache")) - before}
+    assert len(stored) == 3  # home, standings and the players
+    assert sum(b'href="/card-games/matchdays/7/"' in stored_body(path) for path in stored) == 1  # home's latest
+    answers = [fetch(url + path) for path in ("/", "/standings/", "/players/") for _ in range(2 * WORKERS)]
+    assert all(answers) and 'href="/card-games/matchdays/7/"' in answers[0]
+    assert {path: path.stat().st_ino for path in stored} == stored  # served as stored, never rendered again

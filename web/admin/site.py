@@ -1,6 +1,7 @@
 """The admin as a club secretary sees it: the league's name in the header, and the league's own
 entries (matchdays first) above the login lockouts and user groups a secretary seldom needs."""
 
+from contextlib import nullcontext
 from functools import wraps
 
 from django.conf import settings
@@ -9,6 +10,7 @@ from django.utils.functional import SimpleLazyObject
 
 from league import history
 from league.models import Club, Write, club_reverse
+from web.page_cache.ahead import rendered_ahead
 from web.pages.access import clubs_of
 
 APP_ORDER = {"league": 0, "ratings": 1, "auth": 2, "axes": 3}
@@ -41,7 +43,8 @@ def configure(site: admin.AdminSite) -> None:
 
         @wraps(view)
         def by_user(request, *args, **kwargs):
-            with history.way_in(Write.Way.ADMIN, request.user):
+            ahead = rendered_ahead() if request.method == "POST" else nullcontext()  # web.page_cache.ahead
+            with history.way_in(Write.Way.ADMIN, request.user), ahead:
                 return view(request, *args, **kwargs)
 
         return admin_view(by_user, cacheable)

@@ -1,5 +1,5 @@
 """The results import in the admin: upload a CSV file, see what it would create and change, then
-import it (web.admin.pending_upload). The preview is the import itself run inside a transaction
+import it (web.pages.pending_upload). The preview is the import itself run inside a transaction
 that is rolled back, so it refuses exactly what the import would refuse and counts exactly what it
 would create. A secretary of several clubs (a superuser of a site of several) picks the club the
 file is imported into; the import then reads and writes that club's rows only."""
@@ -18,9 +18,10 @@ from league import history
 from league.models import Write
 from ratings.services.imports import ImportSummary
 from web.admin.import_preview import SHOWN, ImportPreview, did_you_mean, matchdays_shown
-from web.admin.pending_upload import PendingUpload
 from web.importing import ImportFailed, columns_help, import_results
+from web.page_cache.ahead import rendered_ahead
 from web.pages.club_admin import club_choices
+from web.pages.pending_upload import PendingUpload
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
 TEMPLATE = "admin/league/matchday/import.html"
@@ -60,7 +61,7 @@ def dry_run(data: bytes, replace: bool, club_id: int | None = None) -> ImportPre
     changes read before the rollback; ImportFailed as the import raises it."""
     try:
         with transaction.atomic():
-            summary = import_into(club_id, data, replace)
+            summary = import_into(club_id, data, replace, ahead=False)
             with _club(club_id):
                 shown = matchdays_shown(summary.numbers, set(summary.players_created))
             raise _RolledBack(ImportPreview(summary, shown, max(0, len(summary.numbers) - SHOWN)))
@@ -76,9 +77,10 @@ def _club(club_id: int | None):
     return scope(club=club_id) if club_id is not None else nullcontext()
 
 
-def import_into(club_id: int | None, data: bytes, replace: bool, user=None) -> ImportSummary:
-    """Import into the club chosen (None: the one the user works on, `league.models.default_club`)."""
-    with history.way_in(Write.Way.IMPORT, user), _club(club_id):
+def import_into(club_id: int | None, data: bytes, replace: bool, user=None, ahead: bool = True) -> ImportSummary:
+    """Import into the club chosen (None: the one the user works on, `league.models.default_club`);
+    with `ahead`, the club's front pages rendered before it commits (not for a preview)."""
+    with history.way_in(Write.Way.IMPORT, user), _club(club_id), rendered_ahead() if ahead else nullcontext():
         return import_results(data, replace=replace)
 
 

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.http import JsonResponse
 
 from league.models.tokens import digest
-from web.pages.client import client_address
+from web.pages.access import client_address
 
 log = logging.getLogger(__name__)
 PREFIX = "/api/"

@@ -23,6 +23,7 @@ from web.api.bodies import posted
 from web.api.reads import changes_of, club_of, router
 from web.api.tokens import SecretaryToken, allowed
 from web.entry import EntryForm
+from web.page_cache.ahead import rendered_ahead
 
 ATTEMPTS = 3  # a number taken meanwhile by another save: read the next and save again, at most this often
 FACTS = ("date", "rounds", "winner_score")
@@ -141,7 +142,7 @@ def _save(request, club, form: EntryForm, body: schemas.MatchdayIn, key: str | N
             with transaction.atomic():
                 row = idempotency.take(request.auth, club, key, digest) if key is not None else None
                 number = (Matchday.objects.aggregate(n=Max("number"))["n"] or 0) + 1
-                with history.way_in(Write.Way.API, request.auth.user, body.reason):
+                with history.way_in(Write.Way.API, request.auth.user, body.reason), rendered_ahead():
                     save_matchday(form.matchday(number), form.players)
                 matchday = form.checked.matchday
                 answer = {"number": number, "url": f"/{club.slug}/matchdays/{number}/", "changes": changes_of(matchday)}

@@ -1,6 +1,6 @@
 """A BG Stats export uploaded in the admin: the import tried first (run and rolled back) and its
 report shown, every play it would add listed; then, once confirmed, imported
-(web.admin.pending_upload). A secretary of several clubs picks the club."""
+(web.pages.pending_upload). A secretary of several clubs picks the club."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from league import history
 from league.bgstats import ExportRefused, read_export
 from league.models import Write
 from ratings.services.bgstats import BgReport, import_bgstats
-from web.admin.pending_upload import PendingUpload
 from web.bgstats.report import play_line, report_lines
+from web.page_cache.ahead import rendered_ahead
 from web.pages.club_admin import club_choices
+from web.pages.pending_upload import PendingUpload
 
 MAX_UPLOAD = 20 * 1024 * 1024  # as the reader takes (league.bgstats.LARGEST_FILE)
 PENDING = PendingUpload("admin_bgstats_import", "admin:league_matchday_import_bgstats")
@@ -46,7 +47,11 @@ class BgStatsForm(forms.Form):
 
 def _imported(data: bytes, club_id: int | None, dry_run: bool, user=None) -> BgReport:
     """The file read and imported (or tried) into the chosen club; ValidationError with its problems."""
-    with history.way_in(Write.Way.IMPORT, user), scope(club=club_id) if club_id is not None else nullcontext():
+    with (
+        history.way_in(Write.Way.IMPORT, user),
+        scope(club=club_id) if club_id is not None else nullcontext(),
+        rendered_ahead() if not dry_run else nullcontext(),
+    ):
         try:
             export = read_export(data, timezone.localdate())
         except ExportRefused as refused:

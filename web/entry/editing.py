@@ -24,6 +24,7 @@ from ratings.services.matchdays import delete_matchdays, preview_matchday, save_
 from web.entry import LINES, EntryForm
 from web.entry.lines import written_lines
 from web.entry.preview import also_went_by, line_count, preview_rows, rounds_line
+from web.page_cache.ahead import rendered_ahead
 
 CHANGED = {
     "text": "Nothing was saved: this is not what was previewed, or the matchday was changed since the preview. "
@@ -122,7 +123,7 @@ def _preview(request, form: EntryForm, ctx: dict, matchday: Matchday, stored: di
 
 def _save(request, form: EntryForm, matchday: Matchday, token: str):
     def save():
-        with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")):
+        with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")), rendered_ahead():
             save_matchday(form.edit_of(matchday), form.players)
         return matchday, matchday, str(matchday)
 
@@ -138,7 +139,7 @@ def _delete(request, ctx: dict, matchday: Matchday, stored: dict, action: str, t
     if action == "delete" and submissions.fits(token, content):
 
         def delete():
-            with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")):
+            with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")), rendered_ahead():
                 delete_matchdays([matchday])
             return None, None, str(matchday)
 

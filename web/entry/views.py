@@ -26,6 +26,7 @@ from league.validation import MATCHDAY_NUMBERS, name_key, whole_number
 from ratings.services.matchdays import look_alikes, preview_matchday, save_matchday
 from web.entry import LINES, EntryForm, editing
 from web.entry.preview import also_went_by, line_count, preview_rows, rounds_line
+from web.page_cache.ahead import rendered_ahead
 from web.pages.access import ENTRY_PERMISSIONS, works_on
 
 
@@ -61,7 +62,7 @@ def _save(request, form: EntryForm, number: int, token: str):
 
     def save():
         checked = form.matchday(number)
-        with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")):
+        with history.way_in(Write.Way.ENTRY, request.user, request.POST.get("reason", "")), rendered_ahead():
             save_matchday(checked, form.players)
         return checked.matchday, checked.matchday, str(checked.matchday)
 

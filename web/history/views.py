@@ -20,6 +20,7 @@ from league.validation import MATCHDAY_NUMBERS
 from ratings.services.impact import impact
 from ratings.services.revert import RevertRefused, plan, revert
 from web.entry.lines import written_lines
+from web.page_cache.ahead import rendered_ahead
 from web.pages.access import works_on
 
 PAGE_SIZE = 25
@@ -147,7 +148,8 @@ def revert_write(request, pk: int):
     if request.method == "POST" and request.POST.get("action") == "revert":
         try:
             with transaction.atomic():
-                revert(write, user=request.user, reason=request.POST.get("reason", ""), overwrite=overwrite)
+                with rendered_ahead():
+                    revert(write, user=request.user, reason=request.POST.get("reason", ""), overwrite=overwrite)
         except RevertRefused as refused:
             context["refused"] = refused.problems
         else:

@@ -59,21 +59,29 @@ def home_path() -> str:
     return f"/{slug}/" if slug else "/"
 
 
+def request_environ(path: str, *, session: bool) -> dict:
+    """A GET of `path` over HTTPS as WSGI hands it over, for a host the site serves; with a session
+    cookie (pages rendered for the request, never stored) or as a visitor (pages stored)."""
+    host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if "*" not in h), "localhost")
+    environ = {
+        "PATH_INFO": path,
+        "SERVER_NAME": host,
+        "SERVER_PORT": "443",
+        "HTTP_HOST": host,
+        "wsgi.url_scheme": "https",  # no redirect to HTTPS
+        "REMOTE_ADDR": "127.0.0.1",
+    }
+    if session:
+        environ["HTTP_COOKIE"] = f"{settings.SESSION_COOKIE_NAME}=warm-up"
+    setup_testing_defaults(environ)  # the rest of a GET's WSGI keys
+    return environ
+
+
 def render_home(application) -> int | None:
     """GET a club's home page through the whole stack, as a visitor with a session cookie, whose
     pages are never taken from or put in the page cache: this worker renders it itself. The
     answer's status, or None."""
-    host = next((h.lstrip(".") for h in settings.ALLOWED_HOSTS if "*" not in h), "localhost")
-    environ = {
-        "PATH_INFO": home_path(),
-        "SERVER_NAME": host,
-        "SERVER_PORT": "443",
-        "HTTP_HOST": host,
-        "HTTP_COOKIE": f"{settings.SESSION_COOKIE_NAME}=warm-up",
-        "wsgi.url_scheme": "https",  # no redirect to HTTPS
-        "REMOTE_ADDR": "127.0.0.1",
-    }
-    setup_testing_defaults(environ)  # the rest of a GET's WSGI keys
+    environ = request_environ(home_path(), session=True)
     answer = []
     try:
         body = application(environ, lambda status, headers, exc_info=None: answer.append(status))

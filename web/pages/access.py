@@ -1,8 +1,11 @@
 """Who may do what: which clubs a staff user works on (the admin, the upload, the entry page), and
 who may use the entry page (the shared sections' ETag, the navigation and the entry page itself ask
-the same question)."""
+the same question), and from which address a request came (`client_address`: the API's limit and
+the login lockout)."""
 
 from __future__ import annotations
+
+import ipaddress
 
 from django.conf import settings
 
@@ -47,3 +50,22 @@ def may_enter(request) -> bool:
     if not (user.is_active and user.is_staff and user.has_perms(ENTRY_PERMISSIONS)):
         return False
     return club is not None and works_on(user, club.pk)
+
+
+def client_address(request) -> str:
+    """The connection's address, or, behind `TRUSTED_PROXIES` proxies that each add the address they
+    were sent from to `X-Forwarded-For`, the address the outermost of them saw. Entries a client
+    wrote itself stand to the left of those and are never read."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.TRUSTED_PROXIES
+    if proxies <= 0:
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    if len(forwarded) < proxies:  # not sent through every proxy: the left-most is the nearest to the client
+        candidate = forwarded[0] if forwarded else remote
+    else:
+        candidate = forwarded[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:  # not an address: the proxy's own
+        return remote

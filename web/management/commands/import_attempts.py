@@ -8,6 +8,7 @@ from league.models import Write
 from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
 from web.importing import ImportFailed
 from web.management.clubs import add_club_argument, club_named, in_club
+from web.page_cache.ahead import rendered_ahead
 
 
 def read(file: Path) -> bytes:
@@ -41,7 +42,7 @@ class Command(BaseCommand):
         club = club_named(club)
         data = read(file)
         try:
-            with in_club(club), history.way_in(Write.Way.IMPORT):
+            with in_club(club), history.way_in(Write.Way.IMPORT), rendered_ahead():
                 summary = import_attempts(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None

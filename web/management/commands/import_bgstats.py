@@ -11,6 +11,7 @@ from ratings.services.bgstats import import_bgstats
 from web.bgstats.report import report_lines
 from web.faults import told
 from web.management.clubs import add_club_argument, club_named, in_club
+from web.page_cache.ahead import rendered_ahead
 
 
 class Command(BaseCommand):
@@ -31,7 +32,12 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}; nothing was imported.") from None
         try:
-            with told(f"Nothing was imported from {file}"), in_club(club), history.way_in(Write.Way.IMPORT):
+            with (
+                told(f"Nothing was imported from {file}"),
+                in_club(club),
+                history.way_in(Write.Way.IMPORT),
+                rendered_ahead(),
+            ):
                 export = read_export(data, timezone.localdate())
                 report = import_bgstats(export, dry_run=dry_run)
                 lines = report_lines(report, tried=dry_run, every_play=dry_run)

@@ -7,6 +7,7 @@ from league.models import Write
 from web.faults import told
 from web.importing import COLUMNS, ImportFailed, import_results
 from web.management.clubs import add_club_argument, club_named, in_club
+from web.page_cache.ahead import rendered_ahead
 
 
 class Command(BaseCommand):
@@ -37,7 +38,12 @@ class Command(BaseCommand):
             except OSError as exc:
                 raise CommandError(f"Cannot read {file}: {exc.strerror}; nothing was imported.") from None
         try:
-            with told(f"Nothing was imported from {file}"), in_club(club), history.way_in(Write.Way.IMPORT):
+            with (
+                told(f"Nothing was imported from {file}"),
+                in_club(club),
+                history.way_in(Write.Way.IMPORT),
+                rendered_ahead(),
+            ):
                 summary = import_results(data, replace=replace)
         except ImportFailed as exc:
             # One problem on the same line, several one a line below it.

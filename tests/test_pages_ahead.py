@@ -1,0 +1,118 @@
+"""A write renders its club's front pages (home, standings, the players) before it commits, so the
+first visitor after it is served a stored page that already shows the write; other pages, other
+clubs, a write that saved nothing and a render that fails are left as they were
+(web/page_cache/ahead.py)."""
+
+import logging
+import re
+
+import pytest
+from django.core.management import call_command
+from django.urls import get_urlconf
+
+from league import revision
+from league.models import Club, Matchday
+from tests.conftest import CLUB_SLUG
+from tests.test_saving_once import ENTER, preview
+from web import page_cache
+from web.page_cache import ahead
+
+FRONT = [f"/{CLUB_SLUG}/", f"/{CLUB_SLUG}/standings/", f"/{CLUB_SLUG}/players/"]
+
+
+@pytest.fixture(autouse=True)
+def on(settings):
+    settings.PAGES_AHEAD = True
+    page_cache.clear()
+    yield
+    page_cache.clear()
+
+
+def served(client, url):
+    response = client.get(url)
+    return response, getattr(response, "page_cache", None) == "hit"
+
+
+def test_a_save_on_the_entry_page_stores_the_front_pages_with_the_new_matchday(admin_client, client, club):
+    for url in FRONT:
+        served(client, url)  # stored under the revision before the save
+    saved = admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"]))
+    assert saved.status_code == 302 and Matchday.objects.count() == 7
+    for url in FRONT:
+        page, hit = served(client, url)
+        assert hit, f"{url} was rendered by the save"
+        assert page.status_code == 200
+    home = served(client, f"/{CLUB_SLUG}/")[0].content.decode()
+    assert re.search(r"/matchdays/7/", home), "the stored home page shows the saved matchday"
+    # Only the front pages: a game's page is rendered by its first visitor, as before.
+    assert not served(client, f"/{CLUB_SLUG}/games/hearts/")[1]
+
+
+def test_the_stored_page_is_what_a_visitor_would_have_been_rendered(admin_client, client, club):
+    admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"]))
+    stored, hit = served(client, f"/{CLUB_SLUG}/standings/")
+    assert hit
+    page_cache.memory().clear()
+    page_cache.clear()
+    rendered, hit = served(client, f"/{CLUB_SLUG}/standings/")
+    assert not hit
+    assert stored.content == rendered.content and stored["ETag"] == rendered["ETag"]
+
+
+def test_an_import_renders_only_its_own_clubs_front_pages(client, club, tmp_path):
+    another = Club.objects.create(slug="another", name="Another")
+    served(client, "/another/")
+    before = revision.current(revision.of_club(another.pk))
+    csv = tmp_path / "night.csv"
+    csv.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing\n"
+        "7,2025-11-20,Hearts,3,GL,1,\n7,2025-11-20,Hearts,3,K,2,\n"
+    )
+    call_command("import_results", str(csv), "--club", CLUB_SLUG)
+    assert all(served(client, url)[1] for url in FRONT)
+    assert revision.current(revision.of_club(another.pk)) == before
+    assert served(client, "/another/")[1]  # stored before, and still current
+
+
+def test_a_refused_write_renders_nothing(client, club, tmp_path):
+    csv = tmp_path / "bad.csv"
+    csv.write_text("matchday,date,game,rounds,player,placing,rated_placing\n7,2025-11-20,Hearts,3,Nobody?,1,\n")
+    rendered = []
+    original = ahead.render
+    ahead.render = lambda path: rendered.append(path) or original(path)
+    try:
+        with pytest.raises(Exception, match="Nothing was imported"):
+            call_command("import_results", str(csv), "--club", CLUB_SLUG)
+    finally:
+        ahead.render = original
+    assert rendered == [] and Matchday.objects.count() == 6
+
+
+def test_a_render_that_fails_leaves_the_write_saved_and_the_page_to_its_first_visitor(
+    admin_client, client, club, monkeypatch, caplog
+):
+    handler = ahead.WSGIHandler()
+    monkeypatch.setattr(ahead, "_handler", [handler])
+
+    def broken(request):
+        raise RuntimeError("a template that fails")
+
+    monkeypatch.setattr(handler, "get_response", broken)
+    with caplog.at_level(logging.WARNING, logger="web.page_cache.ahead"):
+        saved = admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"]))
+    assert saved.status_code == 302 and Matchday.objects.count() == 7
+    assert "Could not render" in caplog.text
+    page, hit = served(client, f"/{CLUB_SLUG}/")
+    assert not hit and page.status_code == 200 and "/matchdays/7/" in page.content.decode()
+
+
+def test_rendering_ahead_leaves_the_writes_urlconf_as_it_was(club):
+    before = get_urlconf()
+    assert ahead.render(f"/{CLUB_SLUG}/") == 200
+    assert get_urlconf() == before
+
+
+def test_switched_off_a_write_renders_nothing(admin_client, client, club, settings):
+    settings.PAGES_AHEAD = False
+    admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"]))
+    assert not served(client, f"/{CLUB_SLUG}/")[1]
