@@ -116,3 +116,22 @@ def test_switched_off_a_write_renders_nothing(admin_client, client, club, settin
     settings.PAGES_AHEAD = False
     admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"]))
     assert not served(client, f"/{CLUB_SLUG}/")[1]
+
+
+def test_written_ahead_inside_another_the_pages_are_rendered_once(club, monkeypatch):
+    from league import services
+    from league.models import Player
+
+    rendered = []
+    monkeypatch.setattr(ahead, "render", rendered.append)
+    with ahead.rendered_ahead():
+        with ahead.rendered_ahead():
+            services.save_player(Player(club=Club.objects.get(slug=CLUB_SLUG), name="Newcomer", short_name="NEW"))
+        assert rendered == []
+    assert rendered == FRONT
+
+
+def test_behind_a_proxy_that_says_https_the_page_is_rendered_not_redirected(club, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    assert ahead.render(f"/{CLUB_SLUG}/") == 200

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
@@ -30,6 +31,7 @@ from web.page_cache.warmup import request_environ
 logger = logging.getLogger(__name__)
 FRONT = ("", "standings/", "players/")  # under /<club>/: the pages a member opens every week
 _handler: list[WSGIHandler] = []
+_open: ContextVar[bool] = ContextVar("pages_ahead_open", default=False)  # an outer one renders
 
 
 def _club_tokens() -> dict[str, str]:
@@ -41,17 +43,21 @@ def _club_tokens() -> dict[str, str]:
 @contextmanager
 def rendered_ahead():
     """Run the writes inside in one transaction and, before it commits, render and store the front
-    pages of each club they renewed."""
-    if not settings.PAGES_AHEAD or settings.PAGE_CACHE_SECONDS <= 0:
+    pages of each club they renewed. Inside another (an admin upload's POST), the outer one renders."""
+    if not settings.PAGES_AHEAD or settings.PAGE_CACHE_SECONDS <= 0 or _open.get():
         yield
         return
-    with transaction.atomic():
-        before = _club_tokens()
-        yield
-        renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
-        for slug in renewed:
-            for page in FRONT:
-                render(f"/{slug}/{page}")
+    opened = _open.set(True)
+    try:
+        with transaction.atomic():
+            before = _club_tokens()
+            yield
+            renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
+            for slug in renewed:
+                for page in FRONT:
+                    render(f"/{slug}/{page}")
+    finally:
+        _open.reset(opened)
 
 
 def render(path: str) -> int | None:

@@ -71,6 +71,9 @@ def request_environ(path: str, *, session: bool) -> dict:
         "wsgi.url_scheme": "https",  # no redirect to HTTPS
         "REMOTE_ADDR": "127.0.0.1",
     }
+    if settings.SECURE_PROXY_SSL_HEADER:  # production's proxy says HTTPS so, or the site redirects to it
+        header, value = settings.SECURE_PROXY_SSL_HEADER
+        environ[header] = value
     if session:
         environ["HTTP_COOKIE"] = f"{settings.SESSION_COOKIE_NAME}=warm-up"
     setup_testing_defaults(environ)  # the rest of a GET's WSGI keys
