@@ -4,10 +4,10 @@ proxies added, X-Forwarded-For is a client's own words and never read."""
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import RequestFactory
 
 from tests.conftest import CLUB_SLUG
+from tests.test_api_limits import tight  # noqa: F401 - five requests an address, three a token
 from web.pages.access import client_address
 
 PROXY = "10.0.0.2"
@@ -39,27 +39,21 @@ def test_the_clients_address(settings, forwarded, proxies, expected):
     assert address(forwarded, proxies, settings) == expected
 
 
-@pytest.fixture
-def tight(settings):
-    settings.API_RATE_PER_TOKEN, settings.API_RATE_PER_ADDRESS, settings.API_RATE_WINDOW = 3, 2, 60
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def _tables(client, forwarded):
     return client.get(f"/api/{CLUB_SLUG}/tables/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=forwarded).status_code
 
 
-def test_behind_a_proxy_the_api_counts_each_forwarded_address(client, club, tight, settings):
+@pytest.mark.usefixtures("tight")
+def test_behind_a_proxy_the_api_counts_each_forwarded_address(client, club, settings):
     settings.TRUSTED_PROXIES = 1
-    assert [_tables(client, "203.0.113.5") for _ in range(3)] == [200, 200, 429]
+    assert [_tables(client, "203.0.113.5") for _ in range(6)] == [200] * 5 + [429]
     assert _tables(client, "198.51.100.7") == 200  # another client behind the same proxy
 
 
-def test_without_trusted_proxies_a_forged_header_does_not_escape_the_limit(client, club, tight, settings):
+@pytest.mark.usefixtures("tight")
+def test_without_trusted_proxies_a_forged_header_does_not_escape_the_limit(client, club, settings):
     settings.TRUSTED_PROXIES = 0
-    assert [_tables(client, f"203.0.113.{n}") for n in range(3)] == [200, 200, 429]
+    assert [_tables(client, f"203.0.113.{n}") for n in range(6)] == [200] * 5 + [429]
 
 
 def test_behind_a_proxy_one_clients_failed_logins_do_not_lock_out_another(client, db, settings):
