@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.urls import get_urlconf
 
 from league import revision
-from league.models import Club, Matchday
+from league.models import Club, Game, Matchday, Player
 from tests.conftest import CLUB_SLUG
 from tests.test_saving_once import ENTER, preview
 from web import page_cache
@@ -44,8 +44,10 @@ def test_a_save_on_the_entry_page_stores_the_front_pages_with_the_new_matchday(a
         assert page.status_code == 200
     home = served(client, f"/{CLUB_SLUG}/")[0].content.decode()
     assert re.search(r"/matchdays/7/", home), "the stored home page shows the saved matchday"
-    # Only the front pages: a game's page is rendered by its first visitor, as before.
-    assert not served(client, f"/{CLUB_SLUG}/games/hearts/")[1]
+    # The game played, too; a player's page is rendered by its first visitor, as before.
+    assert served(client, f"/{CLUB_SLUG}/games/hearts/")[1]
+    player = Player.objects.get(short_name="GL").pk
+    assert not served(client, f"/{CLUB_SLUG}/players/{player}/")[1]
 
 
 def test_the_stored_page_is_what_a_visitor_would_have_been_rendered(admin_client, client, club):
@@ -135,3 +137,28 @@ def test_behind_a_proxy_that_says_https_the_page_is_rendered_not_redirected(club
     settings.SECURE_SSL_REDIRECT = True
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     assert ahead.render(f"/{CLUB_SLUG}/") == 200
+
+
+def test_on_the_mixed_league_beside_another_club_each_write_renders_its_own_clubs_pages(
+    admin_client, client, mixed_league, tmp_path
+):
+    north = tmp_path / "north.csv"
+    north.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing\n"
+        "1,2026-01-05,Hearts,3,GL,1,\n1,2026-01-05,Hearts,3,Ann,2,\n"
+    )
+    call_command("create_club", "north", "North")
+    call_command("import_results", str(north), "--club", "north")
+    north_pages = {url: served(client, url)[0]["ETag"] for url in ("/north/", "/north/standings/", "/north/players/")}
+    assert all(served(client, url)[1] for url in north_pages)  # rendered by the import, then stored
+    hearts = Game.objects.get(name="Hearts", club__slug=CLUB_SLUG)
+    saved = admin_client.post(ENTER, preview(admin_client, ["GL", "K", "I", "J"], hearts))
+    assert saved.status_code == 302
+    stored = {url: served(client, url) for url in [*FRONT, f"/{CLUB_SLUG}/games/hearts/"]}
+    assert all(hit and page.status_code == 200 for page, hit in stored.values())
+    page_cache.clear()
+    for url, (page, _) in stored.items():  # what a visitor would have had rendered
+        assert client.get(url).content == page.content, url
+    for url, etag in north_pages.items():  # the other club's pages: rendered again, the same
+        page, _ = served(client, url)
+        assert page.status_code == 200 and page["ETag"] == etag

@@ -25,17 +25,18 @@ IMPORT = reverse("admin:league_matchday_import")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def form(lines, **fields):
-    data = {"date": "2025-11-20", "game": str(Game.objects.get(name="Hearts").pk), "rounds": "3"}
+def form(lines, game=None, **fields):
+    game = game or Game.objects.get(name="Hearts")
+    data = {"date": "2025-11-20", "game": str(game.pk), "rounds": "3"}
     return {**data, **{f"line-{n}": text for n, text in enumerate(lines, start=1)}, **fields}
 
 
-def preview(client, lines) -> dict:
+def preview(client, lines, game=None) -> dict:
     """The data the preview's Save button posts: the form as typed, its token and its number."""
-    html = client.post(ENTER, form(lines, action="preview")).content.decode()
+    html = client.post(ENTER, form(lines, game, action="preview")).content.decode()
     hidden = dict(re.findall(r'name="(token|number)" value="([^"]*)"', html))
     assert re.fullmatch("[0-9a-f]{64}", hidden["token"]), "the preview carries a one-time token"
-    return form(lines, action="save", **hidden)
+    return form(lines, game, action="save", **hidden)
 
 
 def text(response) -> str:

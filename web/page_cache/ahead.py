@@ -3,9 +3,10 @@
 After a write, the first visitors of a page wait while one worker renders it again (the others wait
 for its copy): at 2,000 matchdays the home page's 60 ms, which the load test saw as its p99 while
 imports ran (docs/performance.md). So a write made through `rendered_ahead()` renders the front
-pages (home, standings, the players) of every club whose revision it renewed, as a visitor would
-get them, and stores them under the club's new revision inside its own transaction: the visitors
-after the commit find them stored.
+pages (home, standings, the players) of every club whose revision it renewed, and the pages of the
+games whose matchdays or sessions it wrote (the most recently played `GAMES` of them), as a visitor
+would get them, and stores them under the club's new revision inside its own transaction: the
+visitors after the commit find them stored.
 
 Never a page older than the data: the page is read inside the transaction that commits the data,
 and stored under the token that transaction commits. Tokens are random, so a write rolled back
@@ -22,14 +23,18 @@ from contextvars import ContextVar
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import transaction
+from django.db.models import F, Max
 from django.urls import get_urlconf, set_urlconf
+from django_scopes import scopes_disabled
 
 from league import revision
-from league.models import Club, Revision
+from league.models import Club, Game, Revision
+from league.models.history import Change, Write
 from web.page_cache.warmup import request_environ
 
 logger = logging.getLogger(__name__)
 FRONT = ("", "standings/", "players/")  # under /<club>/: the pages a member opens every week
+GAMES = 5  # a whole league's import touches every game: the most recently played are rendered
 _handler: list[WSGIHandler] = []
 _open: ContextVar[bool] = ContextVar("pages_ahead_open", default=False)  # an outer one renders
 
@@ -43,21 +48,45 @@ def _club_tokens() -> dict[str, str]:
 @contextmanager
 def rendered_ahead():
     """Run the writes inside in one transaction and, before it commits, render and store the front
-    pages of each club they renewed. Inside another (an admin upload's POST), the outer one renders."""
+    pages of each club they renewed and the pages of the games they wrote in. Inside another (an
+    admin upload's POST), the outer one renders."""
     if not settings.PAGES_AHEAD or settings.PAGE_CACHE_SECONDS <= 0 or _open.get():
         yield
         return
     opened = _open.set(True)
     try:
         with transaction.atomic():
-            before = _club_tokens()
+            with scopes_disabled():  # every club's: the write's own scope is its own affair
+                before, last_write = _club_tokens(), Write.objects.aggregate(last=Max("pk"))["last"] or 0
             yield
-            renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
+            with scopes_disabled():
+                renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
+                games = _games_written(last_write, renewed)
             for slug in renewed:
                 for page in FRONT:
                     render(f"/{slug}/{page}")
+            for club, game in games:
+                render(f"/{club}/games/{game}/")
     finally:
         _open.reset(opened)
+
+
+def _games_written(after_write: int, clubs: list[str]) -> list[tuple[str, str]]:
+    """(club slug, game slug) of the games whose matchdays or sessions the writes after `after_write`
+    added, changed or deleted, in the renewed clubs: per club the `GAMES` most recently played."""
+    changes = Change.objects.filter(write__pk__gt=after_write, kind__in=("matchday", "session"))
+    ids = {pk for pair in changes.values_list("after__game_id", "before__game_id").distinct() for pk in pair if pk}
+    games = (
+        Game.objects.filter(pk__in=ids, club__slug__in=clubs)
+        .annotate(last=Max("matchdays__date"))
+        .order_by("club__slug", F("last").desc(nulls_last=True), "pk")
+        .values_list("club__slug", "slug")
+    )
+    shown: dict[str, list[str]] = {}
+    for club, game in games:
+        if len(shown.setdefault(club, [])) < GAMES:
+            shown[club].append(game)
+    return [(club, game) for club, slugs in shown.items() for game in slugs]
 
 
 def render(path: str) -> int | None:
