@@ -6,6 +6,7 @@ while an import writes. Everything runs on 127.0.0.1 in a throwaway folder.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import re
@@ -22,6 +23,8 @@ import urllib.request
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from league.validation import ROUNDS
 
 ROOT = Path(__file__).resolve().parent.parent
 # The targets of every public page warm and during imports (docs/performance.md): at least this share
@@ -191,12 +194,15 @@ class Site:
 
     @contextmanager
     def importing(self, share: int = 4):
-        """`import_results --replace` of the generated league, again and again, until the block ends;
-        with several clubs, into one club in `share` (every one of them in turn)."""
+        """`import_results --replace` of the generated league and of its other version in turn, again
+        and again, until the block ends: each import changes every matchday, as a real write changes
+        the ones it touches (the same file again would change nothing the history keeps). With several
+        clubs, into one club in `share` (every one of them in turn)."""
         writes = [
-            f'"{MANAGE[0]}" "{MANAGE[1]}" import_results --replace "{league}"' + (f" --club {club}" if club else "")
+            f'"{MANAGE[0]}" "{MANAGE[1]}" import_results --replace "{path}"' + (f" --club {club}" if club else "")
             for number, (club, league) in enumerate(self.leagues.items())
             if number % share == 0
+            for path in (_played_again(league), league)
         ]
         loop = f"while true; do {'; '.join(writes)}; done"
         importer = subprocess.Popen(
@@ -208,7 +214,7 @@ class Site:
             text=True,
             start_new_session=True,  # so that the import running when the block ends stops too
         )
-        self.writing_clubs = len(writes)
+        self.writing_clubs = len(writes) // 2  # each club's two versions
         try:
             yield
         finally:
@@ -216,6 +222,21 @@ class Site:
             output, _ = importer.communicate(timeout=60)
             self.imports_done = output.count("Imported ")
             self.import_failures = output.count("Nothing was imported")
+
+
+def _played_again(league: Path) -> Path:
+    """The league's other version, beside it: every matchday played over one more round (one fewer
+    at the most a matchday may have), so that importing it changes every matchday and its ratings."""
+    again = league.with_name(league.stem + "-again.csv")
+    if not again.exists():
+        with league.open(newline="") as source, again.open("w", newline="") as target:
+            rows = csv.DictReader(source)
+            writer = csv.DictWriter(target, rows.fieldnames, lineterminator="\n")
+            writer.writeheader()
+            for row in rows:
+                rounds = int(row["rounds"])
+                writer.writerow({**row, "rounds": str(rounds + 1 if rounds < ROUNDS.highest else rounds - 1)})
+    return again
 
 
 def _capture(url: str, pages: dict[str, list[str]]) -> dict[str, dict]:
