@@ -106,23 +106,16 @@ def writes(club: Club, runs: int, rng: random.Random, pool: list[Player], sides:
     """The secretary's writes: tonight's matchday added, one in the middle edited, and the preview
     of that edit (the edit run and rolled back, every table read before and after it)."""
     added: list[Matchday] = []
-    figures = {
-        "add_latest": timed(
-            lambda: added.append(add_latest_matchday(rng, pool, sides)),
+    figures = {}
+    # The write alone, and as a Save on the entry page makes it: its pages rendered before it commits.
+    for name, add in (("add_latest", add_latest_matchday), ("add_latest_ahead", _added_with_pages_ahead)):
+        figures[name] = timed(
+            lambda add=add: added.append(add(rng, pool, sides)),
             runs,
             before=lambda: added and remove_matchday(added.pop()),
         )
-    }
-    if added:
-        remove_matchday(added.pop())
-    # The same as a Save on the entry page makes it: the club's front pages rendered before it commits.
-    figures["add_latest_ahead"] = timed(
-        lambda: added.append(_added_with_pages_ahead(rng, pool, sides)),
-        runs,
-        before=lambda: added and remove_matchday(added.pop()),
-    )
-    if added:
-        remove_matchday(added.pop())
+        if added:
+            remove_matchday(added.pop())
     figures["edit_middle"] = timed(edit_middle_matchday, runs)
     figures["preview_middle"] = timed(lambda: impact(club.pk, edit_middle_matchday), runs)
     return figures

@@ -147,9 +147,8 @@ def revert_write(request, pk: int):
     context = {"write": write, "changes": [shown(c) for c in write.changes.all()], "overwrite": overwrite}
     if request.method == "POST" and request.POST.get("action") == "revert":
         try:
-            with transaction.atomic():
-                with rendered_ahead():
-                    revert(write, user=request.user, reason=request.POST.get("reason", ""), overwrite=overwrite)
+            with transaction.atomic(), rendered_ahead():
+                revert(write, user=request.user, reason=request.POST.get("reason", ""), overwrite=overwrite)
         except RevertRefused as refused:
             context["refused"] = refused.problems
         else:
