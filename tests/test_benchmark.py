@@ -39,7 +39,7 @@ def test_the_benchmark_prints_every_figure_on_a_small_league(tmp_path, sides):
         "ratio project / baseline with indexes",
         "ratio project / bare baseline",
         "add one matchday at the end",
-        "the same, its front pages rendered ahead",
+        "the same, its pages rendered ahead",
         "edit a matchday in the middle",
         "preview that edit (what it changes)",
         "cold home page",

@@ -5,6 +5,7 @@ after the write is the one the others serve (web/page_cache/shared.py)."""
 
 import os
 import pickle
+import re
 import subprocess
 import sys
 import urllib.request
@@ -74,9 +75,9 @@ def test_an_import_shows_on_every_workers_next_view(site):
 
 
 def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
-    """The import's own process renders the club's home, standings, players and Hearts pages before
-    it commits (web/page_cache/ahead.py): they are in the folder before the first visitor after it,
-    who is served that copy, not one rendered again."""
+    """The import's own process renders the club's home, standings, players and Hearts pages, and
+    the pages of the two players it wrote, before it commits (web/page_cache/ahead.py): they are in
+    the folder before the first visitor after it, who is served that copy, not one rendered again."""
     url, env, manage, folder = site
     if "REDIS_URL" in env:
         pytest.skip("the folder is the pages' shared store only without Redis")
@@ -90,9 +91,14 @@ def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
     )
     subprocess.run([*manage, "import_results", str(more)], env=env, check=True, cwd=ROOT, capture_output=True)
     stored = {path: path.stat().st_ino for path in set(pages.glob("*.djcache")) - before}
-    assert len(stored) == 4  # home, standings, the players and the game played
-    assert sum(b'href="/card-games/matchdays/7/"' in stored_body(path) for path in stored) == 2  # home, Hearts
-    paths = ("/", "/standings/", "/players/", "/games/hearts/")
+    assert len(stored) == 6  # home, standings, the players, the game played and its two players
+    # home, Hearts, GL and K link to the new matchday
+    assert sum(b'href="/card-games/matchdays/7/"' in stored_body(path) for path in stored) == 4
+    players = [
+        re.search(r'href="/card-games(/players/\d+/)"[^>]*>' + name + "<", fetch(url + "/players/"))[1]
+        for name in ("GL", "K")
+    ]
+    paths = ("/", "/standings/", "/players/", "/games/hearts/", *players)
     answers = [fetch(url + path) for path in paths for _ in range(2 * WORKERS)]
     assert all(answers) and 'href="/card-games/matchdays/7/"' in answers[0]
     assert {path: path.stat().st_ino for path in stored} == stored  # served as stored, never rendered again

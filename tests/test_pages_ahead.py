@@ -1,13 +1,14 @@
-"""A write renders its club's front pages (home, standings, the players) before it commits, so the
-first visitor after it is served a stored page that already shows the write; other pages, other
-clubs, a write that saved nothing and a render that fails are left as they were
-(web/page_cache/ahead.py)."""
+"""A write renders its club's front pages (home, standings, the players) and the pages of the games
+and players it wrote before it commits, so the first visitor after it is served a stored page that
+already shows the write; other pages, other clubs, a write that saved nothing and a render that
+fails are left as they were (web/page_cache/ahead.py)."""
 
 import logging
 import re
 
 import pytest
 from django.core.management import call_command
+from django.db.models import Count
 from django.urls import get_urlconf
 
 from league import revision
@@ -44,10 +45,14 @@ def test_a_save_on_the_entry_page_stores_the_front_pages_with_the_new_matchday(a
         assert page.status_code == 200
     home = served(client, f"/{CLUB_SLUG}/")[0].content.decode()
     assert re.search(r"/matchdays/7/", home), "the stored home page shows the saved matchday"
-    # The game played, too; a player's page is rendered by its first visitor, as before.
+    # The game played and its players' pages, too; a player who did not play is rendered by their
+    # first visitor, as before.
     assert served(client, f"/{CLUB_SLUG}/games/hearts/")[1]
-    player = Player.objects.get(short_name="GL").pk
-    assert not served(client, f"/{CLUB_SLUG}/players/{player}/")[1]
+    for name in ("GL", "K", "I", "J"):
+        page, hit = served(client, f"/{CLUB_SLUG}/players/{Player.objects.get(short_name=name).pk}/")
+        assert hit and "/matchdays/7/" in page.content.decode(), name
+    absent = Player.objects.exclude(short_name__in=("GL", "K", "I", "J")).first()
+    assert not served(client, f"/{CLUB_SLUG}/players/{absent.pk}/")[1]
 
 
 def test_the_stored_page_is_what_a_visitor_would_have_been_rendered(admin_client, client, club):
@@ -74,6 +79,29 @@ def test_an_import_renders_only_its_own_clubs_front_pages(client, club, tmp_path
     assert all(served(client, url)[1] for url in FRONT)
     assert revision.current(revision.of_club(another.pk)) == before
     assert served(client, "/another/")[1]  # stored before, and still current
+
+
+def test_of_an_import_the_last_players_to_play_are_rendered_then_the_busiest(client, club, tmp_path, monkeypatch):
+    monkeypatch.setattr(ahead, "PLAYERS", 3)
+    rendered = []
+    original = ahead.render
+    monkeypatch.setattr(ahead, "render", lambda path: rendered.append(path) or original(path))
+    csv = tmp_path / "nights.csv"
+    csv.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing\n"
+        "7,2025-11-20,Hearts,3,GL,1,\n7,2025-11-20,Hearts,3,K,2,\n7,2025-11-20,Hearts,3,I,3,\n"
+        "8,2025-11-27,Hearts,3,J,1,\n8,2025-11-27,Hearts,3,K,2,\n"
+    )
+    call_command("import_results", str(csv), "--club", CLUB_SLUG)
+    player = {p.short_name: p for p in Player.objects.annotate(played=Count("results"))}
+
+    def busiest_first(*names):
+        return sorted(names, key=lambda name: (-player[name].played, player[name].pk))
+
+    # J and K played last (the 27th), then of GL and I (the 20th) the one with more matchdays.
+    expected = [*busiest_first("J", "K"), busiest_first("GL", "I")[0]]
+    players = [path for path in rendered if re.fullmatch(rf"/{CLUB_SLUG}/players/\d+/", path)]
+    assert players == [f"/{CLUB_SLUG}/players/{player[name].pk}/" for name in expected]
 
 
 def test_a_refused_write_renders_nothing(client, club, tmp_path):

@@ -4,8 +4,9 @@ After a write, the first visitors of a page wait while one worker renders it aga
 for its copy): at 2,000 matchdays the home page's 60 ms, which the load test saw as its p99 while
 imports ran (docs/performance.md). So a write made through `rendered_ahead()` renders the front
 pages (home, standings, the players) of every club whose revision it renewed, and the pages of the
-games whose matchdays or sessions it wrote (the most recently played `GAMES` of them), as a visitor
-would get them, and stores them under the club's new revision inside its own transaction: the
+games and of the players whose matchdays or sessions it wrote (the most recently played `GAMES`
+games and `PLAYERS` players of them: a game night's Save renders its players' pages, which they
+open next), as a visitor would get them, and stores them under the club's new revision inside its own transaction: the
 visitors after the commit find them stored.
 
 Never a page older than the data: the page is read inside the transaction that commits the data,
@@ -23,18 +24,19 @@ from contextvars import ContextVar
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Count, F, Max
 from django.urls import get_urlconf, set_urlconf
 from django_scopes import scopes_disabled
 
 from league import revision
-from league.models import Club, Game, Revision
+from league.models import Club, Game, Player, Revision
 from league.models.history import Change, Write
 from web.page_cache.warmup import request_environ
 
 logger = logging.getLogger(__name__)
 FRONT = ("", "standings/", "players/")  # under /<club>/: the pages a member opens every week
 GAMES = 5  # a whole league's import touches every game: the most recently played are rendered
+PLAYERS = 8  # a game night's table or two; of an import's players, the last to play (then the busiest)
 _handler: list[WSGIHandler] = []
 _open: ContextVar[bool] = ContextVar("pages_ahead_open", default=False)  # an outer one renders
 
@@ -61,32 +63,49 @@ def rendered_ahead():
             yield
             with scopes_disabled():
                 renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
-                games = _games_written(last_write, renewed)
+                games, players = _written(last_write, renewed)
             for slug in renewed:
                 for page in FRONT:
                     render(f"/{slug}/{page}")
             for club, game in games:
                 render(f"/{club}/games/{game}/")
+            for club, player in players:
+                render(f"/{club}/players/{player}/")
     finally:
         _open.reset(opened)
 
 
-def _games_written(after_write: int, clubs: list[str]) -> list[tuple[str, str]]:
-    """(club slug, game slug) of the games whose matchdays or sessions the writes after `after_write`
-    added, changed or deleted, in the renewed clubs: per club the `GAMES` most recently played."""
+def _written(after_write: int, clubs: list[str]) -> tuple[list[tuple[str, str]], list[tuple[str, int]]]:
+    """The games (club slug, game slug) and players (club slug, player id) whose matchdays or sessions
+    the writes after `after_write` added, changed or deleted, in the renewed clubs: per club the
+    `GAMES` games and `PLAYERS` players most recently played."""
     changes = Change.objects.filter(write__pk__gt=after_write, kind__in=("matchday", "session"))
-    ids = {pk for pair in changes.values_list("after__game_id", "before__game_id").distinct() for pk in pair if pk}
+    game_ids, player_ids = set(), set()
+    for after, before, players in changes.values_list("after__game_id", "before__game_id", "players"):
+        game_ids.update(pk for pk in (after, before) if pk)
+        player_ids.update(int(pk) for pk in players.split("|") if pk)
     games = (
-        Game.objects.filter(pk__in=ids, club__slug__in=clubs)
+        Game.objects.filter(pk__in=game_ids, club__slug__in=clubs)
         .annotate(last=Max("matchdays__date"))
         .order_by("club__slug", F("last").desc(nulls_last=True), "pk")
         .values_list("club__slug", "slug")
     )
-    shown: dict[str, list[str]] = {}
-    for club, game in games:
-        if len(shown.setdefault(club, [])) < GAMES:
-            shown[club].append(game)
-    return [(club, game) for club, slugs in shown.items() for game in slugs]
+    players = (
+        Player.objects.filter(pk__in=player_ids, club__slug__in=clubs)
+        .annotate(last=Max("results__matchday__date"), played=Count("results"))
+        .order_by("club__slug", F("last").desc(nulls_last=True), "-played", "pk")
+        .values_list("club__slug", "pk")
+    )
+    return _first(games, GAMES), _first(players, PLAYERS)
+
+
+def _first(rows, count: int) -> list[tuple]:
+    """The first `count` (club, page) rows of each club."""
+    shown: dict[str, list] = {}
+    for club, page in rows:
+        if len(shown.setdefault(club, [])) < count:
+            shown[club].append(page)
+    return [(club, page) for club, pages in shown.items() for page in pages]
 
 
 def render(path: str) -> int | None:

@@ -280,7 +280,7 @@ def report(f: dict, matchdays: int) -> str:
     lines += [
         f"{'add one matchday at the end':<44} {ms(f['add_latest']):>14}   <= 50 ms"
         + _verdict(f["add_latest"] <= TARGETS["add_latest"]),
-        f"{'the same, its front pages rendered ahead':<44} {ms(f['add_latest_ahead']):>14}",
+        f"{'the same, its pages rendered ahead':<44} {ms(f['add_latest_ahead']):>14}",
         f"{'edit a matchday in the middle':<44} {ms(f['edit_middle']):>14}",
         _preview_line(f),
     ]
