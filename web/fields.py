@@ -5,6 +5,7 @@ same words: whole numbers, the record's fields given as text, yes and no, dates.
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.widgets import AdminIntegerFieldWidget
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -118,10 +119,13 @@ class IsoDateField(forms.DateField):
 
 
 # For a ModelAdmin's formfield_overrides: every whole-number, date and yes-or-no column is read as above.
+# An override replaces the admin's own for its class, so whole numbers keep the admin's narrow widget
+# here (without it a matchday's result rows were wider than a 1280 px screen).
+_WHOLE = {"form_class": WholeNumberField, "widget": AdminIntegerFieldWidget}
 READERS = {
     models.BooleanField: {"form_class": FlagField},
     models.DateField: {"form_class": IsoDateField},
-    models.PositiveIntegerField: {"form_class": WholeNumberField},
-    models.PositiveSmallIntegerField: {"form_class": WholeNumberField},
-    models.IntegerField: {"form_class": WholeNumberField},
+    models.PositiveIntegerField: _WHOLE,
+    models.PositiveSmallIntegerField: _WHOLE,
+    models.IntegerField: _WHOLE,
 }

@@ -86,6 +86,27 @@ def test_the_admin_refuses_placings_that_are_not_a_ranking(page, site):
     assert "November 30" not in page.inner_text("#overall")
 
 
+def test_the_admins_matchday_form_with_its_result_rows_fits_the_screen(browser, site):
+    """Whole numbers keep the admin's narrow field and the note a short one (web/fields.py): the
+    result rows of a matchday used to push the form 235 px past a 1280 px screen."""
+    for width in (1280, 375):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(site + "/admin/login/")
+            page.fill("#id_username", "admin")
+            page.fill("#id_password", "secretary-pass-1")
+            page.click("input[type=submit]")
+            for path in ("/admin/league/matchday/add/", "/admin/league/matchday/1/change/"):
+                page.goto(site + path)
+                assert page.locator("#id_results-0-placing").is_visible()
+                overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 0, f"{path} at {width} px scrolls sideways by {overflow}px"
+            screenshot(page, f"admin-matchday-{width}")
+        finally:
+            context.close()
+
+
 def test_the_player_page_chart_has_one_point_per_matchday_played(page, site):
     page.goto(site + "/card-games/")
     page.locator('#overall thead a[data-player="J"]').click()

@@ -145,6 +145,10 @@ class ResultForm(forms.ModelForm):
                         attrs={"size": 4, **({"inputmode": "decimal"} if name in FRACTIONS else {})}
                     ),
                 )
+        if "note" in self.fields:  # the admin's 20em text field would push the row past a 1280 px screen
+            self.fields["note"].widget = forms.TextInput(
+                attrs={"size": 16, "maxlength": self.fields["note"].max_length}
+            )
         for name in UNTIL_PLACED:
             if name in self.fields:
                 self.fields[name].required = False
