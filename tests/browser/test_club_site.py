@@ -3,6 +3,7 @@
 import re
 
 from .conftest import screenshot
+from .test_league_pages import _axe_violations
 
 
 def overall_row(page, number):
@@ -102,6 +103,8 @@ def test_the_admins_matchday_form_with_its_result_rows_fits_the_screen(browser, 
                 assert page.locator("#id_results-0-placing").is_visible()
                 overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
                 assert overflow <= 0, f"{path} at {width} px scrolls sideways by {overflow}px"
+                serious = [v for v in _axe_violations(page) if v["impact"] in ("serious", "critical")]
+                assert not serious, [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious]
             screenshot(page, f"admin-matchday-{width}")
         finally:
             context.close()

@@ -76,6 +76,12 @@ class ResultFormSet(BaseInlineFormSet):
     A rated placing that the penalty rule derives by itself (a player who left early, or one moved
     up past a penalised player) shows blank, so that only explicit penalties are typed in."""
 
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        for field in form.fields.values():  # a tabular row's fields are labelled by its header only
+            widget = getattr(field.widget, "widget", field.widget)  # the select inside the admin's links
+            widget.attrs.setdefault("aria-label", str(field.label))
+
     def __init__(self, *args, preview_shown: bool = False, **kwargs):
         self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)
         self.checked = None  # the matchday checked by `clean`, which a save stores
@@ -146,9 +152,8 @@ class ResultForm(forms.ModelForm):
                     ),
                 )
         if "note" in self.fields:  # the admin's 20em text field would push the row past a 1280 px screen
-            self.fields["note"].widget = forms.TextInput(
-                attrs={"size": 16, "maxlength": self.fields["note"].max_length}
-            )
+            note = self.fields["note"]
+            note.widget = forms.TextInput(attrs={"size": 16, "maxlength": note.max_length})
         for name in UNTIL_PLACED:
             if name in self.fields:
                 self.fields[name].required = False
