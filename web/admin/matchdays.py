@@ -37,7 +37,7 @@ from web.admin.widgets import SharedOptionsSelect
 from web.bgstats import upload as bgstats_upload
 from web.fields import READERS, GivenField
 from web.pages.clashes import CheckedAgainOnClash
-from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
+from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs
 from web.pages.formatting import format_change, format_rating
 
 
@@ -70,17 +70,11 @@ def typed_results(formset) -> list[TypedResult]:
     ]
 
 
-class ResultFormSet(BaseInlineFormSet):
+class ResultFormSet(LabelledRows, BaseInlineFormSet):
     """Checks the matchday's results as a whole: who played, and whether the placings rank them.
 
     A rated placing that the penalty rule derives by itself (a player who left early, or one moved
     up past a penalised player) shows blank, so that only explicit penalties are typed in."""
-
-    def add_fields(self, form, index):
-        super().add_fields(form, index)
-        for field in form.fields.values():  # a tabular row's fields are labelled by its header only
-            widget = getattr(field.widget, "widget", field.widget)  # the select inside the admin's links
-            widget.attrs.setdefault("aria-label", str(field.label))
 
     def __init__(self, *args, preview_shown: bool = False, **kwargs):
         self.player_options: dict = {}  # written once, shown in every row (web.admin.widgets)

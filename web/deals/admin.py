@@ -21,7 +21,7 @@ from league.validation import DEALS, LEVELS, VARIANT_LENGTH, parse_won, variant_
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
 from web.fields import READERS, FlagField, WholeNumberField, refusal
-from web.pages.club_admin import ClubOwnedAdmin, refuse_other_clubs
+from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs
 from web.pages.formatting import format_change, format_rating
 
 
@@ -73,7 +73,7 @@ def attempt_inputs(formset) -> list[deal_services.AttemptInput]:
     ]
 
 
-class AttemptFormSet(BaseInlineFormSet):
+class AttemptFormSet(LabelledRows, BaseInlineFormSet):
     def clean(self):
         if any(form.errors for form in self.forms):
             return  # the rows' own errors first
