@@ -114,4 +114,6 @@ class LabelledRows:
         super().add_fields(form, index)
         for field in form.fields.values():
             widget = getattr(field.widget, "widget", field.widget)  # the select inside the admin's links
-            widget.attrs.setdefault("aria-label", str(field.label))
+            # A new dict, first: the admin's wrapper shares its attrs with the class's field (each row
+            # would otherwise add the label to one dict, in an order that depends on the rows before).
+            widget.attrs = {"aria-label": str(field.label), **widget.attrs}
