@@ -130,6 +130,10 @@ class ResultForm(forms.ModelForm):
     """A result row; the Sedma counts and the weight may be left blank (none; the whole game). The
     side's label and the weight are read as the import and the entry page read them."""
 
+    class Meta:
+        # The admin's 20em text field would push the row past a 1280 px screen.
+        widgets = {"note": forms.TextInput(attrs={"size": 16})}
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in (*TEXTS, *FRACTIONS):
@@ -145,9 +149,6 @@ class ResultForm(forms.ModelForm):
                         attrs={"size": 4, **({"inputmode": "decimal"} if name in FRACTIONS else {})}
                     ),
                 )
-        if "note" in self.fields:  # the admin's 20em text field would push the row past a 1280 px screen
-            note = self.fields["note"]
-            note.widget = forms.TextInput(attrs={"size": 16, "maxlength": note.max_length})
         for name in UNTIL_PLACED:
             if name in self.fields:
                 self.fields[name].required = False
