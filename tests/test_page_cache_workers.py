@@ -94,10 +94,8 @@ def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
     assert len(stored) == 6  # home, standings, the players, the game played and its two players
     # home, Hearts, GL and K link to the new matchday
     assert sum(b'href="/card-games/matchdays/7/"' in stored_body(path) for path in stored) == 4
-    players = [
-        re.search(r'href="/card-games(/players/\d+/)"[^>]*>' + name + "<", fetch(url + "/players/"))[1]
-        for name in ("GL", "K")
-    ]
+    directory = fetch(url + "/players/")
+    players = [re.search(r'href="/card-games(/players/\d+/)"[^>]*>' + name + "<", directory)[1] for name in ("GL", "K")]
     paths = ("/", "/standings/", "/players/", "/games/hearts/", *players)
     answers = [fetch(url + path) for path in paths for _ in range(2 * WORKERS)]
     assert all(answers) and 'href="/card-games/matchdays/7/"' in answers[0]

@@ -36,7 +36,7 @@ class PlayerAdmin(ClubOwnedAdmin):
     list_display = ["short_name", "name", "guest", "first_played"]
     list_filter = ["guest"]
     search_fields = ["short_name", "name", "former_names__name"]
-    # Said here too: the first-played annotation groups the rows, which drops the model's ordering,
+    # The model's ordering, said again: the first-played annotation groups the rows, which drops it,
     # and the autocomplete's pages of players would then come in no set order.
     ordering = ["short_name"]
     inlines = [FormerNameInline]

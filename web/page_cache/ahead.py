@@ -6,8 +6,8 @@ imports ran (docs/performance.md). So a write made through `rendered_ahead()` re
 pages (home, standings, the players) of every club whose revision it renewed, and the pages of the
 games and of the players whose matchdays or sessions it wrote (the most recently played `GAMES`
 games and `PLAYERS` players of them: a game night's Save renders its players' pages, which they
-open next), as a visitor would get them, and stores them under the club's new revision inside its own transaction: the
-visitors after the commit find them stored.
+open next), as a visitor would get them, and stores them under the club's new revision inside its
+own transaction: the visitors after the commit find them stored.
 
 Never a page older than the data: the page is read inside the transaction that commits the data,
 and stored under the token that transaction commits. Tokens are random, so a write rolled back
