@@ -1,5 +1,5 @@
-"""A write renders its club's front pages (home, standings, the players) and the pages of the games
-and players it wrote before it commits, so the first visitor after it is served a stored page that
+"""A write renders its club's front pages (home, standings, the players) and the pages of the games,
+players and matchdays it wrote before it commits, so the first visitor after it is served a stored page that
 already shows the write; other pages, other clubs, a write that saved nothing and a render that
 fails are left as they were (web/page_cache/ahead.py)."""
 
@@ -53,6 +53,9 @@ def test_a_save_on_the_entry_page_stores_the_front_pages_with_the_new_matchday(a
         assert hit and "/matchdays/7/" in page.content.decode(), name
     absent = Player.objects.exclude(short_name__in=("GL", "K", "I", "J")).first()
     assert not served(client, f"/{CLUB_SLUG}/players/{absent.pk}/")[1]
+    page, hit = served(client, f"/{CLUB_SLUG}/matchdays/7/")  # the matchday saved, and not the one before
+    assert hit and page.status_code == 200
+    assert not served(client, f"/{CLUB_SLUG}/matchdays/6/")[1]
 
 
 def test_the_stored_page_is_what_a_visitor_would_have_been_rendered(admin_client, client, club):
@@ -102,6 +105,36 @@ def test_of_an_import_the_last_players_to_play_are_rendered_then_the_busiest(cli
     expected = [*busiest_first("J", "K"), busiest_first("GL", "I")[0]]
     players = [path for path in rendered if re.fullmatch(rf"/{CLUB_SLUG}/players/\d+/", path)]
     assert players == [f"/{CLUB_SLUG}/players/{player[name].pk}/" for name in expected]
+
+
+def test_of_an_import_the_latest_matchdays_are_rendered(client, club, tmp_path, monkeypatch):
+    monkeypatch.setattr(ahead, "MATCHDAYS", 2)
+    rendered = []
+    original = ahead.render
+    monkeypatch.setattr(ahead, "render", lambda path: rendered.append((path, original(path))))
+    csv = tmp_path / "nights.csv"
+    csv.write_text(
+        "matchday,date,game,rounds,player,placing,rated_placing\n"
+        "7,2025-11-20,Hearts,3,GL,1,\n7,2025-11-20,Hearts,3,K,2,\n"
+        "8,2025-11-27,Hearts,3,J,1,\n8,2025-11-27,Hearts,3,K,2,\n"
+        "9,2025-11-27,Hearts,3,J,1,\n9,2025-11-27,Hearts,3,I,2,\n"
+    )
+    call_command("import_results", str(csv), "--club", CLUB_SLUG)
+    matchdays = [(path, status) for path, status in rendered if "/matchdays/" in path]
+    assert matchdays == [(f"/{CLUB_SLUG}/matchdays/9/", 200), (f"/{CLUB_SLUG}/matchdays/8/", 200)]
+    assert served(client, f"/{CLUB_SLUG}/matchdays/9/")[1] and not served(client, f"/{CLUB_SLUG}/matchdays/7/")[1]
+
+
+def test_a_deleted_matchday_is_not_rendered_its_neighbours_front_pages_are(admin_client, club, monkeypatch):
+    rendered = []
+    original = ahead.render
+    monkeypatch.setattr(ahead, "render", lambda path: rendered.append((path, original(path))))
+    latest = Matchday.objects.get(number=6)
+    deleted = admin_client.post(f"/admin/league/matchday/{latest.pk}/delete/", {"post": "yes"})
+    assert deleted.status_code == 302 and not Matchday.objects.filter(number=6).exists()
+    assert [path for path, _ in rendered[:3]] == FRONT
+    assert all(status == 200 for _, status in rendered), rendered
+    assert not any("/matchdays/" in path for path, _ in rendered)
 
 
 def test_a_refused_write_renders_nothing(client, club, tmp_path):

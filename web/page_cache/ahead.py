@@ -4,9 +4,9 @@ After a write, the first visitors of a page wait while one worker renders it aga
 for its copy): at 2,000 matchdays the home page's 60 ms, which the load test saw as its p99 while
 imports ran (docs/performance.md). So a write made through `rendered_ahead()` renders the front
 pages (home, standings, the players) of every club whose revision it renewed, and the pages of the
-games and of the players whose matchdays or sessions it wrote (the most recently played `GAMES`
-games and `PLAYERS` players of them: a game night's Save renders its players' pages, which they
-open next), as a visitor would get them, and stores them under the club's new revision inside its
+games, players and matchdays it wrote (the most recently played `GAMES` games, `PLAYERS` players and
+`MATCHDAYS` matchdays of them: a game night's Save renders its matchdays and its players' pages,
+which they open next), as a visitor would get them, and stores them under the club's new revision inside its
 own transaction: the visitors after the commit find them stored.
 
 Never a page older than the data: the page is read inside the transaction that commits the data,
@@ -29,7 +29,7 @@ from django.urls import get_urlconf, set_urlconf
 from django_scopes import scopes_disabled
 
 from league import revision
-from league.models import Club, Game, Player, Revision
+from league.models import Club, Game, Matchday, Player, Revision
 from league.models.history import Change, Write
 from web.page_cache.warmup import request_environ
 
@@ -37,6 +37,7 @@ logger = logging.getLogger(__name__)
 FRONT = ("", "standings/", "players/")  # under /<club>/: the pages a member opens every week
 GAMES = 5  # a whole league's import touches every game: the most recently played are rendered
 PLAYERS = 8  # a game night's table or two; of an import's players, the last to play (then the busiest)
+MATCHDAYS = 5  # a game night's; of an import's, the latest
 _handler: list[WSGIHandler] = []
 _open: ContextVar[bool] = ContextVar("pages_ahead_open", default=False)  # an outer one renders
 
@@ -50,8 +51,8 @@ def _club_tokens() -> dict[str, str]:
 @contextmanager
 def rendered_ahead():
     """Run the writes inside in one transaction and, before it commits, render and store the front
-    pages of each club they renewed and the pages of the games they wrote in. Inside another (an
-    admin upload's POST), the outer one renders."""
+    pages of each club they renewed and the pages of the games, players and matchdays they wrote.
+    Inside another (an admin upload's POST), the outer one renders."""
     if not settings.PAGES_AHEAD or settings.PAGE_CACHE_SECONDS <= 0 or _open.get():
         yield
         return
@@ -63,27 +64,26 @@ def rendered_ahead():
             yield
             with scopes_disabled():
                 renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
-                games, players = _written(last_write, renewed)
-            for slug in renewed:
-                for page in FRONT:
-                    render(f"/{slug}/{page}")
-            for club, game in games:
-                render(f"/{club}/games/{game}/")
-            for club, player in players:
-                render(f"/{club}/players/{player}/")
+                written = _written(last_write, renewed)
+            for path in [f"/{slug}/{page}" for slug in renewed for page in FRONT] + written:
+                render(path)
     finally:
         _open.reset(opened)
 
 
-def _written(after_write: int, clubs: list[str]) -> tuple[list[tuple[str, str]], list[tuple[str, int]]]:
-    """The games (club slug, game slug) and players (club slug, player id) whose matchdays or sessions
-    the writes after `after_write` added, changed or deleted, in the renewed clubs: per club the
-    `GAMES` games and `PLAYERS` players most recently played."""
+def _written(after_write: int, clubs: list[str]) -> list[str]:
+    """The addresses of the games, players and matchdays whose matchdays or sessions the writes after
+    `after_write` added, changed or deleted, in the renewed clubs: per club the `GAMES` games,
+    `PLAYERS` players and `MATCHDAYS` matchdays most recently played."""
     changes = Change.objects.filter(write__pk__gt=after_write, kind__in=("matchday", "session"))
-    game_ids, player_ids = set(), set()
-    for after, before, players in changes.values_list("after__game_id", "before__game_id", "players"):
+    game_ids, player_ids, matchday_ids = set(), set(), set()
+    for kind, key, after, before, players in changes.values_list(
+        "kind", "key", "after__game_id", "before__game_id", "players"
+    ):
         game_ids.update(pk for pk in (after, before) if pk)
         player_ids.update(int(pk) for pk in players.split("|") if pk)
+        if kind == "matchday":
+            matchday_ids.add(key)
     games = (
         Game.objects.filter(pk__in=game_ids, club__slug__in=clubs)
         .annotate(last=Max("matchdays__date"))
@@ -96,7 +96,16 @@ def _written(after_write: int, clubs: list[str]) -> tuple[list[tuple[str, str]],
         .order_by("club__slug", F("last").desc(nulls_last=True), "-played", "pk")
         .values_list("club__slug", "pk")
     )
-    return _first(games, GAMES), _first(players, PLAYERS)
+    matchdays = (  # a deleted one has no page
+        Matchday.objects.filter(pk__in=matchday_ids, club__slug__in=clubs)
+        .order_by("club__slug", "-date", "-number")
+        .values_list("club__slug", "number")
+    )
+    return (
+        [f"/{club}/games/{game}/" for club, game in _first(games, GAMES)]
+        + [f"/{club}/players/{player}/" for club, player in _first(players, PLAYERS)]
+        + [f"/{club}/matchdays/{number}/" for club, number in _first(matchdays, MATCHDAYS)]
+    )
 
 
 def _first(rows, count: int) -> list[tuple]:
