@@ -30,7 +30,7 @@ install-test: $(TEST_STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py load_demo --club demo
+	$(BIN)/python manage.py load_demo --club demo --if-no-clubs
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Production: needs SECRET_KEY and ALLOWED_HOSTS in the environment (see README, Production in brief, and docs/operations.md).

@@ -6,6 +6,7 @@ delete_club removes one with everything it holds."""
 import csv
 import io
 import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -151,6 +152,17 @@ def test_the_demo_loads_as_its_own_club_once_beside_the_others(north_and_south):
     assert figures_of(north) == before
 
 
+def test_make_runs_demo_comes_once_on_a_site_without_clubs_and_stays_deleted():
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    assert "manage.py load_demo --club demo --if-no-clubs\n" in makefile
+    assert "Loaded the club's demo data: 6 matchdays." in run("load_demo", "--club", "demo", "--if-no-clubs")
+    run("create_club", "north", "North Card Club")
+    run("delete_club", "demo", "--no-input")
+    assert "The site has clubs already; demo data not loaded." in run("load_demo", "--club", "demo", "--if-no-clubs")
+    assert list(Club.objects.values_list("slug", flat=True)) == ["north"]
+    assert not Matchday.objects.exists()
+
+
 COMMANDS = [
     ("import_results", "south.csv"),
     ("import_attempts", "attempts.csv"),
@@ -189,6 +201,25 @@ def test_on_a_site_without_a_club_the_first_import_starts_one_named_after_the_le
     club = Club.objects.get()
     assert (club.slug, club.name) == (CLUB_SLUG, settings.LEAGUE_NAME)
     assert Matchday.objects.filter(club=club).count() == 6
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "made"),
+    [
+        ("seed_deals", SEEDS, lambda club: DealSeed.objects.filter(deal__level__game__club=club).count() == 2),
+        ("import_attempts", ATTEMPTS, lambda club: Attempt.objects.filter(session__game__club=club).count() == 2),
+        ("load_demo", None, lambda club: Matchday.objects.filter(club=club).count() == 6),
+    ],
+)
+def test_on_a_site_without_a_club_every_writing_command_starts_one(settings, tmp_path, command, text, made):
+    args = []
+    if text:
+        (tmp_path / "file.csv").write_text(text)
+        args = [str(tmp_path / "file.csv")]
+    run(command, *args)
+    club = Club.objects.get()
+    assert (club.slug, club.name) == (CLUB_SLUG, settings.LEAGUE_NAME)
+    assert made(club)
 
 
 def test_create_club_starts_an_empty_club():

@@ -68,8 +68,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         add_club_argument(parser)
+        parser.add_argument(
+            "--if-no-clubs",
+            action="store_true",
+            help="only on a site without any club yet (make run): a demo deleted stays deleted, and a site of "
+            "real clubs gets no demo beside them",
+        )
 
-    def handle(self, club: str | None, **options):
+    def handle(self, club: str | None, if_no_clubs: bool = False, **options):
+        if if_no_clubs and Club.objects.exists():
+            self.stdout.write("The site has clubs already; demo data not loaded.")
+            return
         with told("The demo data was not loaded"), transaction.atomic():
             found = demo_club(club) if club is not None else club_named(None)
             with in_club(found):
