@@ -156,6 +156,32 @@ def test_another_clubs_entry_page_is_a_404_and_the_navigation_does_not_offer_it(
     assert 'href="/north/enter/"' in index and 'href="/south/enter/"' not in index
 
 
+def test_a_save_sent_to_another_clubs_entry_page_is_a_404_and_saves_nothing(client, clubs):
+    secretary(client, clubs["north"])
+    typed = {"date": "2025-11-20", "game": str(Game.objects.get(club=clubs["north"], slug="hearts").pk), "rounds": "3"}
+    typed.update({"line-1": "GL", "line-2": "K"})
+    html = client.post("/north/enter/", {**typed, "action": "preview"}).content.decode()
+    hidden = dict(re.findall(r'name="(token|number)" value="([^"]*)"', html))
+    assert "token" in hidden, "north's own preview works"
+    matchdays = Matchday.objects.count()
+    for data in ({**typed, "action": "preview"}, {**typed, **hidden, "action": "save"}):
+        assert client.post("/south/enter/", data).status_code == 404
+    assert Matchday.objects.count() == matchdays
+
+
+def test_another_clubs_rows_asked_for_as_downloads_under_a_clubs_address_are_a_404(client, clubs):
+    south_gl = Player.objects.get(club=clubs["south"], short_name="GL")
+    north_gl = Player.objects.get(club=clubs["north"], short_name="GL")
+    assert client.get(f"/north/players/{north_gl.pk}/?export=csv&table=matchdays").status_code == 200
+    for path in (
+        f"/north/players/{south_gl.pk}/?export=csv&table=matchdays",
+        f"/north/players/{south_gl.pk}/?export=json&table=matchdays",
+    ):
+        assert client.get(path).status_code == 404, path
+    secretary(client, clubs["north"])  # a secretary is no exception
+    assert client.get(f"/north/players/{south_gl.pk}/?export=csv&table=matchdays").status_code == 404
+
+
 def test_a_superuser_sees_both_clubs_and_picks_the_club_of_what_they_add(admin_client, clubs):
     html = admin_client.get(reverse("admin:league_player_changelist")).content.decode()
     for club in clubs.values():

@@ -86,7 +86,7 @@ def _season_rows(seasons: list[Season], today: date) -> list[tuple]:
         days = OuterRef("table__season__first_day"), OuterRef("table__season__last_day")
         found.append(_played_within(own, F("table__season_id"), *days, today))
     for carried in (s for s in seasons if not s.fresh):
-        club = Standing.objects.filter(table__season=None)
+        club = Standing.objects.filter(table__club_id=carried.club_id, table__season=None)
         found.append(_played_within(club, Value(carried.pk), carried.first_day, carried.last_day, today))
     return list(found[0].union(*found[1:], all=True)) if len(found) > 1 else list(found[0])
 
