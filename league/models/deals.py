@@ -23,6 +23,8 @@ class DealLevel(models.Model):
     variant = models.CharField(max_length=20, help_text='e.g. "8x4"')
     level = models.PositiveSmallIntegerField()
 
+    objects = ScopedManager(club="game__club")
+
     class Meta:
         ordering = ["game", "variant", "level"]
         constraints = [
@@ -36,6 +38,8 @@ class DealLevel(models.Model):
 class Deal(models.Model):
     level = models.ForeignKey(DealLevel, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveIntegerField()
+
+    objects = ScopedManager(club="level__game__club")
 
     class Meta:
         ordering = ["level", "number"]
@@ -59,6 +63,8 @@ class DealSeed(models.Model):
     deal = models.OneToOneField(Deal, on_delete=models.CASCADE, related_name="seed")
     plays = models.PositiveIntegerField()
     wins = models.PositiveIntegerField()
+
+    objects = ScopedManager(club="deal__level__game__club")
 
     class Meta:
         constraints = [
@@ -111,6 +117,8 @@ class Attempt(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="attempts")
     won = models.BooleanField()
     rated = models.BooleanField(default=True)
+
+    objects = ScopedManager(club="session__game__club")
 
     class Meta:
         ordering = ["session", "position"]

@@ -7,6 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django_scopes import ScopedManager
 
 from league import results
 from league.checked import date_problem
@@ -150,6 +151,8 @@ class Result(RangesInValidators, models.Model):
         validators=in_span(SCORES, "Points"),
         help_text="The score sheet's points (partners share them). In a scored game they give the placing.",
     )
+
+    objects = ScopedManager(club="matchday__club")  # a club's request reads its own results only
 
     class Meta:
         ordering = ["matchday", "placing", "player__short_name"]

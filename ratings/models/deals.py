@@ -3,6 +3,7 @@
 from django.db import models
 from django.db.models import Count, F, Q, Window
 from django.db.models.functions import RowNumber
+from django_scopes import ScopedManager
 
 from league.models import Attempt, Deal, DealLevel, Player
 
@@ -52,7 +53,7 @@ class AttemptRating(models.Model):
     k = models.FloatField()
     delta = models.FloatField(help_text="The player's change; the deal's is the opposite.")
 
-    objects = AttemptRatingQuerySet.as_manager()
+    objects = ScopedManager(club="table__club", _manager_class=models.Manager.from_queryset(AttemptRatingQuerySet))
 
     class Meta:
         indexes = [
@@ -80,6 +81,8 @@ class DealRating(models.Model):
     first_date = models.DateField(null=True, blank=True, help_text="Its first rated attempt; empty when seeded.")
     last_date = models.DateField(null=True, blank=True)
 
+    objects = ScopedManager(club="table__club")
+
     class Meta:
         indexes = [models.Index(fields=["table", "last_date"], name="ratings_dealrating_last")]
 
@@ -100,6 +103,8 @@ class LevelRating(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     last_date = models.DateField(null=True, blank=True)
+
+    objects = ScopedManager(club="table__club")
 
     class Meta:
         indexes = [models.Index(fields=["table", "last_date"], name="ratings_levelrating_last")]

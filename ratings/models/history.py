@@ -3,6 +3,7 @@
 from django.db import models
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
+from django_scopes import ScopedManager
 
 from league.models import Matchday, Player
 
@@ -90,7 +91,7 @@ class RatingEntry(models.Model):
         help_text="What the method carries to the player's next matchday besides the rating (openskill: mu and sigma).",
     )
 
-    objects = RatingEntryQuerySet.as_manager()
+    objects = ScopedManager(club="table__club", _manager_class=models.Manager.from_queryset(RatingEntryQuerySet))
 
     class Meta:
         verbose_name_plural = "rating entries"
@@ -141,7 +142,7 @@ class Standing(models.Model):
     matchday_number = models.PositiveIntegerField()
     delta = models.FloatField(help_text="The change at the player's last matchday.")
 
-    objects = StandingQuerySet.as_manager()
+    objects = ScopedManager(club="table__club", _manager_class=models.Manager.from_queryset(StandingQuerySet))
 
     class Meta:
         constraints = [
