@@ -1,6 +1,7 @@
 """A site of three clubs in Chromium: the list of clubs and each club's pages, at 1280 and 375 px,
 with no serious axe violation and no sideways scroll; a club's links stay within the club."""
 
+import re
 import subprocess
 
 import pytest
@@ -29,12 +30,31 @@ def clubs_site(tmp_path_factory):
         yield url
 
 
-@pytest.mark.parametrize("width", [1280, 375])
-def test_the_club_list_and_each_clubs_pages_pass_axe_and_fit_the_screen(browser, clubs_site, width):
+@pytest.fixture(scope="module")
+def club_paths(browser, clubs_site):
+    """The list of clubs, and each club's pages: its front pages, a matchday, and a player and a game
+    as its pages link to them."""
     paths = ["/", "/?q=north"]
-    for slug in ["card-games", *CLUBS]:
-        paths += [f"/{slug}/", f"/{slug}/standings/", f"/{slug}/players/", f"/{slug}/matchdays/1/"]
-    assert _check(browser, clubs_site, paths, width) == {}
+    page = browser.new_page()
+    try:
+        for slug in ["card-games", *CLUBS]:
+            paths += [f"/{slug}/", f"/{slug}/standings/", f"/{slug}/players/", f"/{slug}/matchdays/1/"]
+            paths += [f"/{slug}/nights/", f"/{slug}/seasons/", f"/{slug}/methods/"]
+            hrefs = []
+            for start in (f"/{slug}/players/", f"/{slug}/"):
+                page.goto(clubs_site + start)
+                hrefs += page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+            paths.append(next(h for h in hrefs if re.fullmatch(rf"/{slug}/players/\d+/", h)))
+            paths.append(next(h for h in hrefs if re.fullmatch(rf"/{slug}/games/[\w-]+/", h)))
+    finally:
+        page.close()
+    return paths
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_club_list_and_each_clubs_pages_pass_axe_and_fit_the_screen(browser, clubs_site, club_paths, width):
+    assert len(club_paths) == 2 + 3 * 9
+    assert _check(browser, clubs_site, club_paths, width) == {}
 
 
 def test_a_member_finds_a_club_from_the_list_and_stays_within_it(page, clubs_site):

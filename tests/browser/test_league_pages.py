@@ -74,15 +74,20 @@ def _axe_violations(page) -> list[dict]:
     )
 
 
-def _check(browser, base: str, paths: list[str], width: int) -> dict[str, list[str]]:
-    """Each page's serious and critical axe violations, and its sideways scroll at this width."""
+def _check(browser, base: str, paths: list[str], width: int, status: int = 200) -> dict[str, list[str]]:
+    """Each page's serious and critical axe violations, its sideways scroll at this width, and an
+    answer other than `status` (an error page would pass the rest)."""
     context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
     problems = {}
     try:
         for path in paths:
-            page.goto(base + path)
-            found = []
+            response = page.goto(base + path)
+            found = (
+                []
+                if response is not None and response.status == status
+                else [f"answered {response and response.status}"]
+            )
             for violation in _axe_violations(page):
                 if violation["impact"] in ("serious", "critical"):
                     targets = [n["target"] for n in violation["nodes"]][:3]

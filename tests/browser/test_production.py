@@ -133,4 +133,4 @@ def test_a_mistyped_address_gets_the_sites_own_not_found_page(browser, productio
         assert "There is no page at /no-such-page/." in page.locator("main").inner_text()
     finally:
         page.close()
-    assert _check(browser, production_site, ["/no-such-page/", "/card-games/matchdays/9999/"], width) == {}
+    assert _check(browser, production_site, ["/no-such-page/", "/card-games/matchdays/9999/"], width, status=404) == {}
