@@ -169,3 +169,23 @@ def test_each_club_has_its_own_settings_and_the_sites_stand_in_while_blank(clien
     assert len(table_rows(section(south_home, "overall"))) == 1 + 4  # the site's, as South chose nothing
     assert "provisional" in section(north_home, "leaderboard").lower()
     assert "provisional" not in section(south_home, "leaderboard").lower()
+
+
+def test_each_club_hides_its_inactive_players_after_its_own_window(client, three_clubs):
+    north = three_clubs["north"]
+    north.inactive_days = 10  # the site's window is off
+    north.save()
+    for slug in ("north", "south"):  # GL and I play on, five weeks after the others' last matchday
+        with scope(club=three_clubs[slug].pk):
+            import_results(
+                csv_bytes(
+                    HEADER, [[13, "2025-11-20", "Hearts", 5, "GL", 1, ""], [13, "2025-11-20", "Hearts", 5, "I", 2, ""]]
+                )
+            )
+    north_page, south_page = (client.get(f"/{slug}/standings/").content.decode() for slug in ("north", "south"))
+    assert "Show everyone" in north_page and "Show everyone" not in south_page
+    assert len(table_rows(section(north_page, "overall-heading"))) == 1 + 2  # the header, GL and I
+    assert len(table_rows(section(south_page, "overall-heading"))) == 1 + 5
+    everyone = client.get("/north/standings/", {"all": "1"}).content.decode()
+    assert "Hide players inactive for 10 days" in everyone
+    assert len(table_rows(section(everyone, "overall-heading"))) == 1 + 5

@@ -14,11 +14,13 @@ from league import revision
 from league.models import Category, Club, Game, Matchday, Page, Player, Revision, Season
 from league.results import Play, TypedResult
 from league.validation import name_key
-from ratings.models import RatingEntry, RatingTable
+from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.checks import check_matchday
 from ratings.services.matchdays import save_matchday
 from ratings.services.recompute import differences, rebuild_all
 from tests.conftest import CLUB_CSV, PLAYERS
+from web import page_cache
+from web.clubs.addresses import forget
 from web.importing import import_results
 
 DAY = datetime.date(2025, 11, 3)
@@ -112,11 +114,24 @@ def migrate(targets):
     executor.migrate(targets)
 
 
-def test_a_one_club_league_migrates_into_one_club_with_every_number_unchanged(transactional_db):
+PAGES = ("", "standings/", "players/", "games/hearts/", "matchdays/6/")
+
+
+def numbers() -> dict:
+    """Every stored figure of the league, by row: its rating rows and standings."""
+    return {
+        "rows": list(
+            RatingEntry.objects.order_by("pk").values_list(
+                "pk", "table__slug", "player__short_name", "rating_before", "rating_after", "delta"
+            )
+        ),
+        "standings": sorted(Standing.objects.values_list("pk", "table__slug", "player__short_name", "rating")),
+    }
+
+
+def test_a_one_club_league_migrates_into_one_club_with_every_number_unchanged(transactional_db, client):
     import_results(CLUB_CSV.read_bytes())
-    ratings = list(
-        RatingEntry.objects.order_by("pk").values_list("pk", "table__slug", "player__short_name", "rating_after")
-    )
+    before, pages = numbers(), {page: client.get(f"/card-games/{page}").content for page in PAGES}
     try:
         migrate(BEFORE)  # the database as the site before clubs left it
         assert "club_id" not in [
@@ -129,11 +144,14 @@ def test_a_one_club_league_migrates_into_one_club_with_every_number_unchanged(tr
     assert (club.name, club.slug) == (settings.LEAGUE_NAME, "card-games")
     for rows in (Player.objects, Game.objects, Matchday.objects, RatingTable.every):
         assert set(rows.values_list("club", flat=True)) == {club.pk}
-    after = list(
-        RatingEntry.objects.order_by("pk").values_list("pk", "table__slug", "player__short_name", "rating_after")
-    )
-    assert after == ratings
+    assert numbers() == before and before["rows"] and before["standings"]
     assert sorted(Player.objects.values_list("short_name", flat=True)) == sorted(PLAYERS)
+    page_cache.clear()
+    forget()  # the clubs as the migrated database holds them
+    for page, html in pages.items():
+        assert client.get(f"/card-games/{page}").content == html, page  # rendered again, the same
+        old = client.get(f"/{page}")  # the address people shared before clubs
+        assert (old.status_code, old["Location"]) == (301, f"/card-games/{page}"), page
 
 
 def store_in(club, number, placings, game="Hearts"):
