@@ -6,8 +6,8 @@ imports ran (docs/performance.md). So a write made through `rendered_ahead()` re
 pages (home, standings, the players) of every club whose revision it renewed, and the pages of the
 games, players and matchdays it wrote (the most recently played `GAMES` games, `PLAYERS` players and
 `MATCHDAYS` matchdays of them: a game night's Save renders its matchdays and its players' pages,
-which they open next), as a visitor would get them, and stores them under the club's new revision inside its
-own transaction: the visitors after the commit find them stored.
+which they open next), as a visitor would get them, and stores them under the club's new revision
+inside its own transaction: the visitors after the commit find them stored.
 
 Never a page older than the data: the page is read inside the transaction that commits the data,
 and stored under the token that transaction commits. Tokens are random, so a write rolled back
@@ -72,9 +72,9 @@ def rendered_ahead():
 
 
 def _written(after_write: int, clubs: list[str]) -> list[str]:
-    """The addresses of the games, players and matchdays whose matchdays or sessions the writes after
-    `after_write` added, changed or deleted, in the renewed clubs: per club the `GAMES` games,
-    `PLAYERS` players and `MATCHDAYS` matchdays most recently played."""
+    """The addresses of what the writes after `after_write` wrote in the renewed clubs: the games and
+    players whose matchdays or sessions they added, changed or deleted, and those matchdays; per club
+    the `GAMES` games, `PLAYERS` players and `MATCHDAYS` matchdays most recently played."""
     changes = Change.objects.filter(write__pk__gt=after_write, kind__in=("matchday", "session"))
     game_ids, player_ids, matchday_ids = set(), set(), set()
     for kind, key, after, before, players in changes.values_list(
