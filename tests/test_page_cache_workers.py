@@ -76,7 +76,7 @@ def test_an_import_shows_on_every_workers_next_view(site):
 
 def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
     """The import's own process renders the club's home, standings, players and Hearts pages, and
-    the pages of the two players it wrote, before it commits (web/page_cache/ahead.py): they are in
+    the pages of the two players and the matchday it wrote, before it commits (web/page_cache/ahead.py): they are in
     the folder before the first visitor after it, who is served that copy, not one rendered again."""
     url, env, manage, folder = site
     if "REDIS_URL" in env:
@@ -91,12 +91,13 @@ def test_an_import_stores_the_front_pages_before_anyone_asks_for_them(site):
     )
     subprocess.run([*manage, "import_results", str(more)], env=env, check=True, cwd=ROOT, capture_output=True)
     stored = {path: path.stat().st_ino for path in set(pages.glob("*.djcache")) - before}
-    assert len(stored) == 6  # home, standings, the players, the game played and its two players
-    # home, Hearts, GL and K link to the new matchday
+    assert len(stored) == 7  # home, standings, the players, the game played, its two players, the matchday
+    # home, Hearts, GL and K link to the new matchday, whose own page is the one that says so
     assert sum(b'href="/card-games/matchdays/7/"' in stored_body(path) for path in stored) == 4
+    assert sum(b"<h1>Matchday 7" in stored_body(path) for path in stored) == 1
     directory = fetch(url + "/players/")
     players = [re.search(r'href="/card-games(/players/\d+/)"[^>]*>' + name + "<", directory)[1] for name in ("GL", "K")]
-    paths = ("/", "/standings/", "/players/", "/games/hearts/", *players)
+    paths = ("/", "/standings/", "/players/", "/games/hearts/", *players, "/matchdays/7/")
     answers = [fetch(url + path) for path in paths for _ in range(2 * WORKERS)]
     assert all(answers) and 'href="/card-games/matchdays/7/"' in answers[0]
     assert {path: path.stat().st_ino for path in stored} == stored  # served as stored, never rendered again
