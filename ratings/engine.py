@@ -137,6 +137,34 @@ def tables_counting(games: Iterable[Game]) -> list[RatingTable]:
     return [table for table in tables if any(table.counts(game) for game in games)]
 
 
+def tables_to_recompute(games: list[Game]) -> list[RatingTable]:
+    """`tables_counting(games)` for a write about to recompute them: after `wait_for_table_writes`
+    (where the database has row locks; SQLite lets one writer in at a time), and synced first when
+    one is missing. The services that write games, categories and seasons keep the tables in step,
+    but a game saved directly (a file's new game) has none yet; looking costs no query, syncing
+    eight, which would be a fifth of adding a matchday."""
+    clubs = {game.club_id for game in games}
+    if connection.features.has_select_for_update:
+        wait_for_table_writes(*clubs)
+    tables = tables_counting(games)
+    if any(_missing(game, tables) for game in games):
+        sync_tables(*clubs)
+        tables = tables_counting(games)
+    return tables
+
+
+def _missing(game: Game, tables: list[RatingTable]) -> bool:
+    """Whether `tables` lack one of the game's all-time tables: its own, the overall (official) or its
+    category's (unofficial)."""
+    kinds = {t.scope for t in tables if t.parent_id is None and t.counts(game)}
+    if game.against_deals:
+        return RatingTable.Scope.GAME not in kinds
+    wanted = {RatingTable.Scope.GAME, RatingTable.Scope.OVERALL if game.official else None}
+    if not game.official and game.category_id:
+        wanted.add(RatingTable.Scope.CATEGORY)
+    return not (wanted - {None}) <= kinds
+
+
 def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     """Rebuild `tables` from the matchday at `since` onward (everything when None), each with its
     method, in one pass over the results. Returns the number of rows written.
@@ -148,8 +176,9 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
     tables = [table for table in tables if not table.against_deals]  # ratings.deals.engine rates those
     if not tables:
         return 0
-    locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
-    list(locked.order_by("pk").values("pk"))
+    if connection.features.has_select_for_update:  # SQLite has no row locks: the query would only read
+        locked = RatingTable.every.select_for_update().filter(pk__in=[t.pk for t in tables])  # seasons' too
+        list(locked.order_by("pk").values("pk"))
     runs = [TableRun.of(table) for table in tables]
     runs_of: dict[int, list[TableRun]] = {}  # a game counts only in its club's tables
     for run in runs:
@@ -238,21 +267,27 @@ def _resume(runs: list[TableRun], since: Position, results, counting: dict[int, 
     for game_id, player in results.order_by().values_list("matchday__game_id", "player_id").distinct():
         for run in counting[game_id]:
             playing[run.table.pk].add(player)
+    # Every table's in one query each (a matchday added counts in two or three tables).
+    stale: dict[int, set[int]] = {pk: set() for pk in playing}
+    everyone = set().union(*playing.values())
+    standings = Standing.objects.filter(table_id__in=playing).filter(Q(player_id__in=everyone) | from_position(*since))
+    carries = {run.table.pk: run.carries for run in runs}
+    for s in standings:
+        if (s.matchday_date, s.matchday_number) >= since:
+            stale[s.table_id].add(s.player_id)
+        elif s.player_id in playing[s.table_id]:
+            carried = (s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
+            carries[s.table_id][s.player_id] = carried
+    affected = Q(pk__in=[])
     for run in runs:
         table = run.table
-        standings = table.standings.filter(Q(player_id__in=playing[table.pk]) | from_position(*since))
-        stale = set()
-        for s in standings:
-            if (s.matchday_date, s.matchday_number) < since:
-                run.carries[s.player_id] = (s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
-            else:
-                stale.add(s.player_id)
-        if stale:
-            run.carries.update(_carries_before(table, since, stale))
-        run.affected = stale | playing[table.pk]
-        # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
-        table.entries.filter(matchday__in=Matchday.objects.from_position(*since)).delete()
-        table.standings.filter(player_id__in=run.affected).delete()
+        if stale[table.pk]:
+            run.carries.update(_carries_before(table, since, stale[table.pk]))
+        run.affected = stale[table.pk] | playing[table.pk]
+        affected |= Q(table_id=table.pk, player_id__in=run.affected)
+    # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
+    RatingEntry.objects.filter(table_id__in=playing, matchday__in=Matchday.objects.from_position(*since)).delete()
+    Standing.objects.filter(affected).delete()
 
 
 def rate_alone(
@@ -306,10 +341,9 @@ def _write_entries(runs: list[TableRun], rated: Iterable[tuple[int, list[tuple]]
             insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)
             written += len(buffer)
             buffer.clear()
-    for buffer in buffers.values():
-        insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)
-        written += len(buffer)
-    return written
+    rest = [row for buffer in buffers.values() for row in buffer]  # still table by table; one statement
+    insert_rows(RatingEntry, ENTRY_COLUMNS, rest)
+    return written + len(rest)
 
 
 def _write_standings(runs: list[TableRun]) -> None:

@@ -3,13 +3,16 @@
 from datetime import date
 
 import pytest
+from django.db import connection
+from django_scopes import scope
 
-from league.models import Category, Game, Matchday
+from league.models import Category, Club, Game, Matchday
+from ratings import engine
 from ratings.methods import METHODS, Facts, MethodError, Seat
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.catalogue import save_game
 from ratings.services.matchdays import delete_matchdays
-from ratings.services.recompute import rebuild_all
+from ratings.services.recompute import differences, rebuild_all
 from tests.conftest import results_of, save_results, store
 
 
@@ -159,3 +162,34 @@ def test_a_method_that_rates_plainly_gives_the_engine_what_it_gives_through_seat
         assert [o.state for o in outcomes] == [None] * len(ratings)
     with pytest.raises(MethodError):
         method.plain_outcomes([1500, 1500], [1, 3], Facts(), params)
+
+
+def test_a_matchday_added_where_the_tables_are_in_step_leaves_them_unsynced(club, make_matchday, monkeypatch):
+    """The services that write games, categories and seasons keep the tables in step, so a matchday
+    only makes tables that are missing: a game saved directly (a file's new game) gets its own."""
+    synced = []
+    sync = engine.sync_tables
+    monkeypatch.setattr(engine, "sync_tables", lambda *clubs: (synced.append(clubs), sync(*clubs)))
+    make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
+    assert synced == []
+
+    tcg = Category.objects.create(name="Trading card games", slug="trading-card-games")
+    magic = Game.objects.create(name="Magic", slug="magic", category=tcg, official=False)
+    make_matchday(8, "2025-11-21", {"I": 1, "R": 2}, game=magic)
+    assert len(synced) == 1
+    assert set(RatingEntry.objects.filter(matchday__number=8).values_list("table__scope", flat=True)) == {
+        "game",
+        "category",
+    }
+    assert differences() == []
+
+
+def test_adding_the_latest_matchday_asks_the_database_a_bounded_number_of_times(
+    club, make_matchday, django_assert_max_num_queries
+):
+    """A guard on the write a secretary makes most (docs/performance.md: about 1 ms of Django per
+    query): checking, saving, rating two tables, the revision and the history."""
+    locks = 2 if connection.features.has_select_for_update else 0  # the overall table and the tables
+    make_matchday(7, "2025-11-20", {"I": 1, "R": 2})
+    with scope(club=Club.objects.get().pk), django_assert_max_num_queries(23 + locks):  # as the entry page
+        make_matchday(8, "2025-11-21", {"I": 1, "R": 2, "K": 3})

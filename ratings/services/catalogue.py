@@ -77,13 +77,10 @@ def save_game(game: Game, *, new_game_method: bool = False) -> list[RatingTable]
         _switch_kind(game)
     if old is None and new_game_method and not game.against_deals:
         start_on_new_game_method(game)
-    if old is None or (old.official, old.category_id) == (game.official, game.category_id):
-        engine.sync_tables(game.club_id)
-        Revision.bump(game.club_id)
-        return []
-    first = game.matchdays.in_play_order().first()
+    engine.sync_tables(game.club_id)  # before the recompute, which only makes tables that are missing
+    moved = old is not None and (old.official, old.category_id) != (game.official, game.category_id)
+    first = game.matchdays.in_play_order().first() if moved else None
     if first is None:
-        engine.sync_tables(game.club_id)
         Revision.bump(game.club_id)
         return []
     return recompute_from(first.position, [game, old])

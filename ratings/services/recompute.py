@@ -91,9 +91,9 @@ def recompute_from(position: engine.Position, games: Iterable[Game]) -> list[Rat
     corrected too."""
     games = list(games)
     clubs = {game.club_id for game in games}
-    engine.sync_tables(*clubs)
+    tables = engine.tables_to_recompute(games)
     # A season that ended before `position` has nothing from there on to rate again.
-    tables = [t for t in engine.tables_counting(games) if t.season is None or t.season.last_day >= position[0]]
+    tables = [t for t in tables if t.season is None or t.season.last_day >= position[0]]
     engine.recompute(tables, since=position)
     Revision.bump(*clubs)
     return tables
