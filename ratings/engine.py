@@ -278,16 +278,27 @@ def _resume(runs: list[TableRun], since: Position, results, counting: dict[int, 
         elif s.player_id in playing[s.table_id]:
             carried = (s.rating, s.state, s.played, s.matchday_date, s.matchday_number, s.delta)
             carries[s.table_id][s.player_id] = carried
-    affected = Q(pk__in=[])
     for run in runs:
         table = run.table
         if stale[table.pk]:
             run.carries.update(_carries_before(table, since, stale[table.pk]))
         run.affected = stale[table.pk] | playing[table.pk]
-        affected |= Q(table_id=table.pk, player_id__in=run.affected)
     # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
     RatingEntry.objects.filter(table_id__in=playing, matchday__in=Matchday.objects.from_position(*since)).delete()
-    Standing.objects.filter(affected).delete()
+    # A few players' standings in one statement; a back-dated edit's thousands table by table, within
+    # the parameters a statement may bind.
+    if sum(len(run.affected) for run in runs) <= BATCH:
+        Standing.objects.filter(_any(Q(table_id=run.table.pk, player_id__in=run.affected) for run in runs)).delete()
+    else:
+        for run in runs:
+            Standing.objects.filter(table_id=run.table.pk, player_id__in=run.affected).delete()
+
+
+def _any(conditions: Iterable[Q]) -> Q:
+    either = Q(pk__in=[])  # matches nothing
+    for condition in conditions:
+        either |= condition
+    return either
 
 
 def rate_alone(

@@ -8,9 +8,12 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from league.bgstats import read_export
-from league.models import Game, Matchday, Player, Result, Write
-from ratings.models import RatingEntry
+from league.models import Change, Game, Matchday, Player, Result, Season, Write
+from ratings import engine
+from ratings.models import RatingEntry, RatingTable
 from ratings.services.bgstats import import_bgstats
+from ratings.services.catalogue import NEW_GAME_METHOD, add_games, free_game_slug
+from ratings.services.seasons import save_season
 
 FILE = Path(__file__).parent / "data" / "bgstats" / "BGStatsExport.json"
 TODAY = date(2026, 11, 29)
@@ -197,3 +200,35 @@ def test_a_games_stand_in_is_never_merged(imported):
         with pytest.raises(ValidationError, match="Pandemic Legacy: Season 1's own rating, not a player"):
             merge_players(keep, drop)
     assert Player.objects.filter(pk=game.stand_in.pk).exists()
+
+
+def test_an_exports_new_games_are_added_at_once_each_on_the_method_for_one_round_games(db, export, monkeypatch):
+    """146 new games: one change each in the history, their tables (a fresh-start season's too)
+    on the method for one-round games, in a few syncs of the tables rather than a few per game."""
+
+    fresh = Season.Start.FRESH
+    save_season(Season(name="2024", slug="2024", first_day=date(2024, 1, 1), last_day=date(2024, 12, 31), start=fresh))
+    calls = []
+    sync = engine.sync_tables
+    monkeypatch.setattr(engine, "sync_tables", lambda *clubs: (calls.append(clubs), sync(*clubs)))
+    report = import_bgstats(export)
+    assert len(report.new_games) == 146 and len(calls) <= 4
+    assert Change.objects.filter(kind="game", before__isnull=True).count() == 146
+    tables = RatingTable.every.filter(scope=RatingTable.Scope.GAME)
+    assert tables.filter(season__isnull=True).count() == tables.filter(season__isnull=False).count() == 146
+    assert set(tables.values_list("method", flat=True)) == {NEW_GAME_METHOD}
+
+
+def test_two_new_games_whose_names_make_one_address_get_two(db):
+
+    first = Game(name="Café", slug=free_game_slug("Café"))
+    second = Game(name="Cafe!", slug=free_game_slug("Cafe!", taken={first.slug}))
+    add_games([first, second])
+    assert sorted(Game.objects.values_list("slug", flat=True)) == ["cafe", "cafe-2"]
+
+
+def test_two_new_games_under_one_name_are_refused_by_name_and_nothing_is_saved(db):
+    with pytest.raises(ValidationError) as refused:
+        add_games([Game(name="Azul", slug="azul"), Game(name="AZUL", slug="azul-2")])
+    assert refused.value.messages == ["AZUL and Azul would have the same name (AZUL)."]
+    assert not Game.objects.exists()

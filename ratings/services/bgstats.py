@@ -24,7 +24,7 @@ from league.services import save_player
 from league.validation import SHORT_NAME_LENGTH, name_key, short_name_from
 
 from .against_game import against_the_game, stand_in
-from .catalogue import free_game_slug, save_game
+from .catalogue import add_games, free_game_slug
 from .imports import ImportedMatchday, import_matchdays
 from .matchdays import look_alikes
 
@@ -96,15 +96,17 @@ def _games(plays: list[BgPlay], report: BgReport) -> dict[str, Game]:
     """The club's game of each of the file's games (by name), those not yet kept created with their
     scoring (points or none, highest or lowest wins) and whether they are co-operative."""
     club = {game.name_key: game for game in Game.objects.all()}
-    found = {}
+    found, new = {}, []
     for bg in {play.game.name: play.game for play in plays}.values():
         game = club.get(name_key(bg.name))
         if game is None:
-            game = Game(name=bg.name, slug=free_game_slug(bg.name), scoring=_scoring(bg), cooperative=bg.cooperative)
-            save_game(game, new_game_method=True)  # a board game: one round a play
+            slug = free_game_slug(bg.name, taken={g.slug for g in new})
+            game = Game(name=bg.name, slug=slug, scoring=_scoring(bg), cooperative=bg.cooperative)
+            new.append(game)
             report.new_games.append(game.name)
-            club[game.name_key] = game
+            club[name_key(bg.name)] = game
         found[bg.name] = game
+    add_games(new, new_game_method=True)  # board games: one round a play
     return found
 
 

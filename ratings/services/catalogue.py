@@ -4,7 +4,7 @@ tables in step: a game's table, the overall and category tables it counts in, re
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,9 +12,7 @@ from django.utils.text import slugify
 
 import league.history as history
 from league.models import Category, Game, Result, Revision
-from league.validation import (
-    fitting_slug,
-)
+from league.validation import fitting_slug, name_key
 
 from .. import engine, methods
 from ..deals import engine as deal_engine
@@ -47,16 +45,55 @@ NEW_GAME_METHOD = "pairwise-placing"
 NEW_GAME_PARAMETERS = {"k": 40, "k_scale": "multielo"}
 
 
-def start_on_new_game_method(game: Game) -> RatingTable:
-    """Put a new game's own table, which has rated nothing yet, on NEW_GAME_METHOD (its seasons' too)."""
-    table = game_table(game)
+def start_on_new_game_method(games: list[Game]) -> None:
+    """Put new games' own tables, which have rated nothing yet, on NEW_GAME_METHOD (their seasons'
+    too): a file's hundred games in two syncs, not two each."""
+    if not games:
+        return
+    clubs = {game.club_id for game in games}
+    tables = RatingTable.objects.filter(game__in=games)
+    if tables.count() < len(games):  # saved directly (a file's): their tables are made now
+        engine.sync_tables(*clubs)
     method = methods.get(NEW_GAME_METHOD)
-    table.method, table.parameters = NEW_GAME_METHOD, dict(NEW_GAME_PARAMETERS)
-    table.start_rating = method.start(method.clean_params(NEW_GAME_PARAMETERS))[0]
-    table.whole_numbers = method.defaults()["round"]
-    table.save()
-    engine.sync_tables(game.club_id)
-    return table
+    tables.update(
+        method=NEW_GAME_METHOD,
+        parameters=dict(NEW_GAME_PARAMETERS),
+        start_rating=method.start(method.clean_params(NEW_GAME_PARAMETERS))[0],
+        whole_numbers=method.defaults()["round"],
+    )
+    engine.sync_tables(*clubs)  # the seasons' tables take the method
+
+
+@transaction.atomic
+def add_games(games: list[Game], *, new_game_method: bool = False) -> None:
+    """Add new games of one club at once (a file's), each checked as `save_game` checks one, in one
+    write of the history; with `new_game_method`, their tables start on NEW_GAME_METHOD."""
+    if not games:
+        return
+    (club,) = {game.club_id for game in games}  # one club's: its tables, history and revision
+    for game in games:
+        game.full_clean()
+    _refuse_twice(games)
+    engine.wait_for_table_writes(club)
+    for game in games:
+        game.save()
+    history.record(club, [history.saved("game", game, None) for game in games])
+    engine.sync_tables(club)
+    start_on_new_game_method([game for game in games if new_game_method and not game.against_deals])
+    Revision.bump(club)
+
+
+def _refuse_twice(games: list[Game]) -> None:
+    """Two of the new games under one name or address: each checks only against the stored ones."""
+    seen: dict[tuple[str, str], Game] = {}
+    problems = []
+    for game in games:
+        for field, value in (("name", name_key(game.name)), ("slug", game.slug)):
+            other = seen.setdefault((field, value), game)
+            if other is not game:
+                problems.append(f"{game.name} and {other.name} would have the same {field} ({getattr(game, field)}).")
+    if problems:
+        raise ValidationError(problems)
 
 
 @transaction.atomic
@@ -65,18 +102,19 @@ def save_game(game: Game, *, new_game_method: bool = False) -> list[RatingTable]
     the overall and category tables, which are recomputed from its first matchday. A new game's own
     table starts on NEW_GAME_METHOD with `new_game_method` (the admin's Add game), else on the club
     formula."""
+    if game.pk is None:
+        add_games([game], new_game_method=new_game_method)
+        return []
     game.full_clean()
     problems = moved_game_problems(game)
     if problems:
         raise ValidationError({"official": problems})
     engine.wait_for_table_writes(game.club_id)
-    old = Game.objects.filter(pk=game.pk).first() if game.pk else None
+    old = Game.objects.filter(pk=game.pk).first()
     game.save()
     history.record(game.club_id, [history.saved("game", game, history.fields_of(old))])
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
-    if old is None and new_game_method and not game.against_deals:
-        start_on_new_game_method(game)
     engine.sync_tables(game.club_id)  # before the recompute, which only makes tables that are missing
     moved = old is not None and (old.official, old.category_id) != (game.official, game.category_id)
     first = game.matchdays.in_play_order().first() if moved else None
@@ -140,11 +178,12 @@ def game_table(game: Game) -> RatingTable:
     return table
 
 
-def free_game_slug(name: str) -> str:
-    """A slug for a new game that no game has, and that fits its column however long the name."""
+def free_game_slug(name: str, taken: Collection[str] = ()) -> str:
+    """A slug for a new game that no game has, nor `taken` (the other new games of a file), and that
+    fits its column however long the name."""
     longest = Game._meta.get_field("slug").max_length
     base = slugify(name) or "game"
     n = 1
-    while Game.objects.filter(slug=fitting_slug(base, n, longest)).exists():
+    while fitting_slug(base, n, longest) in taken or Game.objects.filter(slug=fitting_slug(base, n, longest)).exists():
         n += 1
     return fitting_slug(base, n, longest)

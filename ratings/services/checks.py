@@ -41,14 +41,13 @@ class GameTables:
     thousands asks for them once)."""
 
     def __init__(self):
-        self.tables = list(RatingTable.every.select_related("season", "parent"))  # the seasons' tables too
+        self.tables = list(RatingTable.objects.all())  # a season's table has its parent's method, checked there
         self.by_game: dict[int | str, list[RatingTable]] = {}
 
     def of(self, game: Game) -> list[RatingTable]:
         key = game.pk if game.pk is not None else f"new {game.name}"
         if key not in self.by_game:
-            # A season's table has its parent's method, checked once there.
-            self.by_game[key] = [t for t in self.tables if t.season_id is None and t.counts(game)]
+            self.by_game[key] = [t for t in self.tables if t.counts(game)]
         return self.by_game[key]
 
 

@@ -81,8 +81,7 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
     for game in new_games:
         game.slug = free_game_slug(game.name)
         game.save()
-    for game in _played_in_one_round(imported, new_games):
-        start_on_new_game_method(game)
+    start_on_new_game_method(_played_in_one_round(imported, new_games))
     created = _new(found.players)
     new_players = [player.short_name for player in created]
     alike = _look_alikes(found)
