@@ -157,12 +157,14 @@ def _missing(game: Game, tables: list[RatingTable]) -> bool:
     """Whether `tables` lack one of the game's all-time tables: its own, the overall (official) or its
     category's (unofficial)."""
     kinds = {t.scope for t in tables if t.parent_id is None and t.counts(game)}
+    wanted = {RatingTable.Scope.GAME}
     if game.against_deals:
-        return RatingTable.Scope.GAME not in kinds
-    wanted = {RatingTable.Scope.GAME, RatingTable.Scope.OVERALL if game.official else None}
-    if not game.official and game.category_id:
+        pass  # rated in its own table only
+    elif game.official:
+        wanted.add(RatingTable.Scope.OVERALL)
+    elif game.category_id:
         wanted.add(RatingTable.Scope.CATEGORY)
-    return not (wanted - {None}) <= kinds
+    return not wanted <= kinds
 
 
 def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
@@ -352,7 +354,7 @@ def _write_entries(runs: list[TableRun], rated: Iterable[tuple[int, list[tuple]]
             insert_rows(RatingEntry, ENTRY_COLUMNS, buffer)
             written += len(buffer)
             buffer.clear()
-    rest = [row for buffer in buffers.values() for row in buffer]  # still table by table; one statement
+    rest = [row for buffer in buffers.values() for row in buffer]  # still table by table, in one call
     insert_rows(RatingEntry, ENTRY_COLUMNS, rest)
     return written + len(rest)
 

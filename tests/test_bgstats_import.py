@@ -205,7 +205,6 @@ def test_a_games_stand_in_is_never_merged(imported):
 def test_an_exports_new_games_are_added_at_once_each_on_the_method_for_one_round_games(db, export, monkeypatch):
     """146 new games: one change each in the history, their tables (a fresh-start season's too)
     on the method for one-round games, in a few syncs of the tables rather than a few per game."""
-
     fresh = Season.Start.FRESH
     save_season(Season(name="2024", slug="2024", first_day=date(2024, 1, 1), last_day=date(2024, 12, 31), start=fresh))
     calls = []
@@ -220,7 +219,6 @@ def test_an_exports_new_games_are_added_at_once_each_on_the_method_for_one_round
 
 
 def test_two_new_games_whose_names_make_one_address_get_two(db):
-
     first = Game(name="Café", slug=free_game_slug("Café"))
     second = Game(name="Cafe!", slug=free_game_slug("Cafe!", taken={first.slug}))
     add_games([first, second])
