@@ -205,6 +205,9 @@ if PAGE_CACHE_SHARED_DIR == "off" or REDIS_URL:
 # A write renders its clubs' front pages before it commits, so visitors never wait for them after
 # a write (web/page_cache/ahead.py).
 PAGES_AHEAD = envbool("PAGES_AHEAD", True)
+# On PostgreSQL a worker serves the revisions it read for this long, and every write waits as long
+# after its commit before it answers: a hit asks PostgreSQL at most once a lease (league/revision.py).
+REVISION_LEASE_MS = int(os.environ.get("REVISION_LEASE_MS", "50"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,9 +11,10 @@ serves a page older than the last write: there is no copy of it to go stale (doc
 SQLite each worker keeps a read-only connection and asks `PRAGMA data_version`, which changes only
 when another connection has committed, and reads the rows again only then. On PostgreSQL each worker
 keeps a connection of its own in autocommit, so every read sees the last commit, and asks with one
-prepared statement: a hit then costs one round trip and leaves Django's connection (and its health
-check) alone (docs/performance.md). Inside a transaction (a write, a test) Django's connection is
-asked, which sees its own uncommitted writes.
+prepared statement, and serves what it read for a lease of `REVISION_LEASE_MS`: every write waits
+as long after its commit before it answers, so no page is older than a write that has answered, and
+most hits ask no other process (docs/cache.md). Inside a transaction (a write, a test) Django's
+connection is asked, which sees its own uncommitted writes.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 import weakref
 
 from django.apps import apps
 from django.conf import settings
-from django.db import connections
+from django.db import connections, transaction
 
 LEAGUE = "league"  # the site's scope: every write renews it
 CLUBS = "clubs"  # renewed when a club is made, renamed or deleted: how workers learn their addresses
@@ -128,7 +130,61 @@ def close_connections() -> None:
     _opened.clear()
 
 
+def lease_seconds() -> float:
+    """How long a worker may serve the tokens it read, and how long a write waits after its commit:
+    PostgreSQL's only (SQLite's check asks no other process)."""
+    if connections["default"].vendor != "postgresql":
+        return 0.0
+    return max(0, settings.REVISION_LEASE_MS) / 1000
+
+
+def wait_out_leases() -> None:
+    """Called by every write that renews tokens: once its transaction commits, it waits until no
+    worker still serves a token read before the commit, so its answer comes after every old lease."""
+    if not lease_seconds():
+        return
+    pending = connections["default"].run_on_commit  # (savepoints, function, robust): one wait per transaction
+    if not any(function is _wait for _, function, _ in pending):
+        transaction.on_commit(_wait)
+
+
+def _wait() -> None:
+    time.sleep(lease_seconds())
+
+
+def forget() -> None:
+    """Drop this thread's lease (a test that empties the database without a write)."""
+    _local.lease = None
+
+
+class _Lease:
+    """Tokens read at `start` (before the query), served until `start` plus the lease; the scopes asked
+    meanwhile are read again together when it runs out, so a worker serving many clubs asks once a
+    lease."""
+
+    def __init__(self, start: float, tokens: dict):
+        self.pid, self.until, self.tokens, self.asked = os.getpid(), start + lease_seconds(), tokens, set()
+
+
 def _from_postgres(scopes) -> tuple[str, ...]:
+    if not lease_seconds():
+        return _ask_postgres(scopes)
+    held, start = getattr(_local, "lease", None), time.monotonic()
+    if held is not None and held.pid != os.getpid():  # one a forked worker inherited
+        held = None
+    if held is not None and start < held.until:
+        missing = [scope for scope in scopes if scope not in held.tokens]
+        if missing:  # read now, served until the lease's earlier end: never past its own
+            held.tokens.update(zip(missing, _ask_postgres(missing), strict=True))
+        held.asked.update(scopes)
+        return tuple(held.tokens[scope] for scope in scopes)
+    wanted = tuple({*scopes, *(held.asked if held is not None else ())})
+    _local.lease = lease = _Lease(start, dict(zip(wanted, _ask_postgres(wanted), strict=True)))
+    lease.asked.update(scopes)
+    return tuple(lease.tokens[scope] for scope in scopes)
+
+
+def _ask_postgres(scopes) -> tuple[str, ...]:
     import psycopg
 
     for attempt in (1, 2):  # a connection the server dropped is opened again once, not checked first

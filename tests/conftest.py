@@ -108,12 +108,15 @@ def django_db_setup(django_db_setup):
 @pytest.fixture(autouse=True)
 def empty_page_cache():
     """Each test starts with no cached pages nor what they keep beside them in the default cache
-    (they live in the process, not in the test database), and reads the clubs afresh."""
+    (they live in the process, not in the test database), and reads the clubs and the revisions
+    afresh: the test before may have emptied the database, which no write's wait covers."""
+    from league import revision
     from web import page_cache
     from web.clubs import addresses
 
     page_cache.clear()
     addresses.forget()
+    revision.forget()
 
 
 @pytest.fixture(autouse=True)

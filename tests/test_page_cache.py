@@ -299,16 +299,18 @@ def test_the_results_entry_page_is_never_stored(backend, client, admin_client, c
 
 
 @pytest.mark.django_db(transaction=True)
-def test_postgres_workers_read_the_last_committed_token_on_a_connection_of_their_own():
+def test_postgres_workers_read_the_last_committed_token_on_a_connection_of_their_own(settings):
     """On PostgreSQL a request outside a transaction asks its worker's own autocommit connection,
-    which sees every commit at once; a dropped or inherited connection is opened again, not an
-    error; inside a transaction Django's connection answers, seeing its own writes."""
+    which sees every commit at once (here with no lease); a dropped or inherited connection is
+    opened again, not an error; inside a transaction Django's connection answers, seeing its own
+    writes."""
     from django.db import connection, transaction
 
     from league.models import Revision
 
     if connection.vendor != "postgresql":
         pytest.skip("the worker's own connection is PostgreSQL's")
+    settings.REVISION_LEASE_MS = 0
     revision._local.postgres = None
     Revision.renew("league", "other")
     first = revision.current_of("league", "other")
@@ -335,3 +337,61 @@ def test_postgres_workers_read_the_last_committed_token_on_a_connection_of_their
         assert revision.current_of("other") == (uncommitted,)
     revision._local.postgres[1].close()
     revision._local.postgres = None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_postgres_workers_serve_the_tokens_they_read_for_a_lease_and_every_write_waits_it_out(settings, monkeypatch):
+    """A worker asks PostgreSQL at most once a lease (the scopes asked meanwhile together); a commit
+    that did not wait is seen once the lease runs out; a write answers only a lease after its commit,
+    so a reader after the answer never has a token from before it."""
+    from django.db import connection, transaction
+
+    from league.models import Revision
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the lease is PostgreSQL's")
+    settings.REVISION_LEASE_MS = 300
+    Revision.renew("league", "other", "third")
+    revision.forget()
+    asked = []
+    ask = revision._ask_postgres
+    monkeypatch.setattr(revision, "_ask_postgres", lambda scopes: asked.append(set(scopes)) or ask(scopes))
+
+    first = revision.current_of("league", "other")
+    assert revision.current_of("league", "other") == first and revision.current_of("other") == (first[1],)
+    assert asked == [{"league", "other"}]
+    revision.current_of("third")  # not read yet: asked at once, alone, and served until the lease ends
+    assert asked[-1] == {"third"}
+
+    with connection.cursor() as cursor:  # a commit that skipped the write's wait
+        cursor.execute("UPDATE league_revision SET token = 'unwaited' WHERE scope = 'other'")
+    assert revision.current_of("other") == (first[1],)
+    revision._local.lease.until = 0  # the lease ran out: what was asked during it is read again at once
+    assert revision.current_of("other") == ("unwaited",)
+    assert asked[-1] == {"league", "other", "third"} and len(asked) == 3
+
+    Revision.renew("other")  # waits the lease out after its commit, so the next read is the new token
+    assert revision.current_of("other") == (Revision.objects.get(scope="other").token,)
+
+    sleeps = []
+    monkeypatch.setattr(revision.time, "sleep", sleeps.append)
+    with transaction.atomic():
+        Revision.renew("league")
+        Revision.renew("other")
+        assert sleeps == []  # nothing waits before the commit
+    assert sleeps == [0.3]  # and one wait per transaction, however many renewals
+    revision.forget()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_sqlite_a_write_never_waits(settings, monkeypatch):
+    from django.db import connection
+
+    from league.models import Revision
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's check is exact at every request")
+    sleeps = []
+    monkeypatch.setattr(revision.time, "sleep", sleeps.append)
+    Revision.renew("league")
+    assert revision.lease_seconds() == 0 and sleeps == []

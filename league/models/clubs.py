@@ -228,6 +228,7 @@ class Revision(models.Model):
             token = revision.new_token()
             if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
                 cls.objects.create(scope=scope, changed_at=now, token=token)
+        revision.wait_out_leases()
 
 
 # Games played against deals (solitaire, patience, puzzles): dated sessions of attempts at numbered
