@@ -308,12 +308,82 @@ def grid_page(table, number=1, *, size=None):
 MIXED_MEMBERS = [*PLAYERS, *people(10)]  # the club's five and ten more, named as people are
 
 
+_BUILT: dict[str, dict] = {}  # by fixture: the tables its build changed, once built in this test process
+
+
+def built_once(name: str, build):
+    """`build()`'s league, built by the first test of this process that asks and, for each later one
+    whose database it would have started from alike (as many rows in each table it changed), copied
+    in: the tables the build changed, row for row, and what `build()` returned. PostgreSQL's rows come
+    back typed (JSON, dates), so there it builds each time."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return build()
+    built = _BUILT.get(name)
+    if built and all(_count(table) == rows for table, rows in built["counts"].items()):
+        _copy_in(built)
+        return built["value"]
+    before = _rows()
+    value = build()
+    after = _rows()
+    changed = [table for table in after if table != "sqlite_sequence" and after[table] != before[table]]
+    sequences = after["sqlite_sequence"]
+    _BUILT[name] = {
+        "tables": {table: after[table] for table in changed},
+        "counts": {table: len(before[table][1]) for table in changed},
+        "sequences": [sequences[0], [row for row in sequences[1] if row[0] in changed]],
+        "value": value,
+    }
+    return value
+
+
 @pytest.fixture
 def mixed_league(db):
     """The league a real club keeps: the demo (the club's November, its pages, an unofficial category),
     then seven months of official and unofficial games played by the same members, who also play
     solitaire against deals, then in sides (tests/team_play.py: Spades two against two, Codenames
-    five against four, some at weight 0.5), and Rummy entered as score sheets (tests/score_play.py)."""
+    five against four, some at weight 0.5), and Rummy entered as score sheets (tests/score_play.py).
+    Built once per test process (`built_once`): it takes 5 s."""
+    built_once("mixed_league", _build_mixed_league)
+
+
+def _count(table: str) -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT COUNT(*) FROM "{table}"')  # noqa: S608 - the database's own table names
+        return cursor.fetchone()[0]
+
+
+def _rows() -> dict[str, list]:
+    from django.db import connection
+
+    tables = [*connection.introspection.django_table_names(only_existing=True), "sqlite_sequence"]
+    with connection.cursor() as cursor:
+        rows = {}
+        for table in tables:
+            cursor.execute(f'SELECT * FROM "{table}"')  # noqa: S608
+            rows[table] = [[column[0] for column in cursor.description], cursor.fetchall()]
+    return rows
+
+
+def _copy_in(built: dict) -> None:
+    """The changed tables as the build left them, inside the test's transaction (SQLite checks the
+    foreign keys at its end, which a test that rolls back never reaches), and their sequences."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.executemany("DELETE FROM sqlite_sequence WHERE name = %s", [[table] for table in built["tables"]])
+        for table, (columns, rows) in [*built["tables"].items(), ("sqlite_sequence", built["sequences"])]:
+            if table != "sqlite_sequence":
+                cursor.execute(f'DELETE FROM "{table}"')  # noqa: S608
+            if rows:
+                names, marks = ", ".join(f'"{name}"' for name in columns), ", ".join(["%s"] * len(columns))
+                cursor.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)  # noqa: S608
+
+
+def _build_mixed_league() -> None:
     from django.core.management import call_command
 
     from tests.score_play import SCORE_COLUMNS, score_matchdays, setup_score_sheets

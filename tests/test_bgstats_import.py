@@ -14,6 +14,7 @@ from ratings.models import RatingEntry, RatingTable
 from ratings.services.bgstats import import_bgstats
 from ratings.services.catalogue import NEW_GAME_METHOD, add_games, free_game_slug
 from ratings.services.seasons import save_season
+from tests.conftest import built_once
 
 FILE = Path(__file__).parent / "data" / "bgstats" / "BGStatsExport.json"
 TODAY = date(2026, 11, 29)
@@ -26,7 +27,7 @@ def export():
 
 @pytest.fixture
 def imported(db, export):
-    return import_bgstats(export)
+    return built_once("bgstats", lambda: import_bgstats(export))
 
 
 def test_the_real_export_imports_whole_and_again_adds_nothing(imported, export):
