@@ -158,9 +158,9 @@ def forget() -> None:
 
 
 class _Lease:
-    """Tokens read at `start` (before the query), served until `start` plus the lease; the scopes asked
-    meanwhile are read again together when it runs out, so a worker serving many clubs asks once a
-    lease."""
+    """Tokens read together at `start` (before the query), served until `start` plus the lease; the
+    scopes asked meanwhile are read again together when it runs out, so a worker serving many clubs
+    asks once a lease."""
 
     def __init__(self, start: float, tokens: dict):
         self.pid, self.until, self.tokens, self.asked = os.getpid(), start + lease_seconds(), tokens, set()
@@ -172,15 +172,19 @@ def _from_postgres(scopes) -> tuple[str, ...]:
     held, start = getattr(_local, "lease", None), time.monotonic()
     if held is not None and held.pid != os.getpid():  # one a forked worker inherited
         held = None
-    if held is not None and start < held.until:
-        missing = [scope for scope in scopes if scope not in held.tokens]
-        if missing:  # read now, served until the lease's earlier end: never past its own
-            held.tokens.update(zip(missing, _ask_postgres(missing), strict=True))
+    running = held is not None and start < held.until
+    if running and all(scope in held.tokens for scope in scopes):
         held.asked.update(scopes)
         return tuple(held.tokens[scope] for scope in scopes)
-    wanted = tuple({*scopes, *(held.asked if held is not None else ())})
+    # One query for every token a lease serves: a club's token read later than the clubs' list it is
+    # served with would let a page render an old club under a new token.
+    if running:  # a scope it has not read yet: the held ones again with it, and a new lease
+        wanted, asked = {*held.tokens, *scopes}, held.asked
+    else:  # run out: what was asked during it
+        wanted, asked = {*scopes, *(held.asked if held is not None else ())}, set()
+    wanted = tuple(wanted)
     _local.lease = lease = _Lease(start, dict(zip(wanted, _ask_postgres(wanted), strict=True)))
-    lease.asked.update(scopes)
+    lease.asked = asked | set(scopes)
     return tuple(lease.tokens[scope] for scope in scopes)
 
 

@@ -360,8 +360,12 @@ def test_postgres_workers_serve_the_tokens_they_read_for_a_lease_and_every_write
     first = revision.current_of("league", "other")
     assert revision.current_of("league", "other") == first and revision.current_of("other") == (first[1],)
     assert asked == [{"league", "other"}]
-    revision.current_of("third")  # not read yet: asked at once, alone, and served until the lease ends
-    assert asked[-1] == {"third"}
+    with connection.cursor() as cursor:  # a commit that skipped the write's wait (a row changed by hand)
+        cursor.execute("UPDATE league_revision SET token = 'moved' WHERE scope IN ('league', 'third')")
+    # "third" was not read yet: read at once with every token held, so the tokens a request gets
+    # together were read together (a club's new token never served with the clubs' old list)
+    assert revision.current_of("league", "third") == ("moved", "moved")
+    assert asked[-1] == {"league", "other", "third"}
 
     with connection.cursor() as cursor:  # a commit that skipped the write's wait
         cursor.execute("UPDATE league_revision SET token = 'unwaited' WHERE scope = 'other'")
@@ -369,6 +373,9 @@ def test_postgres_workers_serve_the_tokens_they_read_for_a_lease_and_every_write
     revision._local.lease.until = 0  # the lease ran out: what was asked during it is read again at once
     assert revision.current_of("other") == ("unwaited",)
     assert asked[-1] == {"league", "other", "third"} and len(asked) == 3
+    revision._local.lease.until = 0
+    revision.current_of("league")  # only "other" was asked during the last lease: the rest are dropped
+    assert asked[-1] == {"league", "other"}
 
     Revision.renew("other")  # waits the lease out after its commit, so the next read is the new token
     assert revision.current_of("other") == (Revision.objects.get(scope="other").token,)
