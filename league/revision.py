@@ -158,16 +158,17 @@ def forget() -> None:
 
 
 class _Lease:
-    """Tokens read together at `start` (before the query), served until `start` plus the lease; the
+    """Tokens read together, served `until` the lease runs out (counted from before the query); the
     scopes asked meanwhile are read again together when it runs out, so a worker serving many clubs
     asks once a lease."""
 
-    def __init__(self, start: float, tokens: dict):
-        self.pid, self.until, self.tokens, self.asked = os.getpid(), start + lease_seconds(), tokens, set()
+    def __init__(self, until: float, tokens: dict, asked: set):
+        self.pid, self.until, self.tokens, self.asked = os.getpid(), until, tokens, asked
 
 
 def _from_postgres(scopes) -> tuple[str, ...]:
-    if not lease_seconds():
+    seconds = lease_seconds()
+    if not seconds:
         return _ask_postgres(scopes)
     held, start = getattr(_local, "lease", None), time.monotonic()
     if held is not None and held.pid != os.getpid():  # one a forked worker inherited
@@ -183,8 +184,9 @@ def _from_postgres(scopes) -> tuple[str, ...]:
     else:  # run out: what was asked during it
         wanted, asked = {*scopes, *(held.asked if held is not None else ())}, set()
     wanted = tuple(wanted)
-    _local.lease = lease = _Lease(start, dict(zip(wanted, _ask_postgres(wanted), strict=True)))
-    lease.asked = asked | set(scopes)
+    _local.lease = lease = _Lease(
+        start + seconds, dict(zip(wanted, _ask_postgres(wanted), strict=True)), asked | set(scopes)
+    )
     return tuple(lease.tokens[scope] for scope in scopes)
 
 

@@ -373,14 +373,16 @@ def _copy_in(built: dict) -> None:
     foreign keys at its end, which a test that rolls back never reaches), and their sequences."""
     from django.db import connection
 
+    def insert(cursor, table, columns, rows):
+        names, marks = ", ".join(f'"{name}"' for name in columns), ", ".join(["%s"] * len(columns))
+        cursor.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)  # noqa: S608
+
     with connection.cursor() as cursor:
-        cursor.executemany("DELETE FROM sqlite_sequence WHERE name = %s", [[table] for table in built["tables"]])
-        for table, (columns, rows) in [*built["tables"].items(), ("sqlite_sequence", built["sequences"])]:
-            if table != "sqlite_sequence":
-                cursor.execute(f'DELETE FROM "{table}"')  # noqa: S608
-            if rows:
-                names, marks = ", ".join(f'"{name}"' for name in columns), ", ".join(["%s"] * len(columns))
-                cursor.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)  # noqa: S608
+        for table, (columns, rows) in built["tables"].items():
+            cursor.execute(f'DELETE FROM "{table}"')  # noqa: S608
+            cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+            insert(cursor, table, columns, rows)
+        insert(cursor, "sqlite_sequence", *built["sequences"])
 
 
 def _build_mixed_league() -> None:
