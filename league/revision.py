@@ -153,17 +153,21 @@ def _wait() -> None:
 
 
 def forget() -> None:
-    """Drop this thread's lease (a test that empties the database without a write)."""
-    _local.lease = None
+    """Drop this thread's lease and what it asked (a test that empties the database without a write)."""
+    _local.lease, _local.asked = None, {}
+
+
+# Scopes asked this recently are read again with each new lease, in the same query: a worker among
+# many serves a club only every few leases, and asking for it as a new scope would cost a query each
+# time (docs/performance.md).
+RECENT_SECONDS = 2.0
 
 
 class _Lease:
-    """Tokens read together, served `until` the lease runs out (counted from before the query); the
-    scopes asked meanwhile are read again together when it runs out, so a worker serving many clubs
-    asks once a lease."""
+    """Tokens read together, served `until` the lease runs out (counted from before the query)."""
 
-    def __init__(self, until: float, tokens: dict, asked: set):
-        self.pid, self.until, self.tokens, self.asked = os.getpid(), until, tokens, asked
+    def __init__(self, until: float, tokens: dict):
+        self.pid, self.until, self.tokens = os.getpid(), until, tokens
 
 
 def _from_postgres(scopes) -> tuple[str, ...]:
@@ -173,20 +177,19 @@ def _from_postgres(scopes) -> tuple[str, ...]:
     held, start = getattr(_local, "lease", None), time.monotonic()
     if held is not None and held.pid != os.getpid():  # one a forked worker inherited
         held = None
+    asked = _local.__dict__.setdefault("asked", {})  # scope: when this thread last asked for it
+    asked.update(dict.fromkeys(scopes, start))
     running = held is not None and start < held.until
     if running and all(scope in held.tokens for scope in scopes):
-        held.asked.update(scopes)
         return tuple(held.tokens[scope] for scope in scopes)
     # One query for every token a lease serves: a club's token read later than the clubs' list it is
     # served with would let a page render an old club under a new token.
     if running:  # a scope it has not read yet: the held ones again with it, and a new lease
-        wanted, asked = {*held.tokens, *scopes}, held.asked
-    else:  # run out: what was asked during it
-        wanted, asked = {*scopes, *(held.asked if held is not None else ())}, set()
-    wanted = tuple(wanted)
-    _local.lease = lease = _Lease(
-        start + seconds, dict(zip(wanted, _ask_postgres(wanted), strict=True)), asked | set(scopes)
-    )
+        wanted = (*{*held.tokens, *scopes},)
+    else:  # run out: every scope asked lately
+        _local.asked = asked = {scope: at for scope, at in asked.items() if start - at < RECENT_SECONDS}
+        wanted = (*asked,)
+    _local.lease = lease = _Lease(start + seconds, dict(zip(wanted, _ask_postgres(wanted), strict=True)))
     return tuple(lease.tokens[scope] for scope in scopes)
 
 

@@ -341,7 +341,7 @@ def test_postgres_workers_read_the_last_committed_token_on_a_connection_of_their
 
 @pytest.mark.django_db(transaction=True)
 def test_postgres_workers_serve_the_tokens_they_read_for_a_lease_and_every_write_waits_it_out(settings, monkeypatch):
-    """A worker asks PostgreSQL at most once a lease (the scopes asked meanwhile together); a commit
+    """A worker asks PostgreSQL at most once a lease (every scope asked lately together); a commit
     that did not wait is seen once the lease runs out; a write answers only a lease after its commit,
     so a reader after the answer never has a token from before it."""
     from django.db import connection, transaction
@@ -370,12 +370,13 @@ def test_postgres_workers_serve_the_tokens_they_read_for_a_lease_and_every_write
     with connection.cursor() as cursor:  # a commit that skipped the write's wait
         cursor.execute("UPDATE league_revision SET token = 'unwaited' WHERE scope = 'other'")
     assert revision.current_of("other") == (first[1],)
-    revision._local.lease.until = 0  # the lease ran out: what was asked during it is read again at once
+    revision._local.lease.until = 0  # the lease ran out: every scope asked lately is read again at once
     assert revision.current_of("other") == ("unwaited",)
     assert asked[-1] == {"league", "other", "third"} and len(asked) == 3
+    revision._local.asked["third"] -= revision.RECENT_SECONDS  # not asked for lately: dropped
     revision._local.lease.until = 0
-    revision.current_of("league")  # only "other" was asked during the last lease: the rest are dropped
-    assert asked[-1] == {"league", "other"}
+    revision.current_of("league")
+    assert asked[-1] == {"league", "other"} and set(revision._local.asked) == {"league", "other"}
 
     Revision.renew("other")  # waits the lease out after its commit, so the next read is the new token
     assert revision.current_of("other") == (Revision.objects.get(scope="other").token,)
