@@ -272,9 +272,12 @@ def _resume(runs: list[TableRun], since: Position, results, counting: dict[int, 
     # Every table's in one query each (a matchday added counts in two or three tables).
     stale: dict[int, set[int]] = {pk: set() for pk in playing}
     everyone = set().union(*playing.values())
-    standings = Standing.objects.filter(table_id__in=playing).filter(Q(player_id__in=everyone) | from_position(*since))
+    # The runs' own tables name the club: the scope's join through each row's table to its club would
+    # only cost (a delete over a join is a DELETE of a subquery), so their rows are asked for by table.
+    rows, standings = RatingEntry._base_manager, Standing._base_manager
+    stored = standings.filter(table_id__in=playing).filter(Q(player_id__in=everyone) | from_position(*since))
     carries = {run.table.pk: run.carries for run in runs}
-    for s in standings:
+    for s in stored:
         if (s.matchday_date, s.matchday_number) >= since:
             stale[s.table_id].add(s.player_id)
         elif s.player_id in playing[s.table_id]:
@@ -286,14 +289,14 @@ def _resume(runs: list[TableRun], since: Position, results, counting: dict[int, 
             run.carries.update(_carries_before(table, since, stale[table.pk]))
         run.affected = stale[table.pk] | playing[table.pk]
     # Through the matchdays' own (date, number) index and the rows' (matchday, table, ...) one.
-    RatingEntry.objects.filter(table_id__in=playing, matchday__in=Matchday.objects.from_position(*since)).delete()
+    rows.filter(table_id__in=playing, matchday__in=Matchday.objects.from_position(*since)).delete()
     # A few players' standings in one statement; a back-dated edit's thousands table by table, within
     # the parameters a statement may bind.
     if sum(len(run.affected) for run in runs) <= BATCH:
-        Standing.objects.filter(_any(Q(table_id=run.table.pk, player_id__in=run.affected) for run in runs)).delete()
+        standings.filter(_any(Q(table_id=run.table.pk, player_id__in=run.affected) for run in runs)).delete()
     else:
         for run in runs:
-            Standing.objects.filter(table_id=run.table.pk, player_id__in=run.affected).delete()
+            standings.filter(table_id=run.table.pk, player_id__in=run.affected).delete()
 
 
 def _any(conditions: Iterable[Q]) -> Q:

@@ -53,9 +53,11 @@ def save_matchdays(
         matchday.winner_score = one.winner_score
     Matchday.objects.bulk_update([m for m in matchdays if m.pk is not None], MATCHDAY_COLUMNS)
     Matchday.objects.bulk_create([m for m in matchdays if m.pk is None])
-    stored = Result.objects.filter(matchday__in=before)
-    entered = {(m, p): pk for m, p, pk in stored.values_list("matchday_id", "player_id", "pk")} if before else {}
-    stored.delete()
+    entered = {}
+    if before:  # an edit: its results' order read, then the results replaced
+        stored = Result.objects.filter(matchday__in=before)
+        entered = {(m, p): pk for m, p, pk in stored.values_list("matchday_id", "player_id", "pk")}
+        stored.delete()
     # Plain rows: a league's history arrives in one file, where a model instance per result costs
     # more than the database does; one matchday is written the same way.
     rows = [
