@@ -26,7 +26,7 @@ from django.db.models import Max, Q
 
 from league.models import Attempt, DealSeed
 
-from ..bulk import BATCH, insert_rows
+from ..bulk import BATCH, analyze_after_load, insert_rows
 from ..methods import deals
 from ..models import AttemptRating, DealRating, LevelRating, RatingTable, Standing
 
@@ -115,6 +115,7 @@ def recompute(table: RatingTable, since: date | None = None) -> int:
     stream = attempts.order_by("session__date", "position").values_list(*STREAM_FIELDS)
     written = _write_rows(_rate(run, stream.iterator(chunk_size=BATCH)))
     _write_states(run)
+    analyze_after_load(written, AttemptRating, DealRating, LevelRating)  # the pages read them next
     return written
 
 
