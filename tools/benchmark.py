@@ -64,9 +64,9 @@ def checksum() -> dict[str, tuple[int, float]]:
 
 
 def add_latest_matchday(rng: random.Random, pool: list[Player], sides: bool = False) -> Matchday:
-    """What the admin does when the secretary saves tonight's matchday: save, then recompute
-    (four of `pool`, the players loaded once beforehand, as the form has them; with `sides`, two
-    against two)."""
+    """What the entry page does when the secretary saves tonight's matchday: save, then recompute
+    (the admin then reads the rating changes for its message). Four of `pool`, the players loaded
+    once beforehand, as the form has them; with `sides`, two against two."""
     last = Matchday.objects.order_by("-date", "-number").first()
     players = rng.sample(pool, 4)
     matchday = Matchday(

@@ -18,8 +18,8 @@ from league.validation import name_key
 
 from .. import engine, methods
 from ..bulk import analyze_after_load, insert_rows
-from ..models import RatingEntry, RatingTable
-from ..selectors.standings import matchday_changes, table_order
+from ..models import RatingTable
+from ..selectors.standings import table_order
 from .checks import CheckedMatchday
 from .recompute import recompute_from
 
@@ -93,8 +93,9 @@ def _hold(edited: list[int], who: list[Player]) -> None:
     """Lock the matchdays edited, then the stored players who played (a revert locks its matchdays
     first too): a merge or deletion of one of them meanwhile is waited for, and refused here rather
     than met by the database as a result of a player who is gone. ValidationError names them."""
-    held = Matchday.objects.select_for_update(no_key=True).filter(pk__in=edited).order_by("pk")
-    list(held.values_list("pk", flat=True))
+    if edited:
+        held = Matchday.objects.select_for_update(no_key=True).filter(pk__in=edited).order_by("pk")
+        list(held.values_list("pk", flat=True))
     hold_players(who)
 
 
@@ -115,10 +116,11 @@ def hold_players(who: Iterable[Player]) -> None:
         )
 
 
-def save_matchday(checked: CheckedMatchday, players: Mapping[str, Player]) -> list[RatingEntry]:
-    """Add or change one matchday (`save_matchdays`); its rating changes, table by table."""
+def save_matchday(checked: CheckedMatchday, players: Mapping[str, Player]) -> Matchday:
+    """Add or change one matchday (`save_matchdays`). Its rating changes are
+    `selectors.standings.matchday_changes`: only the admin's message shows them."""
     (matchday,) = save_matchdays([checked], players)
-    return matchday_changes(matchday)
+    return matchday
 
 
 @dataclass

@@ -320,7 +320,7 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
             raise _Previewed(impact(stored.club_id, lambda: save_matchday(formset.checked, players), touched))
         formset.save(commit=False)  # what changed, for the admin's history; the service writes
         with history.way_in(Write.Way.ADMIN, request.user, form.cleaned_data.get("reason", "")):
-            changes = save_matchday(formset.checked, formset.players())
+            changes = matchday_changes(save_matchday(formset.checked, formset.players()))
         by_table = groupby(changes, key=lambda e: str(e.table))
         summary = "; ".join(
             f"{table}: "
