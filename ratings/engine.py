@@ -218,11 +218,13 @@ def recompute(tables: list[RatingTable], since: Position | None = None) -> int:
 
 
 def _rows_kept(runs: list[TableRun], since: Position | None) -> bool:
-    """Whether any rating row outlives the recompute: another table's, or one from before `since`."""
+    """Whether any rating row outlives the recompute: another table's, or one from before `since`.
+    Any club's: the indexes a recompute from nothing sets aside are the whole table's, so a club's
+    first file on a site of many would otherwise rebuild them over every other club's rows."""
     kept = ~Q(table_id__in=[run.table.pk for run in runs])
     if since is not None:
         kept |= before(*since)
-    return RatingEntry.objects.filter(kept).exists()
+    return RatingEntry._base_manager.filter(kept).exists()
 
 
 @contextmanager
@@ -248,7 +250,7 @@ def _clear_all(runs: list[TableRun], every_row: bool) -> None:
     when no row outlives the recompute (`every_row`), and of every standing when every table is
     rebuilt."""
     if every_row:
-        RatingEntry.objects.all().delete()
+        RatingEntry._base_manager.all().delete()  # no other row is left: no scope to join
     if len(runs) == RatingTable._base_manager.count():  # every club's tables, whichever club is in scope
         Standing.objects.all().delete()
         if every_row:

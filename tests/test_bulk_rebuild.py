@@ -4,7 +4,9 @@ never drops them, and a rebuild that fails leaves them as they were."""
 
 import pytest
 from django.db import connection
+from django_scopes import scope
 
+from league.models import Club
 from ratings import engine
 from ratings.models import HISTORY_INDEX, RatingEntry, RatingTable
 from ratings.services.rating_tables import save_rating_table
@@ -89,6 +91,18 @@ def test_edits_and_one_tables_rebuild_keep_the_index(club, make_matchday):
         table = RatingTable.objects.get(slug="hearts")
         table.whole_numbers = False
         save_rating_table(table)  # one table rebuilt from nothing: the others' rows remain
+    assert not statements.dropped()
+    assert differences() == []
+
+
+def test_one_clubs_first_file_and_rebuild_keep_the_index_of_every_clubs_rows(club):
+    """The indexes hold every club's rows: a club's first file, or a rebuild of its tables alone,
+    keeps them rather than building them again over the other clubs' rows."""
+    north = Club.objects.create(slug="north", name="North")
+    statements = Statements()
+    with connection.execute_wrapper(statements), scope(club=north.pk):
+        import_results(CLUB_CSV.read_bytes())
+        rebuild_all(north)
     assert not statements.dropped()
     assert differences() == []
 
