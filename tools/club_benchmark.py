@@ -83,18 +83,20 @@ def measure(runs: int) -> dict:
     added: list[Matchday] = []
     with scope(club=writer.pk):  # as its entry page and its secretary's admin write
         pool = list(Player.objects.all())
-        for _ in range(WARM_UP):
-            start = time.perf_counter()
-            warming = add_latest_matchday(rng, pool)
-            figures.setdefault("add_first", time.perf_counter() - start)
-            remove_matchday(warming)
-        figures["add_latest"] = timed(
-            lambda: added.append(add_latest_matchday(rng, pool)),
-            runs,
-            before=lambda: added and remove_matchday(added.pop()),
-        )
-        if added:
-            remove_matchday(added.pop())
+
+        def add() -> None:
+            added.append(add_latest_matchday(rng, pool))
+
+        def drop() -> None:
+            if added:
+                remove_matchday(added.pop())
+
+        figures["add_first"] = timed(add, 1)
+        for _ in range(WARM_UP - 1):
+            drop()
+            add()
+        figures["add_latest"] = timed(add, runs, before=drop)
+        drop()
     figures["recompute_club"] = timed(lambda: rebuild_all(writer), runs, before=settle)
     figures["writer_matchdays"] = writer.matchdays.count()
 
