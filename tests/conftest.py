@@ -56,6 +56,18 @@ def per_worker(name: str) -> str:
     return f"{name}_{worker}" if worker else name
 
 
+def drop_postgres_database(admin, name: str) -> None:
+    """Drop database `name` through `admin` (an autocommit connection to another database), first
+    ending this role's sessions on it. Not `WITH (FORCE)`: that refuses when an autovacuum worker,
+    which runs as no role, is analysing the freshly filled database; a plain DROP stops the worker."""
+    admin.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND usename = current_user"
+        " AND pid <> pg_backend_pid()",
+        [name],
+    )
+    admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
 @contextmanager
 def scratch_postgres_database(purpose: str):
     """On the PostgreSQL run of the suite (.ci/run), a scratch database beside the test database,
@@ -74,7 +86,7 @@ def scratch_postgres_database(purpose: str):
 
     def recreate(drop_only=False):
         with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            drop_postgres_database(admin, scratch)
             if not drop_only:
                 admin.execute(f'CREATE DATABASE "{scratch}"')
 

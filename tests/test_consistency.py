@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings.models import RatingEntry
-from tests.conftest import per_worker
+from tests.conftest import drop_postgres_database, per_worker
 from tools.generate import generate
 from web.importing import COLUMNS
 
@@ -49,7 +49,7 @@ def _database_urls(tmp_path):
         base, _, _name = url.rpartition("/")
         scratch = per_worker("league_concurrency")
         with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
-            db.execute(f"DROP DATABASE IF EXISTS {scratch}")
+            drop_postgres_database(db, scratch)
             db.execute(f"CREATE DATABASE {scratch}")
         yield f"{base}/{scratch}"
 

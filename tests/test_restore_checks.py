@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import per_worker
+from tests.conftest import drop_postgres_database, per_worker
 from tests.test_backup import ROOT, demo_site
 
 pytestmark = pytest.mark.slow  # manage.py backups and restores in other processes
@@ -179,7 +179,7 @@ def pg_site(tmp_path_factory):
         """A fresh scratch database and its URL."""
         full = per_worker(f"{config['NAME']}_{name}")
         with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{full}" WITH (FORCE)')
+            drop_postgres_database(admin, full)
             admin.execute(f'CREATE DATABASE "{full}"' + (f' TEMPLATE "{template}"' if template else ""))
         made.append(full)
         return full, url.rsplit("/", 1)[0] + "/" + full
@@ -205,7 +205,7 @@ def pg_site(tmp_path_factory):
     yield manage
     with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
         for full in made:
-            admin.execute(f'DROP DATABASE IF EXISTS "{full}" WITH (FORCE)')
+            drop_postgres_database(admin, full)
 
 
 def pg_refused(pg_site, path, reason):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import GUNICORN, _free_port, production_env, serving
-from tests.conftest import per_worker
+from tests.conftest import drop_postgres_database, per_worker
 from tools.site_client import SiteClient
 
 pytestmark = pytest.mark.slow  # two gunicorn servers, set up in other processes
@@ -53,7 +53,7 @@ def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     base, _, name = url.rpartition("/")
     scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
     with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {scratch} WITH (FORCE)")
+        drop_postgres_database(db, scratch)
         db.execute(f"CREATE DATABASE {scratch}")
     return f"{base}/{scratch}"
 
