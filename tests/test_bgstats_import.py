@@ -40,6 +40,13 @@ def test_the_real_export_imports_whole_and_again_adds_nothing(imported, export):
     assert Matchday.objects.count() == 596
 
 
+def test_an_import_is_one_write_of_the_history_with_its_games_and_players(imported):
+    (write,) = Write.objects.all()  # undone as one: its plays, then the players and games they brought
+    kinds = set(write.changes.values_list("kind", flat=True))
+    assert {"matchday", "game", "player"} <= kinds
+    assert write.changes.filter(kind="game").count() == 146
+
+
 def test_a_dry_run_reports_the_same_and_writes_nothing(db, export):
     report = import_bgstats(export, dry_run=True)
     assert len(report.added) == 596 and len(report.new_games) == 146

@@ -96,6 +96,34 @@ def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tm
     assert Player.objects.count() == players and ratings_now() == before
 
 
+def test_an_import_that_brings_new_games_is_one_write_and_its_revert_removes_them(tmp_path, club):
+    before, games, tables = ratings_now(), Game.objects.count(), RatingTable.every.count()
+    path = tmp_path / "night.csv"
+    path.write_bytes(
+        CSV
+        + b"7,2025-11-21,Skat,3,GL,1,\n7,2025-11-21,Skat,3,I,2,\n"
+        + b"8,2025-11-21,Catan,1,I,1,\n8,2025-11-21,Catan,1,J,2,\n"
+    )
+    call_command("import_results", str(path), stdout=io.StringIO())
+    imported = latest()
+    assert imported.summary == "2 matchdays added, 2 games added"
+    assert sorted(Game.objects.filter(name__in=["Skat", "Catan"]).values_list("slug", flat=True)) == ["catan", "skat"]
+    revert(imported)
+    assert not Game.objects.filter(name__in=["Skat", "Catan"]).exists()
+    assert (Game.objects.count(), RatingTable.every.count()) == (games, tables) and ratings_now() == before
+
+
+def test_a_file_naming_two_new_games_with_one_address_gives_each_its_own(tmp_path, club):
+    path = tmp_path / "night.csv"
+    path.write_bytes(
+        CSV
+        + b"7,2025-11-21,Skat!,3,GL,1,\n7,2025-11-21,Skat!,3,I,2,\n"
+        + b"8,2025-11-21,Skat?,3,I,1,\n8,2025-11-21,Skat?,3,J,2,\n"
+    )
+    call_command("import_results", str(path), stdout=io.StringIO())
+    assert sorted(Game.objects.filter(name__startswith="Skat").values_list("slug", flat=True)) == ["skat", "skat-2"]
+
+
 def test_a_later_change_to_the_same_matchday_is_said_and_overwritten_only_when_asked(club):
     matchday = Matchday.objects.get(number=2)
     first_state = history.matchdays([matchday.pk])[matchday.pk]

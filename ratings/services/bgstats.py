@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.db.models import Max
 
+import league.history as history
 from league.bgstats import COMPETITIVE, BgGame, BgPlay, Export
 from league.models import Game, Matchday, Player
 from league.placings import BY_PLACINGS, HIGHEST_WINS, LOWEST_WINS
@@ -55,7 +55,7 @@ def import_bgstats(export: Export, *, dry_run: bool = False) -> BgReport:
         raise ValidationError(export.problems)
     report = BgReport(ignored=export.ignored)
     try:
-        with transaction.atomic():
+        with history.one_write():  # its games, guests, players and plays: one entry, undone as one
             _import(export, report)
             if dry_run:
                 raise _DryRun

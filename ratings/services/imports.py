@@ -19,7 +19,7 @@ from league.models import FormerName, Game, Matchday, Player, default_club
 from league.results import TypedResult
 from league.validation import NAME_LENGTH, SHORT_NAME_LENGTH, name_key, name_problem, short_name_from
 
-from .catalogue import free_game_slug, start_on_new_game_method
+from .catalogue import add_games, free_game_slug
 from .checks import CheckedMatchday, GameTables, check_matchday
 from .matchdays import look_alikes, save_matchdays
 from .recompute import RecomputeError
@@ -68,6 +68,7 @@ class _CheckedFile:
 
 
 @transaction.atomic
+@history.one_write()  # its new games, players and matchdays: one entry of the history, undone as one
 def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = False) -> ImportSummary:
     """Add a file's matchdays, creating unknown players and games (as official games), and
     recompute from the earliest matchday touched. Existing matchdays are refused unless `replace`,
@@ -79,9 +80,10 @@ def import_matchdays(imported: Sequence[ImportedMatchday], *, replace: bool = Fa
         raise ValidationError(_listed(found))
     new_games = [game for game in found.games.values() if game.pk is None]
     for game in new_games:
-        game.slug = free_game_slug(game.name)
-        game.save()
-    start_on_new_game_method(_played_in_one_round(imported, new_games))
+        game.slug = free_game_slug(game.name, taken={other.slug for other in new_games if other.slug})
+    one_round = _played_in_one_round(imported, new_games)
+    add_games(one_round, new_game_method=True)
+    add_games([game for game in new_games if game not in one_round])
     created = _new(found.players)
     new_players = [player.short_name for player in created]
     alike = _look_alikes(found)
