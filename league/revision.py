@@ -25,6 +25,8 @@ import sqlite3
 import threading
 import time
 import weakref
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.apps import apps
 from django.conf import settings
@@ -39,8 +41,36 @@ def of_club(club_id: int) -> str:
     return f"club-{club_id}"
 
 
+def club_of(scope: str) -> int | None:
+    """The id of the club whose scope it is (None for the site's own scopes)."""
+    prefix, _, pk = scope.partition("-")
+    return int(pk) if prefix == "club" and pk.isdigit() else None
+
+
 def new_token() -> str:
     return secrets.token_hex(8)
+
+
+_noted: ContextVar[set[str] | None] = ContextVar("renewed_scopes", default=None)
+
+
+@contextmanager
+def noting_renewals():
+    """The scopes the writes inside renew (`renewed`), in a set filled as they do: which clubs' pages
+    a write changed, without reading every club's token before and after it."""
+    noted: set[str] = set()
+    token = _noted.set(noted)
+    try:
+        yield noted
+    finally:
+        _noted.reset(token)
+
+
+def renewed(*scopes: str) -> None:
+    """Called by every renewal of the scopes' tokens."""
+    noted = _noted.get()
+    if noted is not None:
+        noted.update(scopes)
 
 
 def current(scope: str = LEAGUE) -> str:

@@ -29,7 +29,7 @@ from django.urls import get_urlconf, set_urlconf
 from django_scopes import scopes_disabled
 
 from league import revision
-from league.models import Club, Game, Matchday, Player, Revision
+from league.models import Club, Game, Matchday, Player
 from league.models.history import Change, Write
 from web.page_cache.warmup import request_environ
 
@@ -42,12 +42,6 @@ _handler: list[WSGIHandler] = []
 _open: ContextVar[bool] = ContextVar("pages_ahead_open", default=False)  # an outer one renders
 
 
-def _club_tokens() -> dict[str, str]:
-    """Each club's slug and its current revision token, as this connection sees them."""
-    tokens = dict(Revision.objects.filter(scope__startswith="club-").values_list("scope", "token"))
-    return {slug: tokens.get(revision.of_club(pk), "") for pk, slug in Club.objects.values_list("pk", "slug")}
-
-
 @contextmanager
 def rendered_ahead():
     """Run the writes inside in one transaction and, before it commits, render and store the front
@@ -58,12 +52,13 @@ def rendered_ahead():
         return
     opened = _open.set(True)
     try:
-        with transaction.atomic():
+        with transaction.atomic(), revision.noting_renewals() as scopes:
             with scopes_disabled():  # every club's: the write's own scope is its own affair
-                before, last_write = _club_tokens(), Write.objects.aggregate(last=Max("pk"))["last"] or 0
+                last_write = Write.objects.aggregate(last=Max("pk"))["last"] or 0
             yield
             with scopes_disabled():
-                renewed = [slug for slug, token in _club_tokens().items() if token != before.get(slug)]
+                clubs = Club.objects.filter(pk__in=[revision.club_of(scope) for scope in scopes])
+                renewed = list(clubs.order_by("slug").values_list("slug", flat=True))
                 written = _written(last_write, renewed)
             for path in [f"/{slug}/{page}" for slug in renewed for page in FRONT] + written:
                 render(path)
