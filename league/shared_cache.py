@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 import redis
@@ -25,6 +27,9 @@ logger = logging.getLogger(__name__)
 ERRORS = (redis.RedisError, OSError)
 # How long a worker serves without Redis after a failed call before trying it again.
 RETRY_SECONDS = 1.0
+# How long a worker waits for another one (of any server) holding a lock; and how often it looks.
+LOCK_SECONDS = 10
+LOCK_POLL_SECONDS = 0.005
 
 T = TypeVar("T")
 
@@ -101,3 +106,21 @@ class SharedRedisCache(RedisCache):
     set_many = _tolerant("set_many", [])
     delete_many = _tolerant("delete_many")
     clear = _tolerant("clear", False, doing="emptying the cache")
+
+    @contextmanager
+    def lock(self, key: str, version=None) -> Iterator[None]:
+        """Hold `key`'s lock, across every server, while the block runs: after a write the first
+        worker to miss a page renders it and the others wait for its copy, instead of all rendering
+        it. A worker that waits LOCK_SECONDS, or finds Redis away, runs the block anyway: a lost lock
+        costs a second render, never an answer. The lock lapses by itself if its holder dies."""
+        name = f"lock:{key}"
+        held = self.add(name, os.getpid(), timeout=LOCK_SECONDS, version=version)
+        if not held:
+            deadline = time.monotonic() + LOCK_SECONDS
+            while self.has_key(name, version=version) and time.monotonic() < deadline:
+                time.sleep(LOCK_POLL_SECONDS)
+        try:
+            yield
+        finally:
+            if held:
+                self.delete(name, version=version)

@@ -13,8 +13,9 @@ which a hit skips. A hit of a page asked for without parameters does not even re
 Anyone with a session cookie (staff, the admin), and every request that is not a GET of a declared
 page, goes through the whole stack and is never stored.
 
-Without Redis, the workers of a machine also share their pages through a folder
-(web/page_cache/shared.py), where the first worker to miss a page renders it while the others wait.
+The workers share their pages through Redis (every server's), or without it through a folder
+(web/page_cache/shared.py, one machine's): in both, the first worker to miss a page renders it while
+the others wait for its copy (the store's `lock`).
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ class PageCacheMiddleware:
         shared = shared_pages()
         found = shared.get(key, version=version) if shared else None
         if found is None:
-            lock = getattr(shared, "lock", None)  # the folder's: one worker renders, the others wait
+            lock = getattr(shared, "lock", None)  # one worker renders, the others wait for its copy
             with lock(key, version) if lock else nullcontext():
                 found = shared.get(key, version=version) if lock else None
                 if found is None:
