@@ -73,6 +73,37 @@ def renewed(*scopes: str) -> None:
         noted.update(scopes)
 
 
+_site_last: ContextVar[list[bool] | None] = ContextVar("site_renewed_last", default=None)
+
+
+@contextmanager
+def site_renewed_last():
+    """Inside, a renewal of the site's scope (`LEAGUE`, which every write renews) waits for the
+    block's end, still inside its transaction: its row is locked from its renewal to the commit, and
+    a write in another club waits for that lock, so a long write (its recompute, its pages rendered
+    ahead) takes it last. The clubs' own scopes are renewed at once, as ever."""
+    if _site_last.get() is not None:  # an outer one renews it
+        yield
+        return
+    asked: list[bool] = []
+    token = _site_last.set(asked)
+    try:
+        yield
+    finally:
+        _site_last.reset(token)
+    if asked:  # not after an exception: the transaction is rolled back
+        apps.get_model("league", "Revision").renew(LEAGUE)
+
+
+def later(scopes: tuple[str, ...]) -> tuple[str, ...]:
+    """The scopes to renew now: all but the site's inside `site_renewed_last()`, which notes it."""
+    asked = _site_last.get()
+    if asked is None or LEAGUE not in scopes:
+        return scopes
+    asked.append(True)
+    return tuple(scope for scope in scopes if scope != LEAGUE)
+
+
 def current(scope: str = LEAGUE) -> str:
     """The scope's token ("" before its first write)."""
     return current_of(scope)[0]

@@ -223,8 +223,13 @@ class Revision(models.Model):
 
     @classmethod
     def renew(cls, *scopes: str) -> None:
+        scopes = revision.later(scopes)
+        if not scopes:
+            return
         now = timezone.now()
-        for scope in scopes:
+        # The rows in one order, the clubs' first and the site's last, as every write takes them: two
+        # writes never each hold a row the other waits for.
+        for scope in sorted(set(scopes), key=lambda scope: (scope == revision.LEAGUE, scope == revision.CLUBS, scope)):
             token = revision.new_token()
             if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
                 cls.objects.create(scope=scope, changed_at=now, token=token)
