@@ -36,6 +36,18 @@ def latest() -> Write:
     return Write.objects.order_by("-pk").first()
 
 
+def import_night(tmp_path, *matchdays: str) -> Write:
+    """Import matchdays 7, 8, ... of 2025-11-21, each its results as "game,rounds,player" apart by
+    spaces, in placing order; the write it made."""
+    rows = []
+    for number, matchday in enumerate(matchdays, start=7):
+        rows += [f"{number},2025-11-21,{who},{place},\n" for place, who in enumerate(matchday.split(" "), start=1)]
+    path = tmp_path / "night.csv"
+    path.write_bytes(CSV + "".join(rows).encode())
+    call_command("import_results", str(path), stdout=io.StringIO())
+    return latest()
+
+
 def test_reverting_an_entry_page_save_removes_the_matchday_and_restores_every_rating(admin_client, club):
     before = ratings_now()
     extra = {"new-0-short": "Zed", "new-0-add": "on", "new-0-name": "Zed Zimmer"}
@@ -82,14 +94,7 @@ def test_a_deleted_matchday_comes_back_with_its_number_and_results(club):
 
 def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tmp_path, club):
     before, players = ratings_now(), Player.objects.count()
-    path = tmp_path / "night.csv"
-    path.write_bytes(
-        CSV
-        + b"7,2025-11-21,Hearts,3,GL,1,\n7,2025-11-21,Hearts,3,Zed,2,\n"
-        + b"8,2025-11-21,Hearts,3,I,1,\n8,2025-11-21,Hearts,3,J,2,\n"
-    )
-    call_command("import_results", str(path), stdout=io.StringIO())
-    imported = latest()
+    imported = import_night(tmp_path, "Hearts,3,GL Hearts,3,Zed", "Hearts,3,I Hearts,3,J")
     assert imported.summary == "2 matchdays added, 1 player added"
     revert(imported)
     assert not Matchday.objects.filter(number__in=[7, 8]).exists()
@@ -98,14 +103,7 @@ def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tm
 
 def test_an_import_that_brings_new_games_is_one_write_and_its_revert_removes_them(tmp_path, club):
     before, games, tables = ratings_now(), Game.objects.count(), RatingTable.every.count()
-    path = tmp_path / "night.csv"
-    path.write_bytes(
-        CSV
-        + b"7,2025-11-21,Skat,3,GL,1,\n7,2025-11-21,Skat,3,I,2,\n"
-        + b"8,2025-11-21,Catan,1,I,1,\n8,2025-11-21,Catan,1,J,2,\n"
-    )
-    call_command("import_results", str(path), stdout=io.StringIO())
-    imported = latest()
+    imported = import_night(tmp_path, "Skat,3,GL Skat,3,I", "Catan,1,I Catan,1,J")
     assert imported.summary == "2 matchdays added, 2 games added"
     assert sorted(Game.objects.filter(name__in=["Skat", "Catan"]).values_list("slug", flat=True)) == ["catan", "skat"]
     revert(imported)
@@ -114,13 +112,7 @@ def test_an_import_that_brings_new_games_is_one_write_and_its_revert_removes_the
 
 
 def test_a_file_naming_two_new_games_with_one_address_gives_each_its_own(tmp_path, club):
-    path = tmp_path / "night.csv"
-    path.write_bytes(
-        CSV
-        + b"7,2025-11-21,Skat!,3,GL,1,\n7,2025-11-21,Skat!,3,I,2,\n"
-        + b"8,2025-11-21,Skat?,3,I,1,\n8,2025-11-21,Skat?,3,J,2,\n"
-    )
-    call_command("import_results", str(path), stdout=io.StringIO())
+    import_night(tmp_path, "Skat!,3,GL Skat!,3,I", "Skat?,3,I Skat?,3,J")
     assert sorted(Game.objects.filter(name__startswith="Skat").values_list("slug", flat=True)) == ["skat", "skat-2"]
 
 
