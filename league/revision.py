@@ -95,7 +95,7 @@ def site_renewed_last():
         apps.get_model("league", "Revision").renew(LEAGUE)
 
 
-def later(scopes: tuple[str, ...]) -> tuple[str, ...]:
+def renewed_now(scopes: tuple[str, ...]) -> tuple[str, ...]:
     """The scopes to renew now: all but the site's inside `site_renewed_last()`, which notes it."""
     asked = _site_last.get()
     if asked is None or LEAGUE not in scopes:

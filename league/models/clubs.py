@@ -223,7 +223,7 @@ class Revision(models.Model):
 
     @classmethod
     def renew(cls, *scopes: str) -> None:
-        scopes = revision.later(scopes)
+        scopes = revision.renewed_now(scopes)
         if not scopes:
             return
         now = timezone.now()
