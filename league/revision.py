@@ -51,56 +51,36 @@ def new_token() -> str:
     return secrets.token_hex(8)
 
 
-_noted: ContextVar[set[str] | None] = ContextVar("renewed_scopes", default=None)
+_write: ContextVar[set[str] | None] = ContextVar("write_renewals", default=None)
 
 
 @contextmanager
-def noting_renewals():
-    """The scopes the writes inside renew (`renewed`), in a set filled as they do: which clubs' pages
-    a write changed, without reading every club's token before and after it."""
+def write_renewals():
+    """The scopes the writes inside renew, in a set filled as they ask: which clubs' pages a write
+    changed, without reading every club's token before and after it. The site's scope (`LEAGUE`,
+    which every write renews) is renewed when the block ends, still inside its transaction: its row
+    stays locked from its renewal to the commit and a write in another club waits for it, so a long
+    write (its recompute, its pages rendered ahead) takes it last. The clubs' are renewed at once."""
+    outer = _write.get()
+    if outer is not None:  # the outer one renews the site's
+        yield outer
+        return
     noted: set[str] = set()
-    token = _noted.set(noted)
+    token = _write.set(noted)
     try:
         yield noted
     finally:
-        _noted.reset(token)
-
-
-def renewed(*scopes: str) -> None:
-    """Called by every renewal of the scopes' tokens."""
-    noted = _noted.get()
-    if noted is not None:
-        noted.update(scopes)
-
-
-_site_last: ContextVar[list[bool] | None] = ContextVar("site_renewed_last", default=None)
-
-
-@contextmanager
-def site_renewed_last():
-    """Inside, a renewal of the site's scope (`LEAGUE`, which every write renews) waits for the
-    block's end, still inside its transaction: its row is locked from its renewal to the commit, and
-    a write in another club waits for that lock, so a long write (its recompute, its pages rendered
-    ahead) takes it last. The clubs' own scopes are renewed at once, as ever."""
-    if _site_last.get() is not None:  # an outer one renews it
-        yield
-        return
-    asked: list[bool] = []
-    token = _site_last.set(asked)
-    try:
-        yield
-    finally:
-        _site_last.reset(token)
-    if asked:  # not after an exception: the transaction is rolled back
+        _write.reset(token)
+    if LEAGUE in noted:  # not after an exception: the transaction is rolled back
         apps.get_model("league", "Revision").renew(LEAGUE)
 
 
 def renewed_now(scopes: tuple[str, ...]) -> tuple[str, ...]:
-    """The scopes to renew now: all but the site's inside `site_renewed_last()`, which notes it."""
-    asked = _site_last.get()
-    if asked is None or LEAGUE not in scopes:
+    """The scopes to renew now, noted in the write's `write_renewals()`: all but the site's there."""
+    noted = _write.get()
+    if noted is None:
         return scopes
-    asked.append(True)
+    noted.update(scopes)
     return tuple(scope for scope in scopes if scope != LEAGUE)
 
 

@@ -19,40 +19,34 @@ def ahead_on(settings):
     settings.PAGES_AHEAD, settings.PAGE_CACHE_SECONDS = True, 3600
 
 
-def tokens(*scopes: str) -> tuple[str, ...]:
-    return tuple(
-        Revision.objects.get(scope=scope).token if Revision.objects.filter(scope=scope) else "" for scope in scopes
-    )
-
-
 def test_inside_a_write_the_clubs_revision_is_renewed_at_once_and_the_sites_at_its_end(db):
     north = Club.objects.create(slug="north", name="North")
     site, club = revision.LEAGUE, revision.of_club(north.pk)
-    before = tokens(site, club)
+    before = revision.current_of(site, club)
     with rendered_ahead():
         Revision.bump(north)
-        during = tokens(site, club)
+        during = revision.current_of(site, club)
         Revision.bump(north)
-    after = tokens(site, club)
+    after = revision.current_of(site, club)
     assert during[0] == before[0] and during[1] != before[1]  # the site's waits for the end
     assert after[0] != before[0] and after[1] != during[1]
 
 
 def test_a_write_that_fails_renews_nothing(db):
     north = Club.objects.create(slug="north", name="North")
-    before = tokens(revision.LEAGUE, revision.of_club(north.pk))
+    before = revision.current_of(revision.LEAGUE, revision.of_club(north.pk))
     with pytest.raises(RuntimeError), rendered_ahead():
         Revision.bump(north)
         raise RuntimeError("refused")
-    assert tokens(revision.LEAGUE, revision.of_club(north.pk)) == before
+    assert revision.current_of(revision.LEAGUE, revision.of_club(north.pk)) == before
 
 
 def test_outside_a_write_through_rendered_ahead_the_site_is_renewed_at_once(db):
     north = Club.objects.create(slug="north", name="North")
-    before = tokens(revision.LEAGUE)
+    before = revision.current_of(revision.LEAGUE)
     with transaction.atomic():
         Revision.bump(north)
-        assert tokens(revision.LEAGUE) != before
+        assert revision.current_of(revision.LEAGUE) != before
 
 
 def test_on_postgresql_a_write_in_another_club_does_not_wait_for_a_long_one(transactional_db):

@@ -233,7 +233,6 @@ class Revision(models.Model):
             token = revision.new_token()
             if not cls.objects.filter(scope=scope).update(changed_at=now, token=token):
                 cls.objects.create(scope=scope, changed_at=now, token=token)
-        revision.renewed(*scopes)
         revision.wait_out_leases()
 
 

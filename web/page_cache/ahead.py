@@ -53,7 +53,7 @@ def rendered_ahead():
     opened = _open.set(True)
     try:
         # The site's revision is renewed last, after the renders: its row is every club's.
-        with transaction.atomic(), revision.noting_renewals() as scopes, revision.site_renewed_last():
+        with transaction.atomic(), revision.write_renewals() as scopes:
             with scopes_disabled():  # every club's: the write's own scope is its own affair
                 last_write = Write.objects.aggregate(last=Max("pk"))["last"] or 0
             yield
