@@ -91,13 +91,14 @@ def current(scope: str = LEAGUE) -> str:
 
 def current_of(*scopes: str) -> tuple[str, ...]:
     """The scopes' tokens, in one query at most (a request reads the clubs' and its club's)."""
-    if connections["default"].in_atomic_block:  # a write's own, uncommitted tokens (web.page_cache.ahead)
+    connection = connections["default"]  # looked up once: each lookup is a thread-local's (a hit's path)
+    if connection.in_atomic_block:  # a write's own, uncommitted tokens (web.page_cache.ahead)
         return _from_database(scopes)
+    if connection.vendor == "postgresql":
+        return _from_postgres(scopes, _lease(connection))
     path = sqlite_path()
     if path:
         return _from_sqlite(path, scopes)
-    if connections["default"].vendor == "postgresql":
-        return _from_postgres(scopes)
     return _from_database(scopes)
 
 
@@ -174,9 +175,11 @@ def close_connections() -> None:
 def lease_seconds() -> float:
     """How long a worker may serve the tokens it read, and how long a write waits after its commit:
     PostgreSQL's only (SQLite's check asks no other process)."""
-    if connections["default"].vendor != "postgresql":
-        return 0.0
-    return max(0, settings.REVISION_LEASE_MS) / 1000
+    return _lease(connections["default"])
+
+
+def _lease(connection) -> float:
+    return max(0, settings.REVISION_LEASE_MS) / 1000 if connection.vendor == "postgresql" else 0.0
 
 
 def wait_out_leases() -> None:
@@ -211,8 +214,7 @@ class _Lease:
         self.pid, self.until, self.tokens = os.getpid(), until, tokens
 
 
-def _from_postgres(scopes) -> tuple[str, ...]:
-    seconds = lease_seconds()
+def _from_postgres(scopes, seconds: float) -> tuple[str, ...]:
     if not seconds:
         return _ask_postgres(scopes)
     held, start = getattr(_local, "lease", None), time.monotonic()

@@ -88,9 +88,8 @@ class ClubMiddleware:
     def __call__(self, request):
         club, request.revision_token = club_and_token(club_slug(request.path_info))
         request.club, request.several_clubs = club, len(_known[1]) > 1
-        if club is not None:
+        if club is not None:  # set as the thread's by ClubScopeMiddleware: a stored page reverses nothing
             request.urlconf = urlconf(club.slug, club.pk)
-            set_urlconf(request.urlconf)  # for the middleware after this one, which resolves before the view
         return self.get_response(request)
 
 
@@ -107,5 +106,6 @@ class ClubScopeMiddleware:
         if club is None:
             with scopes_disabled():
                 return self.get_response(request)
+        set_urlconf(request.urlconf)  # for the middleware after this one; the view's is set by Django's handler
         with scope(club=club.pk), answering(club):
             return self.get_response(request)
