@@ -102,13 +102,24 @@ def today() -> date:
     return day
 
 
+_stamp: list = [None, ""]  # a day, and how it reads in a page's version
+
+
+def day_stamp() -> str:
+    """Today's date as a page's version holds it ("20261130"): formatted once a day, 2 µs a hit."""
+    day = today()
+    if day != _stamp[0]:
+        _stamp[:] = day, f"{day:%Y%m%d}"
+    return _stamp[1]
+
+
 def generation(request: HttpRequest) -> str:
     """The version of the request's scope's pages in the cache, and their ETag: read once per request."""
     found = request.__dict__.get("page_generation")
     if found is None:
         token = getattr(request, "revision_token", None)  # read with the request's club
         token = (token if token is not None else revision.current(scope(request))) or "none"
-        found = request.page_generation = f"{token}.{CODE_VERSION}.{today():%Y%m%d}"
+        found = request.page_generation = f"{token}.{CODE_VERSION}.{day_stamp()}"
     return found
 
 
