@@ -95,7 +95,7 @@ def current_of(*scopes: str) -> tuple[str, ...]:
     if connection.in_atomic_block:  # a write's own, uncommitted tokens (web.page_cache.ahead)
         return _from_database(scopes)
     if connection.vendor == "postgresql":
-        return _from_postgres(scopes, _lease(connection))
+        return _from_postgres(scopes, _postgres_lease())
     path = sqlite_path()
     if path:
         return _from_sqlite(path, scopes)
@@ -175,11 +175,11 @@ def close_connections() -> None:
 def lease_seconds() -> float:
     """How long a worker may serve the tokens it read, and how long a write waits after its commit:
     PostgreSQL's only (SQLite's check asks no other process)."""
-    return _lease(connections["default"])
+    return _postgres_lease() if connections["default"].vendor == "postgresql" else 0.0
 
 
-def _lease(connection) -> float:
-    return max(0, settings.REVISION_LEASE_MS) / 1000 if connection.vendor == "postgresql" else 0.0
+def _postgres_lease() -> float:
+    return max(0, settings.REVISION_LEASE_MS) / 1000
 
 
 def wait_out_leases() -> None:
