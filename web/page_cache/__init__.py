@@ -20,6 +20,7 @@ the others wait for its copy (the store's `lock`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
@@ -102,15 +103,10 @@ def today() -> date:
     return day
 
 
-_stamp: list = [None, ""]  # a day, and how it reads in a page's version
-
-
-def day_stamp() -> str:
-    """Today's date as a page's version holds it ("20261130"): formatted once a day, 2 µs a hit."""
-    day = today()
-    if day != _stamp[0]:
-        _stamp[:] = day, f"{day:%Y%m%d}"
-    return _stamp[1]
+@functools.lru_cache(maxsize=1)
+def day_stamp(day: date) -> str:
+    """A day as a page's version holds it ("20261130"): formatted once a day, not at each hit (2 µs)."""
+    return f"{day:%Y%m%d}"
 
 
 def generation(request: HttpRequest) -> str:
@@ -119,7 +115,7 @@ def generation(request: HttpRequest) -> str:
     if found is None:
         token = getattr(request, "revision_token", None)  # read with the request's club
         token = (token if token is not None else revision.current(scope(request))) or "none"
-        found = request.page_generation = f"{token}.{CODE_VERSION}.{day_stamp()}"
+        found = request.page_generation = f"{token}.{CODE_VERSION}.{day_stamp(today())}"
     return found
 
 
