@@ -68,33 +68,42 @@ def drop_postgres_database(admin, name: str) -> None:
     admin.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
+def fresh_postgres_database(url: str, purpose: str, template: str | None = None) -> tuple[str, str]:
+    """A new, empty database beside PostgreSQL `url`'s, named after it, `purpose` and this xdist
+    worker (one a killed run left is dropped first), optionally a copy of `template`: its name and
+    URL."""
+    import psycopg
+
+    base, _, name = url.rpartition("/")
+    scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        drop_postgres_database(admin, scratch)
+        admin.execute(f'CREATE DATABASE "{scratch}"' + (f' TEMPLATE "{template}"' if template else ""))
+    return scratch, f"{base}/{scratch}"
+
+
+def drop_postgres_databases(url: str, *names: str) -> None:
+    """Drop the databases `names` beside PostgreSQL `url`'s."""
+    import psycopg
+
+    with psycopg.connect(url.rpartition("/")[0] + "/postgres", autocommit=True) as admin:
+        for name in names:
+            drop_postgres_database(admin, name)
+
+
 @contextmanager
 def scratch_postgres_database(purpose: str):
     """On the PostgreSQL run of the suite (.ci/run), a scratch database beside the test database,
-    this worker's own, dropped afterwards: its URL and a function that makes it empty again (or,
-    with `drop_only`, drops it). Skips the test on SQLite."""
+    this worker's own, dropped afterwards: its URL and a function that makes it empty again. Skips
+    the test on SQLite."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("the suite runs on SQLite; this runs when DATABASE_URL is PostgreSQL")
-    import dj_database_url
-    import psycopg
-
-    config = dj_database_url.parse(url)
-    scratch = per_worker(f"{config['NAME']}_{purpose}")
-    server = {"host": config["HOST"], "port": config["PORT"] or 5432}
-    server |= {"user": config["USER"], "password": config["PASSWORD"]}
-
-    def recreate(drop_only=False):
-        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            drop_postgres_database(admin, scratch)
-            if not drop_only:
-                admin.execute(f'CREATE DATABASE "{scratch}"')
-
-    recreate()
+    scratch, scratch_url = fresh_postgres_database(url, purpose)
     try:
-        yield url.rsplit("/", 1)[0] + "/" + scratch, recreate
+        yield scratch_url, lambda: fresh_postgres_database(url, purpose)
     finally:
-        recreate(drop_only=True)
+        drop_postgres_databases(url, scratch)
 
 
 def pytest_configure(config):

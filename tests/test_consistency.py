@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ratings.models import RatingEntry
-from tests.conftest import drop_postgres_database, per_worker
+from tests.conftest import fresh_postgres_database
 from tools.generate import generate
 from web.importing import COLUMNS
 
@@ -44,14 +44,7 @@ def _database_urls(tmp_path):
     yield f"sqlite:///{tmp_path / 'concurrent.sqlite3'}"
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
-        import psycopg
-
-        base, _, _name = url.rpartition("/")
-        scratch = per_worker("league_concurrency")
-        with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as db:
-            drop_postgres_database(db, scratch)
-            db.execute(f"CREATE DATABASE {scratch}")
-        yield f"{base}/{scratch}"
+        yield fresh_postgres_database(url, "concurrency")[1]
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import drop_postgres_database, per_worker
+from tests.conftest import drop_postgres_databases, fresh_postgres_database
 from tests.test_backup import ROOT, demo_site
 
 pytestmark = pytest.mark.slow  # manage.py backups and restores in other processes
@@ -176,13 +176,10 @@ def pg_site(tmp_path_factory):
     made = []
 
     def database(name, template=None):
-        """A fresh scratch database and its URL."""
-        full = per_worker(f"{config['NAME']}_{name}")
-        with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-            drop_postgres_database(admin, full)
-            admin.execute(f'CREATE DATABASE "{full}"' + (f' TEMPLATE "{template}"' if template else ""))
+        """A fresh scratch database: its name and URL."""
+        full, full_url = fresh_postgres_database(url, name, template)
         made.append(full)
-        return full, url.rsplit("/", 1)[0] + "/" + full
+        return full, full_url
 
     def sql(name, *statements):
         with psycopg.connect(dbname=name, autocommit=True, **server) as db:
@@ -203,9 +200,7 @@ def pg_site(tmp_path_factory):
     manage.backup = dump(name, folder / "league.dump")
     manage.before = manage.pages()
     yield manage
-    with psycopg.connect(dbname="postgres", autocommit=True, **server) as admin:
-        for full in made:
-            drop_postgres_database(admin, full)
+    drop_postgres_databases(url, *made)
 
 
 def pg_refused(pg_site, path, reason):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import GUNICORN, _free_port, production_env, serving
-from tests.conftest import drop_postgres_database, per_worker
+from tests.conftest import fresh_postgres_database
 from tools.site_client import SiteClient
 
 pytestmark = pytest.mark.slow  # two gunicorn servers, set up in other processes
@@ -48,14 +48,7 @@ def _backends() -> tuple[str, str]:
 
 def _scratch_database(url: str, purpose: str = "two_servers") -> str:
     """A fresh database of its own beside DATABASE_URL's, named after it (and the xdist worker)."""
-    import psycopg
-
-    base, _, name = url.rpartition("/")
-    scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as db:
-        drop_postgres_database(db, scratch)
-        db.execute(f"CREATE DATABASE {scratch}")
-    return f"{base}/{scratch}"
+    return fresh_postgres_database(url, purpose)[1]
 
 
 def secretary_on(url: str) -> SiteClient:
