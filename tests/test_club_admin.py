@@ -169,6 +169,24 @@ def test_a_save_sent_to_another_clubs_entry_page_is_a_404_and_saves_nothing(clie
     assert Matchday.objects.count() == matchdays
 
 
+def test_the_entry_page_offers_only_its_clubs_games_and_refuses_another_clubs(client, clubs):
+    secretary(client, clubs["north"])
+    north, south = (set(Game.objects.filter(club=club).values_list("pk", flat=True)) for club in clubs.values())
+    html = client.get("/north/enter/").content.decode()
+    offered = {int(pk) for pk in re.findall(r'<option value="(\d+)"', html)}
+    assert offered and offered <= north and not offered & south
+    south_hearts = Game.objects.get(club=clubs["south"], slug="hearts").pk
+    typed = {"date": "2025-11-20", "game": str(south_hearts), "rounds": "3", "line-1": "GL", "line-2": "K"}
+    matchdays = Matchday.objects.count()
+    for extra in ({}, {"editing": "1"}):  # a new matchday, and matchday 1 changed
+        response = client.post("/north/enter/", {**typed, **extra, "action": "preview"})
+        html = response.content.decode()
+        assert response.status_code == 200 and 'name="token"' not in html, extra
+        assert "Select a valid choice" in html, extra
+    assert Matchday.objects.count() == matchdays
+    assert Matchday.objects.get(club=clubs["north"], number=1).game.club == clubs["north"]
+
+
 def test_another_clubs_rows_asked_for_as_downloads_under_a_clubs_address_are_a_404(client, clubs):
     south_gl = Player.objects.get(club=clubs["south"], short_name="GL")
     north_gl = Player.objects.get(club=clubs["north"], short_name="GL")

@@ -60,7 +60,7 @@ class EntryForm(forms.Form):
             format="%Y-%m-%d",
         ),
     )
-    game = forms.ModelChoiceField(queryset=Game.objects.all(), empty_label=None, widget=GameSelect)
+    game = forms.ModelChoiceField(queryset=Game.objects.none(), empty_label=None, widget=GameSelect)
     # Required where the game's tables read them (web.entry.facts).
     rounds = WholeNumberField(
         label="Rounds",
@@ -76,6 +76,9 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args, lines: int = LINES, may_add_players: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
+        # Made here, in the request's club scope: a class attribute's queryset is made at import,
+        # outside any scope, and would offer and accept every club's games.
+        self.fields["game"].queryset = Game.objects.all()
         self.may_add_players = may_add_players
         self.split: list[str] = []  # lines of several names, each now a line per player
         if self.is_bound:

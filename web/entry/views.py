@@ -103,10 +103,11 @@ def enter(request):
     asked = request.POST.get("editing") if request.method == "POST" else request.GET.get("matchday")
     if asked is not None:  # a saved matchday to change or delete
         try:
-            return editing.change(request, whole_number(asked.strip(), "matchday", MATCHDAY_NUMBERS), ctx)
+            number = whole_number(asked.strip(), "matchday", MATCHDAY_NUMBERS)
         except ValueError as error:
             notice = {"text": f"{error}. Enter a new matchday below, or open a saved one from its page."}
             return render(request, "entry/enter.html", {**ctx, "notice": notice, "form": EntryForm(initial=_initial())})
+        return editing.change(request, number, ctx)
     if request.method != "POST":
         saved = _saved(request)
         form = EntryForm(initial=_initial(saved.date if saved else None), lines=lines)
