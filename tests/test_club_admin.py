@@ -5,9 +5,11 @@ of what they add."""
 
 import datetime
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import Permission, User
+from django.contrib.contenttypes.models import ContentType
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django_scopes import scope
@@ -296,3 +298,22 @@ def test_a_solitaire_session_takes_only_its_games_clubs_players(client, clubs):
     page = client.post(reverse("admin:league_dealsession_add"), data).content.decode()
     assert "GL: another club&#x27;s players; choose this club&#x27;s." in page
     assert DealSession.objects.count() == 2  # the fixture's
+
+
+def test_view_on_site_redirects_only_to_the_secretarys_clubs_objects(client, clubs):
+    secretary(client, clubs["north"])
+    for club, expected in ((clubs["north"], 302), (clubs["south"], 404)):
+        for _, obj in owned(club):
+            if not hasattr(obj, "get_absolute_url"):
+                continue
+            kind = ContentType.objects.get_for_model(obj)
+            response = client.get(reverse("admin:view_on_site", args=[kind.pk, obj.pk]))
+            assert response.status_code == expected, (club.slug, obj)
+            if expected == 302:
+                assert urlsplit(response["Location"]).path.startswith(f"/{club.slug}/"), obj
+    for bad in ((999_999, 1), (ContentType.objects.get_for_model(Player).pk, "x")):
+        assert client.get(reverse("admin:view_on_site", args=bad)).status_code == 404
+    User.objects.create_user("staff", password="pw-for-tests", is_staff=True)  # staff, no club's secretary
+    client.login(username="staff", password="pw-for-tests")
+    player = ContentType.objects.get_for_model(Player).pk
+    assert client.get(reverse("admin:view_on_site", args=[player, owned(clubs["north"])[0][1].pk])).status_code == 404

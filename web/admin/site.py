@@ -6,6 +6,11 @@ from functools import wraps
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.contenttypes.views import shortcut
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.http import Http404
+from django.urls import path
 from django.utils.functional import SimpleLazyObject
 
 from league import history
@@ -50,6 +55,26 @@ def configure(site: admin.AdminSite) -> None:
         return admin_view(by_user, cacheable)
 
     site.admin_view = recorded_view
+    urls = site.get_urls
+
+    def get_urls():
+        view = site.admin_view(scoped_shortcut)
+        view_on_site = path("r/<path:content_type_id>/<path:object_id>/", view, name="view_on_site")
+        return [view_on_site if getattr(p, "name", None) == "view_on_site" else p for p in urls()]
+
+    site.get_urls = get_urls
+
+
+def scoped_shortcut(request, content_type_id, object_id):
+    """The admin's "view on site", for the user's clubs only. Django's finds the object with the
+    model's base manager, which no scope narrows: its redirect would confirm another club's object."""
+    try:
+        model = ContentType.objects.get_for_id(content_type_id).model_class()
+        if model is None or not model._default_manager.filter(pk=object_id).exists():
+            raise Http404("No page has this address.")
+    except (ObjectDoesNotExist, ValidationError, ValueError):
+        raise Http404("No page has this address.") from None
+    return shortcut(request, content_type_id, object_id)
 
 
 def entry_pages(user) -> list[tuple[str, str]]:
