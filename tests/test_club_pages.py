@@ -150,6 +150,31 @@ def test_with_one_club_old_addresses_lead_to_its_pages_for_good(client, club):
     assert client.get("/no-such-page/").status_code == 404
 
 
+def test_an_address_without_its_last_slash_or_with_a_capital_club_leads_to_the_page(client, three_clubs):
+    for asked, page in (
+        ("/north", "/north/"),
+        ("/north/standings?table=overall", "/north/standings/?table=overall"),
+        ("/admin", "/admin/"),
+        ("/North/players/", "/north/players/"),
+        ("/SOUTH", "/south"),
+    ):
+        response = client.get(asked)
+        assert (response.status_code, response["Location"]) == (301, page), asked
+    for missing in ("/north/no-such-page", "/nowhere", "/standings", "/NOWHERE/"):
+        assert client.get(missing).status_code == 404, missing
+
+
+def test_with_one_club_an_old_address_without_its_last_slash_leads_to_the_page(client, club):
+    response = client.get("/standings")
+    assert (response.status_code, response["Location"]) == (301, "/card-games/standings/")
+    assert client.get("/card-games/standings").status_code == 301
+
+
+def test_a_request_for_no_path_is_refused_not_an_error(client, three_clubs):
+    for target in ("*", "x"):
+        assert client.generic("OPTIONS", target).status_code in (400, 404), target
+
+
 def test_the_demo_file_imports_into_a_club_beside_others(three_clubs):
     """The secretary's file, imported into a fourth club, gives the same numbers there."""
     fourth = Club.objects.create(slug="west", name="West Card Club")

@@ -327,8 +327,11 @@ def Game_named(name):  # noqa: N802 - reads as the model it makes
     return Game(name=name, slug=name.lower(), official=True)
 
 
-def test_a_clubs_address_typed_in_another_case_is_not_found_and_never_another_clubs(client, marked):
-    for path in ("/North/players/", "/SOUTH/players/", "/ｓｏｕｔｈ/players/"):
+def test_a_clubs_address_typed_in_another_case_leads_to_that_club_and_never_another(client, marked):
+    # Addresses are unique in any case (the database refuses North beside north), so /North/ is north's.
+    for path, page in (("/North/players/", "/north/players/"), ("/SOUTH/players/", "/south/players/")):
         response = client.get(path)
-        assert response.status_code == 404, path
-        assert "Southerner" not in response.content.decode()
+        assert (response.status_code, response["Location"]) == (301, page), path
+    response = client.get("/ｓｏｕｔｈ/players/")  # another script's letters: no club's address
+    assert response.status_code == 404
+    assert "Southerner" not in response.content.decode()

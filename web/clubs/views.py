@@ -9,7 +9,7 @@ from django.urls import Resolver404, resolve
 
 from league.models import Club, Matchday
 from league.validation import name_key
-from web.clubs.addresses import urlconf
+from web.clubs.addresses import clubs_by_slug, urlconf
 
 
 def club_list(request):
@@ -30,17 +30,34 @@ def club_list(request):
 
 
 def old_address(request, rest: str):
-    """An address of the days when the site held one club (/standings/, /players/3/): with one club,
-    a permanent redirect to the same page of that club; otherwise nothing is there."""
+    """Any address no page has. A page's address without its last slash, or with its club's name in
+    capitals (/north/standings, /North/), answers with a permanent redirect to the page, as Django's
+    APPEND_SLASH would if this catch-all did not match first. So does an address of the days when the
+    site held one club (/standings/, /players/3/), with one club, to that club's same page; otherwise
+    nothing is there."""
+    if not rest.endswith("/") and _page(f"/{rest}/", getattr(request, "urlconf", None)):
+        return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    first, slash, after = rest.partition("/")
+    if first != first.lower() and first.lower() in clubs_by_slug():
+        return _redirect(request, f"/{first.lower()}{slash}{after}")
     clubs = list(Club.objects.all()[:2])
     if len(clubs) != 1:
         raise Http404("No club has this address.")
-    target = f"/{clubs[0].slug}/{rest}"
+    slug = clubs[0].slug
+    for target in [f"/{slug}/{rest}"] + ([] if rest.endswith("/") else [f"/{slug}/{rest}/"]):
+        if _page(target, urlconf(slug)):
+            return _redirect(request, target)
+    raise Http404("No page has this address.")
+
+
+def _page(path: str, conf) -> bool:
+    """Whether a page (not this catch-all) has the address."""
     try:
-        found = resolve(target, urlconf=urlconf(clubs[0].slug))
+        return resolve(path, urlconf=conf).url_name != "old_address"
     except Resolver404:
-        found = None
-    if found is None or found.url_name == "old_address":
-        raise Http404("No page has this address.")
+        return False
+
+
+def _redirect(request, path: str) -> HttpResponsePermanentRedirect:
     query = request.META.get("QUERY_STRING")
-    return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target)
+    return HttpResponsePermanentRedirect(f"{path}?{query}" if query else path)
