@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
+from .checked import date_problem
 from .placings import competition_ranking
 from .validation import NAME_LENGTH, PLAYERS, name_key, name_problem, quoted
 
@@ -230,8 +231,8 @@ def _day(value, today: date) -> date:
         day = date.fromisoformat(value[:10])
     except ValueError:
         raise ValueError(f"its playDate {quoted(value)} is not a date (YYYY-MM-DD hh:mm:ss)") from None
-    if day > today:
-        raise ValueError(f"it is dated {day.isoformat()}, after today")
+    if problem := date_problem(day, today, "play"):
+        raise ValueError(problem)  # in the words every way in refuses a matchday's date
     return day
 
 

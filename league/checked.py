@@ -27,6 +27,7 @@ from league.placings import (
 )
 from league.results import TypedResult, range_problems
 from league.validation import (
+    EARLIEST_DAY,
     MATCHDAY_NUMBERS,
     ROUNDS,
     SHORT_NAME_LENGTH,
@@ -68,9 +69,11 @@ class Refused(ValueError):
 
 def date_problem(day: datetime.date, today: datetime.date, what: str = "matchday") -> str | None:
     """A matchday (or a session of attempts) is entered once it has been played: a year typed wrong
-    (2052 for 2025) is refused rather than shown as the league's newest night."""
+    (2052 or 0205 for 2025) is refused rather than shown as the league's newest or first night."""
     if day > today:
-        return f"{day:%Y-%m-%d} is after today; enter the date the {what} was played."
+        return f"{day.isoformat()} is after today; enter the date the {what} was played."
+    if day < EARLIEST_DAY:
+        return f"{day.isoformat()} is before {EARLIEST_DAY.year}; enter the date the {what} was played."
     return None
 
 

@@ -44,6 +44,12 @@ ENTRY_LINES = Span(1, PLAYERS.highest)  # lines of the entry page's form
 WEIGHTS = Span(0, 1)  # partial play: the share of a game a player took part in (not whole: 0.5 is half)
 SIDE_LENGTH = 20  # characters of a side's label ("A", "North-South")
 SCORES = Span(-1_000_000, 1_000_000)  # a player's points on a score sheet (Rummy and Skat go below 0)
+EARLIEST_DAY = datetime.date(1900, 1, 1)  # of a matchday, session or season: 0205 is 2025 mistyped
+# A club's settings (league.models.Club): its players' provisional matchdays, the days without a
+# matchday after which its leaderboards hide a player (ten years at most), and its pages' rows.
+PROVISIONAL_MATCHDAYS = Span(0, 1_000)
+INACTIVITY_WINDOW = Span(0, 3_650)
+PAGE_SIZES = Span(1, 1_000)
 
 # Each number by the name every way in gives it (a column, a form field, a query parameter).
 RANGES = {

@@ -67,6 +67,7 @@ def test_the_game_is_named_by_its_slug_or_its_name_in_any_case(client, token):
     [
         ({"date": "20.11.2025"}, "date", None, "is not a date like 2025-11-03"),
         ({"date": "2999-01-01"}, "date", None, "is after today"),
+        ({"date": "0205-01-01"}, "date", None, "is before 1900"),
         ({"rounds": 0}, "rounds", None, ""),
         ({"game": "chess"}, "game", None, "There is no game “chess”."),
         ({"lines": []}, "lines", None, "Enter the results"),

@@ -4,13 +4,15 @@ club's published numbers come out the same beside the other clubs."""
 
 import re
 from collections import Counter
+from datetime import date
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import resolve
 from django_scopes import scope
 
-from league.models import Club, Game, Matchday, Player
+from league.models import Club, Game, Matchday, Player, Season
 from ratings.models import RatingTable
 from tests.conftest import CLUB_CSV, CLUB_PAGE, CLUB_SLUG, PLAYERS, csv_bytes, grid_page, section, table_rows
 from web.clubs.addresses import urlconf
@@ -194,6 +196,31 @@ def test_each_club_has_its_own_settings_and_the_sites_stand_in_while_blank(clien
     assert len(table_rows(section(south_home, "overall"))) == 1 + 4  # the site's, as South chose nothing
     assert "provisional" in section(north_home, "leaderboard").lower()
     assert "provisional" not in section(south_home, "leaderboard").lower()
+
+
+def test_a_clubs_settings_outside_their_ranges_are_refused_on_their_fields(three_clubs):
+    north = three_clubs["north"]
+    north.inactive_days, north.standings_page_size, north.provisional_matchdays = 1_000_000, 0, 5_000
+    with pytest.raises(ValidationError) as refused:
+        north.full_clean()
+    assert refused.value.message_dict == {
+        "inactive_days": ["Inactive days must be at most 3,650."],
+        "standings_page_size": ["Standings page size must be at least 1."],
+        "provisional_matchdays": ["Provisional matchdays must be at most 1,000."],
+    }
+
+
+def test_a_season_before_1900_is_refused_and_a_matchday_of_year_1_breaks_no_page(client, three_clubs):
+    north = three_clubs["north"]
+    season = Season(club=north, name="Old", slug="old", first_day=date(205, 1, 1), last_day=date(2025, 1, 1))
+    with pytest.raises(ValidationError, match="0205-01-01 is before 1900"):
+        season.full_clean()
+    # Kept by a site from before the dates were checked: counted back from, the window has no start.
+    Matchday.objects.filter(club=north).update(date=date(1, 1, 2))
+    north.inactive_days = 3_650
+    north.save()
+    for path in ("/north/", "/north/standings/", "/north/players/", "/north/standings/?as_at=0001-01-02"):
+        assert client.get(path).status_code == 200, path
 
 
 def test_each_club_hides_its_inactive_players_after_its_own_window(client, three_clubs):

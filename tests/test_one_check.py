@@ -7,7 +7,7 @@ parameter. Nothing is saved."""
 
 import html
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
@@ -301,9 +301,10 @@ def test_what_a_tables_method_cannot_rate_gets_the_same_words_from_every_way_in(
     nothing_saved()
 
 
-def test_a_date_after_today_gets_the_same_words_from_every_way_in(admin_client, club):
-    later = timezone.localdate() + timedelta(days=1)
-    said = f"{later} is after today; enter the date the matchday was played."
+@pytest.mark.parametrize("when", ["after today", "before 1900"])
+def test_a_date_after_today_or_before_1900_gets_the_same_words_from_every_way_in(admin_client, client, club, when):
+    later = timezone.localdate() + timedelta(days=1) if when == "after today" else date(205, 11, 30)
+    said = f"{later.isoformat()} is {when}; enter the date the matchday was played."
     lines = f"7,{later},Hearts,3,GL,1,,0,,,\n7,{later},Hearts,3,K,2,,0,,,\n"
     with pytest.raises(ImportFailed) as failed:
         import_results((HEADER + lines).encode())
@@ -312,6 +313,7 @@ def test_a_date_after_today_gets_the_same_words_from_every_way_in(admin_client, 
     assert said in as_read(admin_client.post(add_url(), data).content.decode())
     assert said in entered(admin_client, Case(said, [], None), ["GL", "K"], date=later.isoformat())
     nothing_saved()
+    assert client.get("/card-games/standings/?as_at=0001-01-01").status_code == 400  # before the first matchday
 
 
 # Yes and no: one vocabulary (league.validation.YES and NO) for every way in.

@@ -69,7 +69,8 @@ def test_a_file_of_50_mb_is_refused_unread():
         (play(uuid=17), "Play 1: its uuid is missing"),
         (play(day=None), "Play 1 (U-1): its playDate is missing"),
         (play(day="yesterday"), "its playDate 'yesterday' is not a date"),
-        (play(day="2031-01-01 10:00:00"), "it is dated 2031-01-01, after today"),
+        (play(day="2031-01-01 10:00:00"), "2031-01-01 is after today; enter the date the play was played."),
+        (play(day="0205-11-30 10:00:00"), "0205-11-30 is before 1900; enter the date the play was played."),
         (play(seats=[]), "Play 1 (U-1): it has no players"),
         (play(seats="Ada and Bo"), "it has no players"),
         (play(seats=[{"playerRefId": 1, "score": "3"}] * 1000), "it has 1000 players; a play has at most 500"),
@@ -118,7 +119,7 @@ def test_a_refused_file_imports_nothing_by_the_command(tmp_path):
 
     bad = tmp_path / "export.json"
     bad.write_bytes(export([play(), play(uuid="U-2", day="2031-01-01 10:00:00")]))
-    with pytest.raises(CommandError, match=r"Play 2 \(U-2\): it is dated 2031-01-01, after today"):
+    with pytest.raises(CommandError, match=r"Play 2 \(U-2\): 2031-01-01 is after today"):
         call_command("import_bgstats", str(bad))
     assert not (Matchday.objects.exists() or Game.objects.exists() or Player.objects.exists() or Write.objects.exists())
 

@@ -12,7 +12,6 @@ from types import MappingProxyType
 import django_scopes.state
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.urls import get_urlconf, reverse
@@ -22,8 +21,9 @@ from django.utils.text import slugify
 from django_scopes import ScopedManager
 
 from league import revision
+from league.validation import INACTIVITY_WINDOW, PAGE_SIZES, PROVISIONAL_MATCHDAYS
 
-from .rules import NO_NUL
+from .rules import NO_NUL, in_span
 
 # Slugs that would hide a path of the site's own under /<club-slug>/.
 RESERVED_SLUGS = frozenset({"admin", "static", "api", "accounts", "media", "healthz", "robots.txt", "favicon.ico"})
@@ -54,19 +54,34 @@ class Club(models.Model):
     name = models.CharField(max_length=100, validators=NO_NUL)
     # The club's own choices; blank, the site's (its environment variables: docs/operations.md).
     provisional_matchdays = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Matchdays a player is provisional for (listed after the ranked)."
+        null=True,
+        blank=True,
+        validators=in_span(PROVISIONAL_MATCHDAYS, "Provisional matchdays"),
+        help_text="Matchdays a player is provisional for (listed after the ranked).",
     )
     inactive_days = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Leaderboards hide players with no matchday in this many days (0: nobody)."
+        null=True,
+        blank=True,
+        validators=in_span(INACTIVITY_WINDOW, "Inactive days"),
+        help_text="Leaderboards hide players with no matchday in this many days (0: nobody).",
     )
     grid_page_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=[MinValueValidator(1)], help_text="Matchdays per page of a rating grid."
+        null=True,
+        blank=True,
+        validators=in_span(PAGE_SIZES, "Grid page size"),
+        help_text="Matchdays per page of a rating grid.",
     )
     home_grid_page_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=[MinValueValidator(1)], help_text="Matchdays of each grid on the home page."
+        null=True,
+        blank=True,
+        validators=in_span(PAGE_SIZES, "Home grid page size"),
+        help_text="Matchdays of each grid on the home page.",
     )
     standings_page_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, validators=[MinValueValidator(1)], help_text="Players per page of the standings."
+        null=True,
+        blank=True,
+        validators=in_span(PAGE_SIZES, "Standings page size"),
+        help_text="Players per page of the standings.",
     )
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,

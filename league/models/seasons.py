@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
+from league.validation import EARLIEST_DAY
+
 from .club import club_reverse, club_rows, owned_by_club
 from .rules import NO_NUL, WithinClub, clean_name, unique_in_club
 
@@ -54,6 +56,10 @@ class Season(WithinClub, models.Model):
 
     def clean(self) -> None:
         clean_name(self, "name", "season name", 100)
+        for field in ("first_day", "last_day"):
+            day = getattr(self, field)
+            if day and day < EARLIEST_DAY:  # as a matchday's (league.checked)
+                raise ValidationError({field: f"{day.isoformat()} is before {EARLIEST_DAY.year}."})
         if self.first_day and self.last_day:
             if self.last_day < self.first_day:
                 raise ValidationError({"last_day": "The last day must not be before the first day."})

@@ -35,7 +35,7 @@ def active_since(table: RatingTable, latest: DealSession | None) -> date | None:
     """The standings hide players whose last attempt is older than this: the table's inactivity
     window before the game's latest session. None when nobody is hidden."""
     days = table.method_params()["inactive_days"]
-    if not days or latest is None:
+    if not days or latest is None or (latest.date - date.min).days <= days:  # year 1: see boards.active_since
         return None
     return latest.date - timedelta(days=days)
 

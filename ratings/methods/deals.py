@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from league.validation import INACTIVITY_WINDOW
+
 from .base import (
     Facts,
     Method,
@@ -214,8 +216,8 @@ power ranking of a variant and level: win rate there x average deal rating there
             "Standings hide players with no attempt in this many days before the latest session (0: never).",
             int,
             unit="days",
-            minimum=0,
-            maximum=3650,
+            minimum=INACTIVITY_WINDOW.lowest,
+            maximum=INACTIVITY_WINDOW.highest,
         ),
     )
     two_players_only = True

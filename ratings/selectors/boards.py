@@ -33,7 +33,10 @@ def active_since(latest: date | None, today: date, inactive_days: int, show_all:
     long break, or the demo a year on, still sees the members of its last game nights."""
     if not inactive_days or show_all:
         return None
-    return min(latest or today, today) - timedelta(days=inactive_days)
+    latest = min(latest or today, today)
+    if (latest - date.min).days <= inactive_days:  # a day typed as year 1 before dates were checked
+        return None
+    return latest - timedelta(days=inactive_days)
 
 
 def split(rows: list[StandingRow]) -> list[StandingRow]:
