@@ -130,7 +130,10 @@ def test_a_member_who_plays_solitaire_too_has_every_rating_in_their_tooltip(clie
     assert tip, "GL's name should carry a tooltip on the home page"
     lines = tip.group(2).split("\n")
     assert lines[:2] == ["GL", lines[1]] and lines[1].startswith("Overall ")
-    assert any(line.startswith("Solitaire ") for line in lines)
+    solitaire = [line for line in lines if line.startswith("Solitaire ")]
+    assert solitaire and re.fullmatch(r"Solitaire (\(unofficial\) )?\d+\.\d\d", solitaire[0]), solitaire
+    gl = re.search(r'href="/card-games/players/(\d+)/" data-player="GL"', html).group(1)
+    assert solitaire[0].split()[-1] in client.get(reverse("league:player", args=[gl])).content.decode()
 
 
 def test_tonights_odds_answer_for_every_game_of_the_mixed_league(client, mixed_league):

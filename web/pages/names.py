@@ -15,7 +15,7 @@ from html import escape  # Django's escape is this, behind a lazy-string check p
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from web.pages.formatting import format_rating
+from web.pages.formatting import format_fine_rating, format_rating
 
 
 class PlayerNames:
@@ -34,7 +34,9 @@ class PlayerNames:
         # One element per tooltip (lines are kept by CSS `white-space: pre-line`).
         rows = self.ratings.get(pk, [])
         lines = [
-            f"{table.name}{'' if table.official else ' (unofficial)'} {format_rating(r)}" for table, r in rows
+            f"{table.name}{'' if table.official else ' (unofficial)'} "
+            + (format_fine_rating(r) if table.against_deals else format_rating(r))  # as the table's pages
+            for table, r in rows
         ] or ["No rated matchdays yet"]
         # A game's stand-in (rated against the players) leads to the game's page; a player read
         # without the field (deferred) is not looked up for it: their page redirects there anyway.
