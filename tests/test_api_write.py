@@ -71,9 +71,9 @@ def test_the_game_is_named_by_its_slug_or_its_name_in_any_case(client, token):
         ({"rounds": 0}, "rounds", None, ""),
         ({"game": "chess"}, "game", None, "There is no game “chess”."),
         ({"lines": []}, "lines", None, "Enter the results"),
-        ({"lines": ["GL", "GL"]}, "lines", None, "GL"),
+        ({"lines": ["GL", "GL"]}, "lines", 2, "GL"),
         ({"lines": ["GL 1", "K"]}, "lines", None, "Give every line a placing, or none"),
-        ({"lines": ["GL", "K won16=two"]}, "lines", None, "Line 2"),
+        ({"lines": ["GL", "K won16=two"]}, "lines", 2, "Line 2: "),
         ({"lines": ["GL", "x" * 201]}, "lines", 2, "Line 2 is longer than 200 characters"),
     ],
 )

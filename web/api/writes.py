@@ -7,6 +7,8 @@ page's box to add them has no counterpart here: a typo would make a player)."""
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -78,8 +80,17 @@ def form_problems(form: EntryForm) -> list[dict]:
     for name, messages in form.errors.items():
         line = int(name.removeprefix("line-")) if name.startswith("line-") else None
         field = name if name in FACTS else "lines"
-        problems += [{"field": field, "line": line, "message": message} for message in messages]
+        problems += [{"field": field, "line": line or _line_named(message), "message": message} for message in messages]
     return problems
+
+
+_LINE = re.compile(r"Line ([0-9]+): ")  # how a problem with one line begins (league.validation.Problem)
+
+
+def _line_named(message: str) -> int | None:
+    """The line a problem of the lines read together names first ("Line 2: GL is entered twice")."""
+    found = _LINE.match(message)
+    return int(found.group(1)) if found else None
 
 
 def _game(text: str) -> Game | None:
