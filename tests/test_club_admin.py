@@ -220,6 +220,9 @@ def test_a_secretary_of_both_clubs_picks_the_club_and_its_own_rows(client, clubs
     secretary(client, north, south)
     add = client.get(reverse("admin:league_player_add")).content.decode()
     assert 'name="club"' in add
+    imports = client.get(reverse("admin:league_matchday_import")).content.decode()
+    for html in (add, imports):  # each club with its address: a club's copy may have its name
+        assert ">North (/north/)</option>" in html and ">South (/south/)</option>" in html
     taken = {"club": str(south.pk), "name": "Other", "short_name": "gl", **NO_FORMER_NAMES}
     refused = client.post(reverse("admin:league_player_add"), taken).content.decode()
     assert "is the same player as" in refused  # the club's own names are checked on the form
@@ -234,7 +237,7 @@ def test_a_secretary_of_both_clubs_picks_the_club_and_its_own_rows(client, clubs
         players = {str(p.pk) for p in Player.objects.filter(short_name__in=["GL", "K"])}
     data = {**data, "club": str(north.pk), "results-0-player": players.pop(), "results-1-player": players.pop()}
     page = client.post(reverse("admin:league_matchday_add"), data).content.decode()
-    assert "Hearts is another club&#x27;s" in page
+    assert "Hearts is another club&#x27;s; choose one of North&#x27;s (/north/)." in page
     assert Matchday.objects.filter(number=2).count() == 0
 
     upload = SimpleUploadedFile("r.csv", CSV + b"2,2025-11-10,Hearts,2,GL,1,\n2,2025-11-10,Hearts,2,K,2,\n")

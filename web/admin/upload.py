@@ -20,7 +20,7 @@ from ratings.services.imports import ImportSummary
 from web.admin.import_preview import SHOWN, ImportPreview, did_you_mean, matchdays_shown
 from web.importing import ImportFailed, columns_help, import_results
 from web.page_cache.ahead import rendered_ahead
-from web.pages.club_admin import club_choices
+from web.pages.club_admin import ClubChoiceField, club_choices
 from web.pages.pending_upload import PendingUpload
 
 MAX_UPLOAD = 5 * 1024 * 1024  # larger files go through `manage.py import_results`
@@ -38,7 +38,7 @@ class UploadForm(forms.Form):
     def __init__(self, *args, clubs=None, **kwargs):
         super().__init__(*args, **kwargs)
         if clubs is not None:  # several to choose from; with one, the file is that club's
-            self.fields["club"] = forms.ModelChoiceField(queryset=clubs, label="Club", help_text="Import into it.")
+            self.fields["club"] = ClubChoiceField(clubs, "Import into it.")
             self.order_fields(["club"])
 
     def clean_file(self):

@@ -18,7 +18,7 @@ from league.models import Write
 from ratings.services.bgstats import BgReport, import_bgstats
 from web.bgstats.report import play_line, report_lines
 from web.page_cache.ahead import rendered_ahead
-from web.pages.club_admin import club_choices
+from web.pages.club_admin import ClubChoiceField, club_choices
 from web.pages.pending_upload import PendingUpload
 
 MAX_UPLOAD = 20 * 1024 * 1024  # as the reader takes (league.bgstats.LARGEST_FILE)
@@ -35,7 +35,7 @@ class BgStatsForm(forms.Form):
     def __init__(self, *args, clubs=None, **kwargs):
         super().__init__(*args, **kwargs)
         if clubs is not None:
-            self.fields["club"] = forms.ModelChoiceField(queryset=clubs, label="Club", help_text="Import into it.")
+            self.fields["club"] = ClubChoiceField(clubs, "Import into it.")
             self.order_fields(["club"])
 
     def clean_file(self):

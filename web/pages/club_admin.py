@@ -39,7 +39,8 @@ class ClubForm(forms.ModelForm):
         club_id = getattr(self.instance, "club_id", None)
         for name, value in list(data.items()):
             if name != CLUB and club_id is not None and getattr(value, "club_id", club_id) != club_id:
-                self.add_error(name, f"{value} is another club's; choose one of {self.instance.club}'s.")
+                club = self.instance.club
+                self.add_error(name, f"{value} is another club's; choose one of {club.name}'s (/{club.slug}/).")
         return data
 
 
@@ -52,9 +53,20 @@ def refuse_other_clubs(club_id: int | None, players) -> None:
         raise ValidationError(f"{', '.join(others)}: another club's players; choose this club's.")
 
 
+class ClubChoiceField(forms.ModelChoiceField):
+    """A select of clubs, each named with its address: a copy of a club restored at another address
+    has the same name."""
+
+    def __init__(self, queryset, help_text: str):
+        super().__init__(queryset=queryset, label="Club", help_text=help_text)
+
+    def label_from_instance(self, obj) -> str:
+        return f"{obj.name} (/{obj.slug}/)"
+
+
 def with_club(form_class, choices):
     """`form_class` with a select of the club for a new row."""
-    field = forms.ModelChoiceField(queryset=choices, label="Club", help_text="The club this belongs to.")
+    field = ClubChoiceField(choices, "The club this belongs to.")
     return type(form_class.__name__, (ClubForm, form_class), {CLUB: field})
 
 
