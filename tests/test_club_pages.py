@@ -162,8 +162,10 @@ def test_an_address_without_its_last_slash_or_with_a_capital_club_leads_to_the_p
     ):
         response = client.get(asked)
         assert (response.status_code, response["Location"]) == (301, page), asked
-    for missing in ("/north/no-such-page", "/nowhere", "/standings", "/NOWHERE/"):
+    for missing in ("/north/no-such-page", "/nowhere", "/standings", "/NOWHERE/", "/api/nothing", "/api/north/x"):
         assert client.get(missing).status_code == 404, missing
+    for api in ("/api/clubs", "/api/north/standings"):  # an API answers in JSON, the address it meant
+        assert f"did you mean {api}/" in client.get(api).json()["detail"], api
 
 
 def test_with_one_club_an_old_address_without_its_last_slash_leads_to_the_page(client, club):

@@ -73,7 +73,7 @@ def site_patterns(club: str | None = None) -> list:
         path("api/", api.index, name="api"),
         path("api/docs", api.docs, name="api_docs"),
         path("api/", api.URLS),
-        re_path(r"^api/(?P<rest>.*)$", api.not_an_api_address),
+        re_path(r"^api/(?P<rest>.*)$", api.not_an_api_address, name="not_an_api_address"),
     ]
     if club is not None:
         patterns.append(path(f"{club}/", include(club_patterns)))

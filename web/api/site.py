@@ -16,6 +16,7 @@ from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from web.api import reads, writes  # noqa: F401 (writes adds its operation to the reads' router)
+from web.clubs.addresses import is_page
 from web.page_cache.params import PageParams, cached_page
 from web.pages.as_at import AS_AT
 
@@ -113,5 +114,9 @@ def index(request):
 
 
 def not_an_api_address(request, rest: str = ""):
-    """Any other address under /api/: a 404 in JSON, not a page."""
-    return JsonResponse({"detail": "No API address is this; see /api/docs."}, status=404)
+    """Any other address under /api/: a 404 in JSON, not a page, naming the address meant when only
+    its last slash is missing (a redirect would drop a write's body)."""
+    detail = "No API address is this; see /api/docs."
+    if not rest.endswith("/") and is_page(f"/api/{rest}/", getattr(request, "urlconf", None)):
+        detail = f"No API address is this; did you mean /api/{rest}/ (see /api/docs)?"
+    return JsonResponse({"detail": detail}, status=404)

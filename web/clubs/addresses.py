@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from types import ModuleType
 
-from django.urls import set_urlconf
+from django.urls import Resolver404, resolve, set_urlconf
 from django_scopes import scope, scopes_disabled
 
 from league import revision
@@ -65,6 +65,17 @@ def urlconf(slug: str, club_id: int | None = None) -> ModuleType:
     for name, handler in urls.HANDLERS.items():
         setattr(module, name, handler)
     return module
+
+
+CATCH_ALLS = ("old_address", "not_an_api_address")  # the names of the patterns that match what no page has
+
+
+def is_page(path: str, conf=None) -> bool:
+    """Whether a page (not a catch-all) has the address, in the addresses `conf` (the site's)."""
+    try:
+        return resolve(path, urlconf=conf).url_name not in CATCH_ALLS
+    except Resolver404:
+        return False
 
 
 def club_slug(path: str) -> str:

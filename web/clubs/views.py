@@ -5,11 +5,10 @@ from __future__ import annotations
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.shortcuts import render
-from django.urls import Resolver404, resolve
 
 from league.models import Club, Matchday
 from league.validation import name_key
-from web.clubs.addresses import clubs_by_slug, urlconf
+from web.clubs.addresses import clubs_by_slug, is_page, urlconf
 
 
 def club_list(request):
@@ -35,7 +34,7 @@ def old_address(request, rest: str):
     APPEND_SLASH would if this catch-all did not match first. So does an address of the days when the
     site held one club (/standings/, /players/3/), with one club, to that club's same page; otherwise
     nothing is there."""
-    if not rest.endswith("/") and _page(f"/{rest}/", getattr(request, "urlconf", None)):
+    if not rest.endswith("/") and is_page(f"/{rest}/", getattr(request, "urlconf", None)):
         return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     first, slash, after = rest.partition("/")
     if first != first.lower() and first.lower() in clubs_by_slug():
@@ -45,17 +44,9 @@ def old_address(request, rest: str):
         raise Http404("No club has this address.")
     slug = clubs[0].slug
     for target in [f"/{slug}/{rest}"] + ([] if rest.endswith("/") else [f"/{slug}/{rest}/"]):
-        if _page(target, urlconf(slug)):
+        if is_page(target, urlconf(slug)):
             return _redirect(request, target)
     raise Http404("No page has this address.")
-
-
-def _page(path: str, conf) -> bool:
-    """Whether a page (not this catch-all) has the address."""
-    try:
-        return resolve(path, urlconf=conf).url_name != "old_address"
-    except Resolver404:
-        return False
 
 
 def _redirect(request, path: str) -> HttpResponsePermanentRedirect:
