@@ -109,6 +109,41 @@ def test_every_model_of_the_league_is_scoped_to_its_club_or_said_to_be_the_sites
     assert every - scoped == set(SITE_WIDE)
 
 
+def form_classes():
+    """Every form class of the site's modules (the admin's are made per request, from the model)."""
+    import importlib
+    import pkgutil
+
+    from django import forms
+
+    import web
+
+    for info in pkgutil.walk_packages(web.__path__, "web."):
+        importlib.import_module(info.name)
+    seen, waiting = set(), [forms.BaseForm]
+    while waiting:
+        for sub in waiting.pop().__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                waiting.append(sub)
+    return {form for form in seen if form.__module__.startswith("web.")}
+
+
+def test_no_form_offers_a_clubs_rows_from_a_queryset_made_at_import():
+    """A class body's queryset is made at import, outside any scope: every club's rows. Made in the
+    form's __init__ it is the request's club's (the entry page's games were every club's). A model
+    form's own fields are left out: the admin, their only user, makes them again in each request."""
+    made_at_import = [
+        f"{form.__module__}.{form.__name__}.{name}"
+        for form in form_classes()
+        for name, field in form.declared_fields.items()
+        if getattr(field, "queryset", None) is not None
+        and field.queryset.model.__name__ in CLUB_OF
+        and not field.queryset.query.is_empty()  # .none(), replaced in __init__
+    ]
+    assert made_at_import == []
+
+
 def test_in_a_clubs_scope_every_model_reads_that_clubs_rows_only(two_clubs):
     for model in models():
         if model.__name__ in SITE_WIDE:
