@@ -75,6 +75,8 @@ def test_the_game_is_named_by_its_slug_or_its_name_in_any_case(client, token):
         ({"lines": ["GL 1", "K"]}, "lines", None, "Give every line a placing, or none"),
         ({"lines": ["GL", "K won16=two"]}, "lines", 2, "Line 2: "),
         ({"lines": ["GL", "x" * 201]}, "lines", 2, "Line 2 is longer than 200 characters"),
+        ({"lines": ["GL", "Line 9: Zed"]}, "lines", None, "is not a player"),  # typed words name no line
+        ({"lines": ["GL K", "GL"]}, "lines", 2, "Line 2: "),  # the body's line, before GL K became two
     ],
 )
 def test_a_refusal_names_the_field_and_line_and_saves_nothing(client, token, change, field, line, words):

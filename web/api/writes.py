@@ -7,8 +7,6 @@ page's box to add them has no counterpart here: a typo would make a player)."""
 
 from __future__ import annotations
 
-import re
-
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -75,22 +73,24 @@ def _form(body: schemas.MatchdayIn, game: Game) -> EntryForm:
 def form_problems(form: EntryForm) -> list[dict]:
     """The entry form's errors as the API's problems: a line's own under `lines` with its number,
     the matchday's facts under their fields, the rest (the lines read together, the players, the
-    league's rules, which name their line or player) under `lines`."""
+    league's rules, which name their line or player) under `lines`, with the line a problem is of
+    (league.validation.Problem). Lines are numbered as the body's `lines`, before any split."""
     problems = []
-    for name, messages in form.errors.items():
-        line = int(name.removeprefix("line-")) if name.startswith("line-") else None
+    for name, errors in form.errors.as_data().items():
         field = name if name in FACTS else "lines"
-        problems += [{"field": field, "line": line or _line_named(message), "message": message} for message in messages]
+        for error in errors:
+            message = str(error.message % error.params if error.params else error.message)
+            line = int(name.removeprefix("line-")) if name.startswith("line-") else _line_of(error.message)
+            if line in form.typed_line:  # the entry page's words number the split lines it shows
+                line, message = form.typed_line[line], f"Line {form.typed_line[line]}: {error.message.text}"
+            problems.append({"field": field, "line": line, "message": message})
     return problems
 
 
-_LINE = re.compile(r"Line ([0-9]+): ")  # how a problem with one line begins (league.validation.Problem)
-
-
-def _line_named(message: str) -> int | None:
-    """The line a problem of the lines read together names first ("Line 2: GL is entered twice")."""
-    found = _LINE.match(message)
-    return int(found.group(1)) if found else None
+def _line_of(message) -> int | None:
+    """The number of the line a problem is of ("Line 2"), or None for the lines together."""
+    line = getattr(message, "line", "")
+    return int(line.removeprefix("Line ")) if line.startswith("Line ") and line[5:].isdigit() else None
 
 
 def _game(text: str) -> Game | None:

@@ -81,6 +81,7 @@ class EntryForm(forms.Form):
         self.fields["game"].queryset = Game.objects.all()
         self.may_add_players = may_add_players
         self.split: list[str] = []  # lines of several names, each now a line per player
+        self.typed_line: dict[int, int] = {}  # after a split, each line's number as it was typed
         if self.is_bound:
             lines = self._split_lines(lines)
         self.line_count = lines
@@ -112,16 +113,19 @@ class EntryForm(forms.Form):
         texts = [self.data.get(f"line-{n}", "") for n in range(1, lines + 1)]
         if not any(len(text.split()) > 1 for text in texts):
             return lines  # no query for a night typed a name a line
-        known, out = known_names(), []
-        for text in texts:
+        known, out, typed_line = known_names(), [], []
+        for number, text in enumerate(texts, start=1):
             names = split_names(text, known, name_key) if isinstance(text, str) else None
             if names and len(out) + len(names) <= ENTRY_LINES.highest:
                 self.split.append(f"{text.strip()} is taken as {len(names)} lines: {', '.join(names)}.")
                 out += names
+                typed_line += [number] * len(names)
             else:
                 out.append(text)
+                typed_line.append(number)
         if not self.split:
             return lines
+        self.typed_line = dict(enumerate(typed_line, start=1))
         while out and not str(out[-1]).strip() and len(out) > lines:
             out.pop()
         self.data = self.data.copy()
@@ -213,7 +217,7 @@ class EntryForm(forms.Form):
             if problem.field in FACT_FIELDS and problem.field in self.fields and problem.field not in self.errors:
                 self.add_error(problem.field, problem.text)
             else:
-                rest.append(str(problem))
+                rest.append(problem)  # with its line (league.validation.Problem), for the API's answer
         return rest
 
     def _mark_ambiguous_lines(self, typed: list[TypedResult]) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from league.placings import typed_rated_placings
 from league.results import FIELDS, Play, TypedResult, read_given
-from league.validation import NAME_LENGTH, PLACINGS, checked_name, quoted, whole_number
+from league.validation import NAME_LENGTH, PLACINGS, Problem, checked_name, quoted, whole_number
 
 # The keyword each count of the result record is typed with (`won16=2`), as league.results declares it.
 COUNT_KEYS = {f.metadata["keyword"]: name for name, f in FIELDS.items() if "keyword" in f.metadata}
@@ -112,8 +112,10 @@ def _read_line(number: int, text: str, scored: bool = False) -> tuple[list[list[
     if miswritten := _MISWRITTEN_COUNT.search(text):
         keyword = re.match(_KEYWORDS, miswritten[1], re.I)[0].lower()
         return [], [
-            f"Line {number}: a Sedma count is written like {keyword}=2 (a whole number after the =), "
-            f"not {quoted(miswritten[1])}."
+            Problem(
+                f"a Sedma count is written like {keyword}=2 (a whole number after the =), not {quoted(miswritten[1])}.",
+                f"Line {number}",
+            )
         ]
     sides, problems = [], []
     for tied in _COUNT_SIGN.sub(lambda m: m[1] + _MARK, text).split("="):
@@ -124,7 +126,7 @@ def _read_line(number: int, text: str, scored: bool = False) -> tuple[list[list[
                 if read.name:
                     checked_name(read.name, "player", NAME_LENGTH)
             except ValueError as error:
-                problems.append(f"Line {number}: {error}.")
+                problems.append(Problem(f"{error}.", f"Line {number}"))
             else:
                 side.append(read)
         sides.append(side)
@@ -156,11 +158,12 @@ def _line_problems(number: int, sides: list[list[_Name]]) -> tuple[int | None, l
     line's place. (Partners who write different placings, penalties or points keep them, for the
     matchday's check to refuse in the words every way in uses.)"""
     names = [name for side in sides for name in side]
-    problems = [f"Line {number}: a name is missing."] if not all(name.name for name in names) else []
+    problems = [Problem("a name is missing.", f"Line {number}")] if not all(name.name for name in names) else []
     placings = [p for side in sides if (p := _first(side, lambda name: name.placing)) is not None]
     if len(set(placings)) > 1:
         who = "tied sides" if any(len(side) > 1 for side in sides) else "tied players"
-        problems.append(f"Line {number}: {who} share one placing, not {', '.join(map(str, sorted(set(placings))))}.")
+        shared = ", ".join(map(str, sorted(set(placings))))
+        problems.append(Problem(f"{who} share one placing, not {shared}.", f"Line {number}"))
     return (placings[0] if placings else None), problems
 
 
