@@ -233,3 +233,15 @@ def test_a_session_with_another_clubs_player_is_stopped_before_anything_is_writt
     with pytest.raises(ValueError, match="game's club"):
         save_session(session, [AttemptInput(theirs, "8x4", 5, 11982, True, True)])
     assert not DealSession.objects.exists()
+
+
+def test_a_club_set_beyond_the_settings_ranges_migrates_to_their_ends(transactional_db):
+    club = Club.objects.create(slug="far", name="Far")
+    try:
+        migrate([("league", "0026_against_the_game")])  # before the ranges: any small integer was taken
+        Club.objects.filter(pk=club.pk).update(inactive_days=30_000, standings_page_size=5_000, grid_page_size=40)
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    club.refresh_from_db()
+    assert (club.inactive_days, club.standings_page_size, club.grid_page_size) == (3_650, 1_000, 40)
+    club.full_clean()  # and the admin saves it again

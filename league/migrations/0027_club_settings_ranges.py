@@ -4,6 +4,23 @@ import django.core.validators
 from django.db import migrations, models
 
 
+# The highest each setting may now be (league.validation, frozen here): a club set higher before keeps
+# its choice as near as the range allows, and can still be saved in the admin.
+HIGHEST = {
+    "provisional_matchdays": 1_000,
+    "inactive_days": 3_650,
+    "grid_page_size": 1_000,
+    "home_grid_page_size": 1_000,
+    "standings_page_size": 1_000,
+}
+
+
+def into_ranges(apps, schema_editor):
+    Club = apps.get_model("league", "Club")
+    for field, highest in HIGHEST.items():
+        Club.objects.filter(**{f"{field}__gt": highest}).update(**{field: highest})
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -36,4 +53,5 @@ class Migration(migrations.Migration):
             name='standings_page_size',
             field=models.PositiveSmallIntegerField(blank=True, help_text='Players per page of the standings.', null=True, validators=[django.core.validators.MinValueValidator(1, 'Standings page size must be at least 1.'), django.core.validators.MaxValueValidator(1000, 'Standings page size must be at most 1,000.')]),
         ),
+        migrations.RunPython(into_ranges, migrations.RunPython.noop),
     ]
