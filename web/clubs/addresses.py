@@ -82,9 +82,9 @@ def club_slug(path: str) -> str:
     """The club an address is for: its first segment, or for the API's club addresses
     (/api/<slug>/..., web/api/) its second, so that an API read is cached, scoped and renewed as the
     club's pages are."""
-    parts = path.split("/", 4)
-    if len(parts) < 2:  # a request for "*" or "x": no page's, nobody's
+    if not path.startswith("/"):  # a request for "*" or "x": no page's, nobody's
         return ""
+    parts = path.split("/", 4)
     if parts[1] == "api" and len(parts) > 3 and parts[3]:
         return parts[2]
     return parts[1]

@@ -34,11 +34,16 @@ def old_address(request, rest: str):
     APPEND_SLASH would if this catch-all did not match first. So does an address of the days when the
     site held one club (/standings/, /players/3/), with one club, to that club's same page; otherwise
     nothing is there."""
+    if request.method not in ("GET", "HEAD"):  # a browser would send a form's redirect on without it
+        raise Http404("No page has this address.")
     if not rest.endswith("/") and is_page(f"/{rest}/", getattr(request, "urlconf", None)):
         return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     first, slash, after = rest.partition("/")
-    if first != first.lower() and first.lower() in clubs_by_slug():
-        return _redirect(request, f"/{first.lower()}{slash}{after}")
+    if first != first.lower() and (club := clubs_by_slug().get(first.lower())) is not None:
+        lowered = f"/{club.slug}{slash}{after}"
+        if not lowered.endswith("/") and is_page(lowered + "/", urlconf(club.slug, club.pk)):
+            lowered += "/"  # one redirect, not two
+        return _redirect(request, lowered)
     clubs = list(Club.objects.all()[:2])
     if len(clubs) != 1:
         raise Http404("No club has this address.")
