@@ -207,6 +207,10 @@ def test_a_superuser_sees_both_clubs_and_picks_the_club_of_what_they_add(admin_c
     for club in clubs.values():
         assert reverse("admin:league_player_change", args=[Player.objects.get(club=club, short_name="GL").pk]) in html
     assert "column-club" in html
+    for label in ("North (/north/)", "South (/south/)"):  # in the club column and the club filter
+        assert html.count(label) >= 3, label
+    filtered = admin_client.get(reverse("admin:league_player_changelist"), {"club__id__exact": clubs["north"].pk})
+    assert filtered.status_code == 200 and "South (/south/)</td>" not in filtered.content.decode()
     add = admin_client.get(reverse("admin:league_player_add")).content.decode()
     assert 'name="club"' in add and "North" in add and "South" in add
     data = {"club": str(clubs["south"].pk), "name": "Zed", "short_name": "Z", **NO_FORMER_NAMES}

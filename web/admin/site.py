@@ -1,11 +1,13 @@
 """The admin as a club secretary sees it: the league's name in the header, and the league's own
 entries (matchdays first) above the login lockouts and user groups a secretary seldom needs."""
 
+import functools
 from contextlib import nullcontext
 from functools import wraps
 
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.admin.exceptions import NotRegistered
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.contenttypes.views import shortcut
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
@@ -58,21 +60,25 @@ def configure(site: admin.AdminSite) -> None:
     urls = site.get_urls
 
     def get_urls():
-        view = site.admin_view(scoped_shortcut)
-        view_on_site = path("r/<path:content_type_id>/<path:object_id>/", view, name="view_on_site")
-        return [view_on_site if getattr(p, "name", None) == "view_on_site" else p for p in urls()]
+        view = site.admin_view(functools.partial(view_on_site, site))
+        replaced = path("r/<path:content_type_id>/<path:object_id>/", view, name="view_on_site")
+        return [replaced if getattr(p, "name", None) == "view_on_site" else p for p in urls()]
 
     site.get_urls = get_urls
 
 
-def scoped_shortcut(request, content_type_id, object_id):
-    """The admin's "view on site", for the user's clubs only. Django's finds the object with the
-    model's base manager, which no scope narrows: its redirect would confirm another club's object."""
+def view_on_site(site: admin.AdminSite, request, content_type_id, object_id):
+    """The admin's "view on site", for what the user may see in the admin. Django's finds the object
+    with the model's base manager, which no club's scope narrows: its redirect would confirm another
+    club's object."""
     try:
         model = ContentType.objects.get_for_id(content_type_id).model_class()
-        if model is None or not model._default_manager.filter(pk=object_id).exists():
+        model_admin = site.get_model_admin(model)
+        if not model_admin.has_view_permission(request):
             raise Http404("No page has this address.")
-    except (ObjectDoesNotExist, ValidationError, ValueError):
+        if not model_admin.get_queryset(request).filter(pk=object_id).exists():
+            raise Http404("No page has this address.")
+    except (ObjectDoesNotExist, ValidationError, ValueError, NotRegistered):
         raise Http404("No page has this address.") from None
     return shortcut(request, content_type_id, object_id)
 

@@ -61,7 +61,23 @@ class ClubChoiceField(forms.ModelChoiceField):
         super().__init__(queryset=queryset, label="Club", help_text=help_text)
 
     def label_from_instance(self, obj) -> str:
-        return f"{obj.name} (/{obj.slug}/)"
+        return club_label(obj)
+
+
+def club_label(club: Club) -> str:
+    """A club as the admin names it where several are listed: with its address, since a copy of a
+    club restored at another address has the same name."""
+    return f"{club.name} (/{club.slug}/)"
+
+
+@admin.display(description="Club", ordering="club__name")
+def club_column(row) -> str:
+    return club_label(row.club)
+
+
+class ClubFilter(admin.RelatedFieldListFilter):
+    def field_choices(self, field, request, model_admin):
+        return [(club.pk, club_label(club)) for club in club_choices(request).order_by("name", "slug")]
 
 
 def with_club(form_class, choices):
@@ -108,11 +124,17 @@ class ClubOwnedAdmin(admin.ModelAdmin):
 
     def get_list_display(self, request):
         shown = super().get_list_display(request)
-        return [*shown, CLUB] if self._owns_clubs() and self._several(request) else shown
+        return [*shown, club_column] if self._owns_clubs() and self._several(request) else shown
+
+    def get_list_select_related(self, request):
+        shown = super().get_list_select_related(request)
+        if not (self._owns_clubs() and self._several(request)) or shown is True:
+            return shown
+        return [*(shown or ()), CLUB]  # the club column's, in the list's query
 
     def get_list_filter(self, request):
         shown = super().get_list_filter(request)
-        return [*shown, CLUB] if self._owns_clubs() and self._several(request) else shown
+        return [*shown, (CLUB, ClubFilter)] if self._owns_clubs() and self._several(request) else shown
 
     def _several(self, request) -> bool:
         return club_choices(request) is not None
