@@ -74,19 +74,23 @@ def fresh_postgres_database(url: str, purpose: str, template: str | None = None)
     URL."""
     import psycopg
 
-    base, _, name = url.rpartition("/")
-    scratch = per_worker(f"{name.split('?')[0]}_{purpose}")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+    scratch = per_worker(f"{urlsplit(url).path.strip('/')}_{purpose}")
+    with psycopg.connect(beside(url, "postgres"), autocommit=True) as admin:
         drop_postgres_database(admin, scratch)
         admin.execute(f'CREATE DATABASE "{scratch}"' + (f' TEMPLATE "{template}"' if template else ""))
-    return scratch, f"{base}/{scratch}"
+    return scratch, beside(url, scratch)
+
+
+def beside(url: str, name: str) -> str:
+    """PostgreSQL `url` with database `name` instead of its own (its options kept)."""
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
 def drop_postgres_databases(url: str, *names: str) -> None:
     """Drop the databases `names` beside PostgreSQL `url`'s."""
     import psycopg
 
-    with psycopg.connect(url.rpartition("/")[0] + "/postgres", autocommit=True) as admin:
+    with psycopg.connect(beside(url, "postgres"), autocommit=True) as admin:
         for name in names:
             drop_postgres_database(admin, name)
 
@@ -100,8 +104,12 @@ def scratch_postgres_database(purpose: str):
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("the suite runs on SQLite; this runs when DATABASE_URL is PostgreSQL")
     scratch, scratch_url = fresh_postgres_database(url, purpose)
+
+    def empty_again() -> None:
+        fresh_postgres_database(url, purpose)
+
     try:
-        yield scratch_url, lambda: fresh_postgres_database(url, purpose)
+        yield scratch_url, empty_again
     finally:
         drop_postgres_databases(url, scratch)
 

@@ -49,7 +49,7 @@ from ratings.services.imports import ImportedMatchday, ImportSummary, file_probl
 # The matchday's columns and the player's, each with what it takes as read here; then the record's.
 FACT_COLUMNS = {
     "matchday": f"{MATCHDAY_NUMBERS.lowest:,} to {MATCHDAY_NUMBERS.highest:,}",
-    "date": "YYYY-MM-DD, not after today",
+    "date": "YYYY-MM-DD, not after today nor before 1900",
     "game": "its name; a new one is created as an official game",
     "rounds": f"{ROUNDS.lowest} to {ROUNDS.highest}",
     "player": "their short name; a new one is created, and a name longer than a short name is a full name",

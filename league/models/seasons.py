@@ -56,10 +56,13 @@ class Season(WithinClub, models.Model):
 
     def clean(self) -> None:
         clean_name(self, "name", "season name", 100)
-        for field in ("first_day", "last_day"):
-            day = getattr(self, field)
-            if day and day < EARLIEST_DAY:  # as a matchday's (league.checked)
-                raise ValidationError({field: f"{day.isoformat()} is before {EARLIEST_DAY.year}."})
+        early = {
+            field: f"{day.isoformat()} is before {EARLIEST_DAY.year}; enter the season's own day."
+            for field in ("first_day", "last_day")
+            if (day := getattr(self, field)) and day < EARLIEST_DAY  # as a matchday's (league.checked)
+        }
+        if early:
+            raise ValidationError(early)
         if self.first_day and self.last_day:
             if self.last_day < self.first_day:
                 raise ValidationError({"last_day": "The last day must not be before the first day."})
