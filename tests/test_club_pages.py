@@ -167,6 +167,7 @@ def test_an_address_without_its_last_slash_or_with_a_capital_club_leads_to_the_p
     assert client.post("/north/standings").status_code == 404  # a form's redirect would lose what it sent
     for api in ("/api/clubs", "/api/north/standings"):  # an API answers in JSON, the address it meant
         assert f"did you mean {api}/" in client.get(api).json()["detail"], api
+    assert "did you mean" not in client.get("/api/nowhere/standings").json()["detail"]  # no such club
 
 
 def test_with_one_club_an_old_address_without_its_last_slash_leads_to_the_page(client, club):

@@ -16,7 +16,7 @@ from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from web.api import reads, writes  # noqa: F401 (writes adds its operation to the reads' router)
-from web.clubs.addresses import is_page
+from web.clubs.addresses import club_slug, is_page
 from web.page_cache.params import PageParams, cached_page
 from web.pages.as_at import AS_AT
 
@@ -117,6 +117,12 @@ def not_an_api_address(request, rest: str = ""):
     """Any other address under /api/: a 404 in JSON, not a page, naming the address meant when only
     its last slash is missing (a redirect would drop a write's body)."""
     detail = "No API address is this; see /api/docs."
-    if not rest.endswith("/") and is_page(f"/api/{rest}/", getattr(request, "urlconf", None)):
-        detail = f"No API address is this; did you mean /api/{rest}/ (see /api/docs)?"
+    meant = f"/api/{rest}/"
+    of_a_club = club_slug(meant) != "api"  # /api/<slug>/...: only an existing club's
+    if (
+        not rest.endswith("/")
+        and (getattr(request, "club", None) is not None or not of_a_club)
+        and is_page(meant, getattr(request, "urlconf", None))
+    ):
+        detail = f"No API address is this; did you mean {meant} (see /api/docs)?"
     return JsonResponse({"detail": detail}, status=404)
