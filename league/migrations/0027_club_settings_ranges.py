@@ -53,5 +53,10 @@ class Migration(migrations.Migration):
             name='standings_page_size',
             field=models.PositiveSmallIntegerField(blank=True, help_text='Players per page of the standings.', null=True, validators=[django.core.validators.MinValueValidator(1, 'Standings page size must be at least 1.'), django.core.validators.MaxValueValidator(1000, 'Standings page size must be at most 1,000.')]),
         ),
+        migrations.AlterField(
+            model_name='matchday',
+            name='date',
+            field=models.DateField(help_text='YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today nor before 1900.'),
+        ),
         migrations.RunPython(into_ranges, migrations.RunPython.noop),
     ]

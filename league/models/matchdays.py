@@ -42,7 +42,9 @@ class Matchday(WithinClub, RangesInValidators, models.Model):
     # planner to read every matchday of the club and sort them (docs/performance.md).
     club = owned_by_club("matchdays", db_index=False)
     number = models.PositiveIntegerField(validators=in_span(MATCHDAY_NUMBERS, "The matchday number"))
-    date = models.DateField(help_text="YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today nor before 1900.")
+    date = models.DateField(
+        help_text="YYYY-MM-DD, e.g. 2025-11-03: the day it was played, not after today nor before 1900."
+    )
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="matchdays")
     rounds = models.PositiveSmallIntegerField(validators=in_span(ROUNDS, "Rounds"))
     winner_score = models.PositiveSmallIntegerField(
