@@ -89,6 +89,22 @@ def test_attempts_of_a_game_of_matchdays_are_refused_and_nothing_is_imported(clu
     assert not Attempt.objects.exists() and not Game.objects.filter(name="Solitaire").exists()
 
 
+def test_every_problem_of_an_attempts_file_is_listed_at_once_the_games_too(club):
+    """A line that cannot be read and a game played in matchdays, in one round (they came in two)."""
+    spades = Game.objects.create(name="Spades", slug="spades")
+    text = ATTEMPTS + "2025-11-06,Hearts,8x4,5,1,GL,W,1\n2025-11-07,S,8x4,5,1,GL,maybe,1\n"
+    text += "2025-11-08,Spades,8x4,5,1,GL,W,1\n2025-11-09,hearts,8x4,5,1,K,L,1\n"
+    with pytest.raises(ImportFailed) as failed:
+        import_attempts(text.encode())
+    errors = failed.value.errors
+    assert errors[0].startswith("Line 7: ") and "maybe" in errors[0], errors
+    assert errors[1:] == [
+        "Line 6: Hearts is not played against deals: its results are matchdays.",
+        f"Line 8: {spades} is not played against deals: its results are matchdays.",
+    ]
+    assert not Attempt.objects.exists()
+
+
 def test_a_session_that_exists_is_refused_unless_replaced(db, tmp_path):
     import_attempts(ATTEMPTS.encode())
     path = write(tmp_path, ATTEMPTS.replace(",K,L,", ",K,W,"))

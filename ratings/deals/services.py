@@ -210,26 +210,41 @@ class DealImportSummary:
     games_created: list[str] = field(default_factory=list)
 
 
-def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) -> dict[str, Game]:
-    """The games named in a file ((name, line) in file order), by name key; unknown ones are created
-    as games played against deals, spelled as they first appear; a game of matchdays is refused."""
-    games = {name_key(g.name): g for g in Game.objects.all()}
+def _first_lines(named: Iterable[tuple[str, int]]) -> dict[str, tuple[str, int]]:
+    """Each game named in a file ((name, line) in file order) by name key, as it first appears."""
     first: dict[str, tuple[str, int]] = {}
     for name, line in named:
         first.setdefault(name_key(name), (name, line))
-    for name, line in first.values():
-        game = games.get(name_key(name))
-        if game is None:
-            game = Game(name=name, slug=free_game_slug(name), against_deals=True)
-            save_game(game)
-            games[name_key(name)] = game
+    return first
+
+
+def matchday_games(named: Iterable[tuple[str, int]]) -> list[str]:
+    """What is wrong with the games a file of attempts names ((name, line) in file order): one
+    problem for each game of the club's played in matchdays, at the line it first appears."""
+    of_matchdays = {name_key(g.name): g for g in Game.objects.filter(against_deals=False)}
+    return [
+        f"Line {line}: {of_matchdays[key]} is not played against deals: its results are matchdays."
+        for key, (_, line) in _first_lines(named).items()
+        if key in of_matchdays
+    ]
+
+
+def _deal_games(named: Iterable[tuple[str, int]], summary: DealImportSummary) -> dict[str, Game]:
+    """The games named in a file ((name, line) in file order), by name key; unknown ones are created
+    as games played against deals, spelled as they first appear; a game of matchdays is refused."""
+    named = list(named)
+    if problems := matchday_games(named):
+        raise ValidationError(problems)
+    games = {name_key(g.name): g for g in Game.objects.all()}
+    for key, (name, _) in _first_lines(named).items():
+        if key not in games:
+            games[key] = Game(name=name, slug=free_game_slug(name), against_deals=True)
+            save_game(games[key])
             summary.games_created.append(name)
-        elif not game.against_deals:
-            raise ValidationError(f"Line {line}: {game} is not played against deals: its results are matchdays.")
     return games
 
 
-def _lines_of(imported: Sequence[ImportedSession]) -> list[tuple[str, int]]:
+def lines_of(imported: Sequence[ImportedSession]) -> list[tuple[str, int]]:
     """Each session's game with the line where it appears, in file order."""
     return sorted(((s.game, s.attempts[0].line) for s in imported), key=lambda pair: pair[1])
 
@@ -242,7 +257,7 @@ def import_attempts(imported: Sequence[ImportedSession], *, replace: bool = Fals
     its earliest session in the file. Sessions that exist are refused unless `replace`, which
     replaces their attempts."""
     summary = DealImportSummary()
-    games = _deal_games(_lines_of(imported), summary)
+    games = _deal_games(lines_of(imported), summary)
     by_key = {(games[name_key(s.game)].pk, s.date): s for s in imported}
     existing = {
         (s.game_id, s.date): s

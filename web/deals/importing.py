@@ -123,7 +123,8 @@ def _attempt(line: int, values: dict, today: date) -> tuple[date, str, ImportedA
 
 def parse_attempts(data: bytes) -> list[ImportedSession]:
     """Read and check a whole file of attempts; its sessions (one per date and game) in play order,
-    or ImportFailed listing every problem found."""
+    or ImportFailed listing every problem found, the games' too (played in matchdays, not against
+    deals), so that the file is put right in one round."""
     errors, sessions, today = [], {}, timezone.localdate()
     for line, values in _rows(data, ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL):
         try:
@@ -134,6 +135,8 @@ def parse_attempts(data: bytes) -> list[ImportedSession]:
             errors.append(f"Line {line}: {exc}.")
             continue
         sessions.setdefault((day, name_key(game)), ImportedSession(day, game)).attempts.append(attempt)
+    if errors:  # the writer checks the games again; a file with no other problem is refused there
+        errors += deal_services.matchday_games(deal_services.lines_of(list(sessions.values())))
     if not sessions and not errors:
         errors.append("The file has a header but no attempts.")
     if errors:
