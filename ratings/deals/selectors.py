@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 
 from django.db.models import F, QuerySet
 
@@ -13,6 +13,7 @@ from league.models import Attempt, Deal, DealSession, Player
 
 from ..methods.deals import power_ranking
 from ..models import AttemptRating, DealRating, RatingTable
+from ..selectors.boards import days_before
 from ..selectors.players import HistoryPoint, Record, record_of
 
 
@@ -35,9 +36,9 @@ def active_since(table: RatingTable, latest: DealSession | None) -> date | None:
     """The standings hide players whose last attempt is older than this: the table's inactivity
     window before the game's latest session. None when nobody is hidden."""
     days = table.method_params()["inactive_days"]
-    if not days or latest is None or (latest.date - date.min).days <= days:  # year 1: see boards.active_since
+    if not days or latest is None:
         return None
-    return latest.date - timedelta(days=days)
+    return days_before(latest.date, days)
 
 
 def _variant_order(variant: str) -> tuple:

@@ -33,10 +33,13 @@ def active_since(latest: date | None, today: date, inactive_days: int, show_all:
     long break, or the demo a year on, still sees the members of its last game nights."""
     if not inactive_days or show_all:
         return None
-    latest = min(latest or today, today)
-    if (latest - date.min).days <= inactive_days:  # a day typed as year 1 before dates were checked
-        return None
-    return latest - timedelta(days=inactive_days)
+    return days_before(min(latest or today, today), inactive_days)
+
+
+def days_before(day: date, days: int) -> date | None:
+    """The day `days` before `day`; None (no start) before year 1, where a day typed as year 1
+    before dates were checked would count back to."""
+    return day - timedelta(days=days) if (day - date.min).days > days else None
 
 
 def split(rows: list[StandingRow]) -> list[StandingRow]:

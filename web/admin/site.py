@@ -72,14 +72,13 @@ def view_on_site(site: admin.AdminSite, request, content_type_id, object_id):
     with the model's base manager, which no club's scope narrows: its redirect would confirm another
     club's object."""
     try:
-        model = ContentType.objects.get_for_id(content_type_id).model_class()
-        model_admin = site.get_model_admin(model)
-        if not model_admin.has_view_permission(request):
-            raise Http404("No page has this address.")
-        if not model_admin.get_queryset(request).filter(pk=object_id).exists():
-            raise Http404("No page has this address.")
+        model_admin = site.get_model_admin(ContentType.objects.get_for_id(content_type_id).model_class())
+        rows = model_admin.get_queryset(request)
+        shown = model_admin.has_view_permission(request) and rows.filter(pk=object_id).exists()
     except (ObjectDoesNotExist, ValidationError, ValueError, NotRegistered):
-        raise Http404("No page has this address.") from None
+        shown = False
+    if not shown:
+        raise Http404("No page has this address.")
     return shortcut(request, content_type_id, object_id)
 
 
