@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import services as league_services
-from league.models import Category, Game, Matchday, Player
+from league.models import Category, Game, Matchday, Player, Season
 from ratings.models import RatingTable, Standing
 from ratings.selectors import overview
 from ratings.services.catalogue import save_category, save_game
+from ratings.services.recompute import rebuild_all
 from tests.conftest import csv_bytes, section, table_rows
 from web import page_cache
 from web.pages.formatting import csv_cell
@@ -139,6 +140,36 @@ def test_the_directory_counts_solitaire_attempts_apart_from_matchdays(client, cl
     assert solitaire.played > 6
     rows = client.get("/card-games/players/", {"q": "GL", "export": "json", "table": "players"}).json()
     assert [(r["Player"], r["Matchdays"], r["Attempts"]) for r in rows] == [("GL", 6, solitaire.played)]
+
+
+def test_the_directory_counts_each_matchday_once_beside_a_fresh_start_seasons_tables(client, club):
+    """A fresh-start season keeps its own copy of every table, with rows for the same matchdays: the
+    directory's matchdays, ratings and attempts are the club's own tables', never those copies added in."""
+    from tools.generate_deals import generate_attempts
+    from web.deals.importing import ATTEMPT_COLUMNS, import_attempts
+
+    attempts = [[*row[:5], "GL", *row[6:]] for row in generate_attempts(3, 60, 5, end=date(2025, 11, 30))]
+    import_attempts(csv_bytes([*ATTEMPT_COLUMNS, "rated"], attempts))
+    Season.objects.create(
+        name="Late November", slug="late", first_day=date(2025, 11, 7), last_day=date(2025, 11, 30), start="fresh"
+    )
+    rebuild_all()
+    copy = RatingTable.every.get(season__slug="late", scope="overall")
+    # Someone rates higher in the season's copy than all-time: the greater of the two is not the rating.
+    assert any(s.rating > copy.parent.standings.get(player=s.player).rating for s in copy.standings.all())
+    rows = client.get("/card-games/players/", {"export": "json", "table": "players"}).json()
+    shown = {r["Player"]: (r["Matchdays"], r["Overall"], r["Attempts"]) for r in rows}
+    overall = RatingTable.objects.get(scope="overall")
+    solitaire = Standing.objects.get(player__short_name="GL", table__game__against_deals=True, table__season=None)
+    expected = {
+        p.short_name: (
+            p.results.values("matchday").distinct().count(),
+            round(overall.standings.get(player=p).rating),
+            solitaire.played if p.short_name == "GL" else 0,
+        )
+        for p in Player.objects.all()
+    }
+    assert shown == expected and shown["GL"][0] == 6
 
 
 def test_the_directory_pages_by_25_and_ignores_an_unknown_sort(client, db):

@@ -130,10 +130,12 @@ def player_directory(search: str, order: str) -> QuerySet:
     players = Player.objects.filter(stands_for__isnull=True)  # a game's stand-in is shown as the game
     if search:
         players = players.filter(pk__in=named(search))
-    own = Q(standings__table__scope=RatingTable.Scope.GAME)
+    # The club's own tables: a fresh-start season's copies hold rows for the same matchdays again.
+    kept = Q(standings__table__season__isnull=True)
+    own = kept & Q(standings__table__scope=RatingTable.Scope.GAME)
     against_deals = Q(standings__table__method__in=[slug for slug, m in METHODS.items() if m.against_deals])
     return players.annotate(
-        rating=Max("standings__rating", filter=Q(standings__table__scope=RatingTable.Scope.OVERALL)),
+        rating=Max("standings__rating", filter=kept & Q(standings__table__scope=RatingTable.Scope.OVERALL)),
         matchdays=Sum("standings__played", filter=own & ~against_deals),
         deal_attempts=Sum("standings__played", filter=own & against_deals),
         last_played=Max("standings__matchday_date"),
