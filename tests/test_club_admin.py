@@ -324,3 +324,30 @@ def test_view_on_site_redirects_only_to_the_secretarys_clubs_objects(client, clu
     client.login(username="staff", password="pw-for-tests")
     player = ContentType.objects.get_for_model(Player).pk
     assert client.get(reverse("admin:view_on_site", args=[player, owned(clubs["north"])[0][1].pk])).status_code == 404
+
+
+def test_a_token_another_clubs_save_took_says_nothing_of_what_it_saved(client, clubs):
+    """A secretary of both clubs saves a preview in South; its token sent to North's entry page and
+    to the admin's uploads (by a secretary of North only) saves nothing and tells nothing of it."""
+    both = secretary(client, clubs["north"], clubs["south"], name="both")
+    hearts = Game.objects.get(club=clubs["south"], slug="hearts")
+    typed = {"date": "2025-11-20", "game": str(hearts.pk), "rounds": "3", "line-1": "GL", "line-2": "K"}
+    html = both.post("/south/enter/", {**typed, "action": "preview"}).content.decode()
+    hidden = dict(re.findall(r'name="(token|number)" value="([^"]*)"', html))
+    assert both.post("/south/enter/", {**typed, **hidden, "action": "save"}).status_code == 302
+    upload = SimpleUploadedFile("r.csv", CSV + b"3,2025-11-21,Hearts,2,GL,1,\n3,2025-11-21,Hearts,2,SouthOnly,2,\n")
+    url = reverse("admin:league_matchday_import")
+    preview = both.post(url, {"file": upload, "club": clubs["south"].pk}).content.decode()
+    confirm = re.search(r'name="confirm" value="([0-9a-f]{64})"', preview).group(1)
+    assert both.post(url, {"confirm": confirm}).status_code == 302
+    assert Matchday.objects.filter(club=clubs["south"], number=3).exists()
+    both.logout()
+    north = secretary(client, clubs["north"])
+    matchdays = Matchday.objects.count()
+    north_game = Game.objects.get(club=clubs["north"], slug="hearts").pk
+    again = north.post("/north/enter/", {**typed, **hidden, "game": north_game, "action": "save"}).content.decode()
+    assert "/south/" not in again and "already saved" not in again
+    for path in (url, reverse("admin:league_matchday_import_bgstats")):
+        answer = north.post(path, {"confirm": confirm}, follow=True).content.decode()
+        assert "SouthOnly" not in answer and "1 matchday" not in answer
+    assert Matchday.objects.count() == matchdays

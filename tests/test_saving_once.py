@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import submissions
-from league.models import Game, Matchday, Result
+from league.models import Game, Matchday, Result, default_club
 from league.submissions import Submission
 
 ENTER = reverse("league:enter")
@@ -103,9 +103,9 @@ def test_save_once_runs_the_save_once_per_token(db):
         runs.append(1)
         return "result", None, "the first save"
 
-    assert submissions.save_once(token, save) == "result"
+    assert submissions.save_once(token, save, default_club()) == "result"
     with pytest.raises(submissions.AlreadySaved) as again:
-        submissions.save_once(token, save)
+        submissions.save_once(token, save, default_club())
     assert again.value.submission.saved == "the first save" and runs == [1]
 
 
@@ -114,15 +114,15 @@ def test_tokens_older_than_a_session_are_dropped_at_the_next_save(db):
         return "result", None, "saved"
 
     old, recent = submissions.new_token(), submissions.new_token()
-    submissions.save_once(old, save)
-    submissions.save_once(recent, save)
+    submissions.save_once(old, save, default_club())
+    submissions.save_once(recent, save, default_club())
     now = timezone.now()
     Submission.objects.filter(token=old).update(saved_at=now - submissions.KEPT - timedelta(minutes=1))
     Submission.objects.filter(token=recent).update(saved_at=now - submissions.KEPT + timedelta(minutes=1))
-    submissions.save_once(submissions.new_token(), save)
+    submissions.save_once(submissions.new_token(), save, default_club())
     assert not Submission.objects.filter(token=old).exists()
     with pytest.raises(submissions.AlreadySaved):  # still within its time
-        submissions.save_once(recent, save)
+        submissions.save_once(recent, save, default_club())
 
 
 # The admin's CSV upload
@@ -169,9 +169,10 @@ django.setup()
 from django.core.management import call_command
 from django.db import connection
 from league import submissions
-from league.models import Player
+from league.models import Player, default_club
 call_command("migrate", verbosity=0)
 token, outcomes, start = submissions.new_token(), [], threading.Barrier(2)
+club = default_club()
 
 def save(name):
     def write():
@@ -180,7 +181,7 @@ def save(name):
         return name, None, name
     start.wait()
     try:
-        outcomes.append(submissions.save_once(token, write))
+        outcomes.append(submissions.save_once(token, write, club))
     except submissions.AlreadySaved as done:
         outcomes.append("already saved as " + done.submission.saved)
     finally:

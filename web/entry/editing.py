@@ -128,7 +128,7 @@ def _save(request, form: EntryForm, matchday: Matchday, token: str):
         return matchday, matchday, str(matchday)
 
     try:
-        submissions.save_once(token, save)
+        submissions.save_once(token, save, request.club.pk)
     except submissions.AlreadySaved:
         pass  # a second Save of one preview: the first saved it
     return redirect("league:matchday", matchday.number)
@@ -144,7 +144,7 @@ def _delete(request, ctx: dict, matchday: Matchday, stored: dict, action: str, t
             return None, None, str(matchday)
 
         try:
-            submissions.save_once(token, delete)
+            submissions.save_once(token, delete, request.club.pk)
         except submissions.AlreadySaved:
             pass
         return redirect(reverse("league:history") + f"?matchday={matchday.number}")

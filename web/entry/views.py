@@ -66,7 +66,7 @@ def _save(request, form: EntryForm, number: int, token: str):
             save_matchday(checked, form.players)
         return checked.matchday, checked.matchday, str(checked.matchday)
 
-    return submissions.save_once(token, save)
+    return submissions.save_once(token, save, request.club.pk)
 
 
 def _taken_notice(previewed: int | None, number: int, token: str) -> dict:
@@ -120,7 +120,7 @@ def enter(request):
         if lines_error:
             form.add_error(None, lines_error)
         return render(request, "entry/enter.html", {**ctx, "form": form, "quiet": not lines_error})
-    if action == "save" and submissions.is_token(token) and (done := submissions.saved_with(token)):
+    if action == "save" and submissions.is_token(token) and (done := submissions.saved_with(token, [request.club.pk])):
         return _already_saved(request, ctx, done)
     if not form.is_valid():
         return render(request, "entry/enter.html", {**ctx, "form": form})
@@ -190,7 +190,8 @@ def _look_alike(form: EntryForm) -> Matchday | None:
     return look_alikes([(matchday.date, matchday.game.pk, frozenset(who))]).get(0)
 
 
-def _already_saved(request, ctx: dict, done: submissions.Submission):
-    """A second Save of one preview: nothing saved, a link to what the first saved, an empty form."""
+def _already_saved(request, ctx: dict, done: submissions.Submission | None):
+    """A second Save of one preview: nothing saved, a link to what the first saved (None: a token
+    another club's save took, of which nothing is told), an empty form."""
     form = EntryForm(initial=_initial(), lines=LINES)
-    return render(request, "entry/enter.html", {**ctx, "form": form, "already": done, "lines": LINES})
+    return render(request, "entry/enter.html", {**ctx, "form": form, "already": True, "saved_by": done, "lines": LINES})

@@ -13,7 +13,8 @@ from django.contrib import messages
 from django.shortcuts import redirect
 
 from league import submissions
-from web.pages.access import works_on
+from league.models import default_club
+from web.pages.access import clubs_of, works_on
 
 
 @dataclass(frozen=True)
@@ -23,12 +24,13 @@ class PendingUpload:
     said_before: str = ""  # put before what the import says, in the message once it is done
 
     def keep(self, request, data: bytes, club_id: int | None, **options) -> str:
-        """Keep the previewed file for its confirmation; the token the confirming form posts back."""
+        """Keep the previewed file for its confirmation (into `club_id`, None: the one club the user
+        works on); the token the confirming form posts back."""
         token = submissions.new_token()
         request.session[self.session_key] = {
             "token": token,
             "data": base64.b64encode(data).decode(),
-            "club": club_id,
+            "club": club_id if club_id is not None else default_club(),
             **options,
         }
         return token
@@ -44,11 +46,11 @@ class PendingUpload:
         """Import the kept file once. `save(data, club_id, options)` imports it and returns the result
         and the line saying what it did; a `refused` exception (the club changed since the preview) is
         shown by `show_refusal`, with nothing imported."""
-        if submissions.is_token(token) and (done := submissions.saved_with(token)):
+        if submissions.is_token(token) and (done := submissions.saved_with(token, clubs_of(request.user))):
             return self._already(request, done)
         pending = request.session.get(self.session_key)
         club = (pending or {}).get("club")
-        if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
+        if not pending or pending.get("token") != token or not works_on(request.user, club):
             messages.error(request, "That preview has expired; upload the file again.")
             return redirect(self.upload_again)
         options = {k: v for k, v in pending.items() if k not in ("token", "data", "club")}
@@ -58,7 +60,7 @@ class PendingUpload:
             return (result, said), None, said
 
         try:
-            said = submissions.save_once(token, save_file)[1]
+            said = submissions.save_once(token, save_file, club)[1]
         except submissions.AlreadySaved as done:
             return self._already(request, done.submission)
         except refused as refusal:
@@ -68,7 +70,9 @@ class PendingUpload:
         messages.success(request, self.said_before + said)
         return redirect("admin:league_matchday_changelist")
 
-    def _already(self, request, done: submissions.Submission):
+    def _already(self, request, done: submissions.Submission | None):
+        """A second confirmation: what the first imported (None: another club's, of which nothing is told)."""
         request.session.pop(self.session_key, None)
-        messages.warning(request, f"That file was already imported ({done.saved}); nothing was imported again.")
+        said = f" ({done.saved})" if done is not None else ""
+        messages.warning(request, f"That file was already imported{said}; nothing was imported again.")
         return redirect("admin:league_matchday_changelist")
