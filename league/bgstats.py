@@ -197,6 +197,12 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _referred(found: dict, ref):
+    """The game or player a play refers to by its id (a whole number: `true`, a list or an object is
+    none, not game 1 or a crash)."""
+    return found.get(ref) if _is_int(ref) else None
+
+
 def _play(number: int, raw, games: dict, players: dict, today: date) -> BgPlay | None:
     """One play, placed; None for a play the app marks as ignored. ValueError names what is wrong."""
     if not isinstance(raw, dict):
@@ -207,7 +213,7 @@ def _play(number: int, raw, games: dict, players: dict, today: date) -> BgPlay |
     if not isinstance(uuid, str) or not 0 < len(uuid.strip()) <= 64:
         raise ValueError("its uuid is missing (it keeps a play from being imported twice)")
     day = _day(raw.get("playDate"), today)
-    game = games.get(raw.get("gameRefId"))
+    game = _referred(games, raw.get("gameRefId"))
     if game is None:
         raise ValueError(f"its game {quoted(raw.get('gameRefId'))} is not among the file's games")
     scores = raw.get("playerScores")
@@ -242,7 +248,7 @@ Read = tuple[str, bool, int, float | None, str, bool]  # name, anonymous, rank, 
 def _score(n: int, row, players: dict, game: BgGame) -> Read:
     if not isinstance(row, dict):
         raise ValueError(f"its player {n} is not an object")
-    found = players.get(row.get("playerRefId"))
+    found = _referred(players, row.get("playerRefId"))
     if found is None:
         raise ValueError(f"its player {n} ({quoted(row.get('playerRefId'))}) is not among the file's players")
     name, anonymous = found

@@ -81,6 +81,12 @@ def test_a_file_of_50_mb_is_refused_unread():
         (play(seats=[{"playerRefId": 1, "rank": -1}]), "Ada's rank '-1' is not a whole number"),
         (play(seats=[{"playerRefId": 1}, {"playerRefId": 1}]), "Ada is listed twice"),
         (play(gameRefId=99), "its game '99' is not among the file's games"),
+        (play(gameRefId=[]), "its game '[]' is not among the file's games"),
+        (play(gameRefId={}), "its game '{}' is not among the file's games"),
+        (play(gameRefId=True), "its game 'True' is not among the file's games"),  # not game 1
+        (play(seats=[{"playerRefId": {}}]), "its player 1 ('{}') is not among the file's players"),
+        (play(seats=[{"playerRefId": [1]}]), "its player 1 ('[1]') is not among the file's players"),
+        (play(seats=[{"playerRefId": True}]), "its player 1 ('True') is not among the file's players"),
         ("a play", "Play 1: it is not an object"),
     ],
 )
