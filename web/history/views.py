@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from league.history import plays
 from league.models import Change, Player, Write
-from league.validation import MATCHDAY_NUMBERS
+from league.validation import ANY_WHOLE, MATCHDAY_NUMBERS, whole_number
 from ratings.services.impact import impact
 from ratings.services.revert import RevertRefused, plan, revert
 from web.entry.lines import written_lines
@@ -129,12 +129,20 @@ def history(request):
     query = request.GET.copy()
     query.pop("page", None)
     reverted = query.pop("reverted", [None])[0]
-    done = Write.objects.filter(club=request.club, pk=reverted).first() if str(reverted).isdigit() else None
+    done = Write.objects.filter(club=request.club, pk=_id(reverted)).first() if reverted else None
     return render(
         request,
         "history/history.html",
         {"form": form, "page": page, "entries": entries, "query": query.urlencode(), "reverted": done},
     )
+
+
+def _id(text: str) -> int:
+    """A write's id as `?reverted=` gives it: anything else (², 10**30, abc) finds no write."""
+    try:
+        return whole_number(text, "reverted", ANY_WHOLE)
+    except ValueError:
+        return 0
 
 
 @staff_member_required
