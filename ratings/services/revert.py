@@ -15,6 +15,7 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models import ProtectedError
 
 import league.history as history
 import league.services as league_services
@@ -212,7 +213,18 @@ def _remove(change: Change) -> None:
     found = model.objects.filter(pk=change.key)
     if delete is None or not found.exists():
         return
-    delete(list(found))
+    try:
+        delete(list(found))
+    except ProtectedError as error:  # rows entered since still refer to it: say which, not Django's words
+        raise RevertRefused([_still_used(change, error.protected_objects)]) from None
+
+
+def _still_used(change: Change, rows) -> str:
+    rows = sorted(rows, key=lambda row: row.pk)
+    named = ", ".join(str(row) for row in rows[:5]) + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
+    one = len(rows) == 1
+    them = "it" if one else "them"
+    return f"{change.label}: {named} {'refers' if one else 'refer'} to it since; delete or change {them} first."
 
 
 def _put_matchdays(write: Write, changes: list[Change]) -> None:
