@@ -14,12 +14,14 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 
 from league.models import Attempt, Matchday, Result
 from league.models.history import Change, Write
 from league.results import FIELDS, RESULT_FIELDS, Play
+from league.validation import reason_problem
 
 _way: ContextVar[tuple | None] = ContextVar("history_way", default=None)
 _open: ContextVar[list | None] = ContextVar("history_open", default=None)
@@ -43,8 +45,11 @@ class Changed:
 @contextmanager
 def way_in(way: str, user=None, reason: str = "", *, reverts: Write | None = None):
     """Who writes, and how (`Write.Way`), for every write inside: a request's save, a command's run
-    (and the write a revert undoes)."""
-    token = _way.set((way, user, reason.strip()[:300], reverts))
+    (and the write a revert undoes). A reason the history cannot keep is a ValidationError, before
+    anything is written."""
+    if problem := reason_problem(reason):
+        raise ValidationError(problem)
+    token = _way.set((way, user, reason.strip(), reverts))
     try:
         yield
     finally:

@@ -73,6 +73,7 @@ RANGES = {
 # The longest names, in characters as typed, and their comparison keys (a key may be longer than its
 # name: NFKC writes some characters as several, e.g. the ligature "ﬃ" as "ffi").
 SHORT_NAME_LENGTH = 12
+REASON_LENGTH = 300  # characters of a write's reason in the history ("Why")
 NAME_LENGTH = 100
 KEY_LENGTH_FACTOR = 4
 
@@ -334,4 +335,13 @@ def seed_problem(plays: int, wins: int) -> str | None:
         return f"plays must be at least 1, not {plays}"
     if not 0 <= wins <= plays:
         return f"wins must be between 0 and plays ({plays}), not {wins}"
+    return None
+
+
+def reason_problem(reason: str) -> str | None:
+    """Why a write's reason ("Why", kept in the history) is refused, in words, or None."""
+    if "\x00" in reason:
+        return "Why holds a NUL character (U+0000); type it again without it."
+    if len(reason.strip()) > REASON_LENGTH:
+        return f"Why is {len(reason.strip()):,} characters long; keep it to {REASON_LENGTH}."
     return None

@@ -215,3 +215,43 @@ def test_a_revert_in_the_mixed_league_restores_every_rating(mixed_league):
     for write in edits:
         revert(write)
     assert ratings_now() == before
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [
+        ("Typed\x00twice", "Why holds a NUL character (U+0000)"),
+        ("x" * 301, "Why is 301 characters long; keep it to 300."),
+    ],
+)
+def test_a_reason_the_history_cannot_keep_is_refused_on_the_entry_page_and_the_revert(
+    admin_client, club, reason, words
+):
+    writes = Write.objects.count()
+    refused = enter(admin_client, ["GL", "K"], action="save", extra={"reason": reason}).content.decode()
+    assert words in refused and not Matchday.objects.filter(number=7).exists() and Write.objects.count() == writes
+    enter(admin_client, ["GL", "K"], action="save")
+    saved = latest()
+    url = reverse("league:revert", args=[saved.pk])
+    page = admin_client.post(url, {"action": "revert", "reason": reason}).content.decode()
+    assert "Nothing was reverted" in page and words in page and Matchday.objects.filter(number=7).exists()
+
+
+def test_a_game_reverted_away_after_matchdays_were_entered_with_it_names_them(admin_client, club):
+    from ratings.services.catalogue import save_game
+
+    skat = Game(name="Skat", slug="skat")
+    save_game(skat)
+    added = latest()
+    assert added.summary == "Game Skat added"
+    enter(admin_client, ["GL", "K"], action="save", extra={"game": str(skat.pk)})
+    with pytest.raises(RevertRefused) as refused:
+        revert(added)
+    assert refused.value.problems == ["Game Skat: Matchday 7 refers to it since; delete or change it first."]
+    page = admin_client.get(reverse("league:revert", args=[added.pk])).content.decode()
+    assert "Matchday 7 refers to it since" in page and "protected foreign keys" not in page
+
+
+def test_the_history_ignores_a_reverted_id_that_is_no_number(admin_client, club):
+    for odd in ("\u00b2", "\u2460", "1" * 30, "-1", "abc"):
+        assert admin_client.get(reverse("league:history"), {"reverted": odd}).status_code == 200

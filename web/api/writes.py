@@ -16,7 +16,7 @@ from pydantic import ValidationError as SchemaError
 
 from league import history
 from league.models import Game, Matchday, Write
-from league.validation import name_key
+from league.validation import name_key, reason_problem
 from ratings.services.matchdays import look_alikes, save_matchday
 from web.api import idempotency, schemas
 from web.api.bodies import posted
@@ -133,6 +133,8 @@ def post_matchday(request, club: str):
         body = schemas.MatchdayIn.model_validate(data)
     except SchemaError as error:
         return refused(schema_problems(error))
+    if problem := reason_problem(body.reason):
+        return refused([{"field": "reason", "line": None, "message": problem}])
     game = _game(body.game)
     if game is None:
         return refused([{"field": "game", "line": None, "message": f"There is no game “{body.game}”."}])

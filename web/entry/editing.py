@@ -147,8 +147,11 @@ def _delete(request, ctx: dict, matchday: Matchday, stored: dict, action: str, t
             submissions.save_once(token, delete, request.club.pk)
         except submissions.AlreadySaved:
             pass
-        return redirect(reverse("league:history") + f"?matchday={matchday.number}")
-    if action == "delete":
+        except ValidationError as refused:  # its reason: nothing was deleted
+            ctx["notice"] = {"text": "Nothing was deleted: " + " ".join(refused.messages)}
+        else:
+            return redirect(reverse("league:history") + f"?matchday={matchday.number}")
+    elif action == "delete":
         ctx["notice"] = {"text": "Nothing was deleted: the matchday was changed since that preview. Check it again."}
     ctx["impact"] = impact(matchday.club_id, lambda: delete_matchdays([matchday]), [_position(stored)])
     ctx.update(deleting=True, token=submissions.new_token(content), reason=request.POST.get("reason", ""))
