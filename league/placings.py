@@ -164,7 +164,7 @@ def _twice_problems(entries: Sequence[TypedResult]) -> list[Problem]:
             first[key] = entry
             continue
         earlier = first[key]
-        also = f" (also in {earlier.line})" if entry.line else ""
+        also = f" (also in {earlier.line})" if entry.line and earlier.line != entry.line else ""
         if name_key(entry.play.side) != name_key(earlier.play.side):
             sides = f"{_side_name(earlier)} and {_side_name(entry)}"
             text = f"{entry.player} is on two sides, {sides}{also}; a player plays for one."

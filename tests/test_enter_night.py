@@ -76,3 +76,14 @@ def test_a_long_name_is_a_new_players_full_name_with_a_short_name_made_and_one_t
     # The next night finds them by their full names.
     html = post(admin_client, ["anonymous player", "Bosco(Vivian)"], day="2025-11-21").content.decode()
     assert "not a player yet" not in html and "check, then save" in html
+
+
+def test_a_split_line_ending_in_a_name_with_a_full_stop_ends_with_one_and_a_name_twice_on_a_line_is_said_once(
+    admin_client, club
+):
+    Player.objects.create(short_name="Greta V.", name="Greta Varga")
+    html = post(admin_client, ["GL K Greta V.", "J"]).content.decode()
+    assert "GL K Greta V. is taken as 3 lines: GL, K, Greta V.." not in html
+    assert "GL K Greta V. is taken as 3 lines: GL, K, Greta V." in html
+    twice = post(admin_client, ["GL + GL", "K"]).content.decode()
+    assert "Line 1: GL is entered twice." in twice and "(also in Line 1)" not in twice

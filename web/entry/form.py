@@ -117,7 +117,8 @@ class EntryForm(forms.Form):
         for number, text in enumerate(texts, start=1):
             names = split_names(text, known, name_key) if isinstance(text, str) else None
             if names and len(out) + len(names) <= ENTRY_LINES.highest:
-                self.split.append(f"{text.strip()} is taken as {len(names)} lines: {', '.join(names)}.")
+                listed = ", ".join(names)  # a name's own full stop ends the sentence too: "Greta V."
+                self.split.append(f"{text.strip()} is taken as {len(names)} lines: {listed.removesuffix('.')}.")
                 out += names
                 typed_line += [number] * len(names)
             else:
