@@ -245,3 +245,11 @@ def test_each_club_hides_its_inactive_players_after_its_own_window(client, three
     everyone = client.get("/north/standings/", {"all": "1"}).content.decode()
     assert "Hide players inactive for 10 days" in everyone
     assert len(table_rows(section(everyone, "overall-heading"))) == 1 + 5
+
+
+def test_a_page_asked_for_with_options_or_trace_is_a_405_naming_get_and_head(client, three_clubs):
+    for path in ("/north/", "/north/standings/", "/north/players/", "/north/games/hearts/", "/north/nights/"):
+        for method in ("OPTIONS", "TRACE"):
+            response = client.generic(method, path)
+            assert (response.status_code, response["Allow"]) == (405, "GET, HEAD"), (method, path)
+        assert client.head(path).status_code == 200 and client.get(path).status_code == 200

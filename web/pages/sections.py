@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import condition
+from django.views.decorators.http import condition, require_safe
 
 from ratings.models import RatingTable
 from ratings.selectors import standings
@@ -50,7 +50,10 @@ def _etag(request, *args, **kwargs) -> str:
 # conditional request for an unchanged page is answered 304 without building it. No Last-Modified:
 # it has whole seconds, so a browser that saw a page before a second change within one second would
 # be told by If-Modified-Since that its copy is current (docs/cache.md).
-public_page = condition(etag_func=_etag)
+# A page is read, not sent anything: OPTIONS and TRACE are a 405 naming GET and HEAD (a POST meets the
+# CSRF check first), not the whole page.
+def public_page(view):
+    return require_safe(condition(etag_func=_etag)(view))
 
 
 def player_names(players, tables=None) -> PlayerNames:
