@@ -255,3 +255,16 @@ def test_a_game_reverted_away_after_matchdays_were_entered_with_it_names_them(ad
 def test_the_history_ignores_a_reverted_id_that_is_no_number(admin_client, club):
     for odd in ("\u00b2", "\u2460", "1" * 30, "-1", "abc"):
         assert admin_client.get(reverse("league:history"), {"reverted": odd}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [("a\x00b", "Why holds a NUL character (U+0000)"), ("x" * 301, "Why is 301 characters long; keep it to 300.")],
+)
+def test_the_admins_matchday_form_refuses_a_reason_in_the_same_words(club, reason, words):
+    from web.admin.matchdays import MatchdayForm
+
+    form = MatchdayForm(data={"reason": reason})
+    assert not form.is_valid() and form.errors["reason"] == [
+        words + ("; type it again without it." if "NUL" in words else "")
+    ]

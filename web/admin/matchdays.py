@@ -24,7 +24,7 @@ from league.checked import Refused
 from league.models import Matchday, Result, Write
 from league.placings import typed_rated_placings
 from league.results import FIELDS, FRACTIONS, RESULT_FIELDS, SEDMA_FIELDS, TEXTS, Play, TypedResult
-from league.validation import PLAYERS, name_key
+from league.validation import PLAYERS, REASON_LENGTH, name_key, reason_problem
 from ratings.models import RatingTable
 from ratings.selectors import deletion
 from ratings.selectors.standings import matchday_changes
@@ -226,12 +226,21 @@ class MatchdayChangeList(ChangeList):
 
 class MatchdayForm(forms.ModelForm):
     reason = forms.CharField(
-        required=False, max_length=300, label="Why", help_text="Optional: kept with this save in the club's history."
+        required=False,
+        label="Why",
+        help_text="Optional: kept with this save in the club's history.",
+        widget=forms.TextInput(attrs={"maxlength": REASON_LENGTH}),
+        error_messages={"null_characters_not_allowed": reason_problem("\x00")},  # in the words of every way in
     )
 
     class Meta:
         model = Matchday
         fields = ["number", "date", "game", "rounds", "winner_score", "notes"]
+
+    def clean_reason(self):
+        if problem := reason_problem(self.cleaned_data["reason"]):
+            raise ValidationError(problem)
+        return self.cleaned_data["reason"]
 
 
 @admin.register(Matchday)

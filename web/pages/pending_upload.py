@@ -24,13 +24,12 @@ class PendingUpload:
     said_before: str = ""  # put before what the import says, in the message once it is done
 
     def keep(self, request, data: bytes, club_id: int | None, **options) -> str:
-        """Keep the previewed file for its confirmation (into `club_id`, None: the one club the user
-        works on); the token the confirming form posts back."""
+        """Keep the previewed file for its confirmation; the token the confirming form posts back."""
         token = submissions.new_token()
         request.session[self.session_key] = {
             "token": token,
             "data": base64.b64encode(data).decode(),
-            "club": club_id if club_id is not None else default_club(),
+            "club": club_id,
             **options,
         }
         return token
@@ -50,7 +49,7 @@ class PendingUpload:
             return self._already(request, done)
         pending = request.session.get(self.session_key)
         club = (pending or {}).get("club")
-        if not pending or pending.get("token") != token or not works_on(request.user, club):
+        if not pending or pending.get("token") != token or (club is not None and not works_on(request.user, club)):
             messages.error(request, "That preview has expired; upload the file again.")
             return redirect(self.upload_again)
         options = {k: v for k, v in pending.items() if k not in ("token", "data", "club")}
@@ -60,7 +59,8 @@ class PendingUpload:
             return (result, said), None, said
 
         try:
-            said = submissions.save_once(token, save_file, club)[1]
+            # None: the one club the user works on, as the import reads it (league.models.default_club)
+            said = submissions.save_once(token, save_file, club if club is not None else default_club())[1]
         except submissions.AlreadySaved as done:
             return self._already(request, done.submission)
         except refused as refusal:
