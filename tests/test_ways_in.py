@@ -74,6 +74,18 @@ def test_the_results_import_refuses_an_invisible_character_in_a_name(club):
     assert errors == [f"Line 2: player 'Z\\u200bZ' {INVISIBLE}; type the name again without it."]
 
 
+def test_an_invisible_character_in_a_known_players_name_is_refused_by_the_import_as_on_the_entry_page(
+    admin_client, club
+):
+    """K with a zero-width space after it has K's key: the import took it for K, where the entry page refused it."""
+    said = "player 'K\\u200b' holds an invisible or control character, U+200B ZERO WIDTH SPACE, at position 2; "
+    said += "type the name again without it."
+    errors = refusal(import_results, RESULTS_HEADER + "7,2025-11-20,Hearts,3,GL,1,\n7,2025-11-20,Hearts,3,K\u200b,2,\n")
+    assert errors == [f"Line 3: {said}"]
+    assert not Matchday.objects.filter(number=7).exists()
+    assert f"Line 2: {said}" in page(enter(admin_client, ["GL", "K\u200b"]))
+
+
 @pytest.mark.parametrize(
     ("player", "message"),
     [

@@ -156,7 +156,11 @@ def _checked(imported: Sequence[ImportedMatchday], existing: dict[int, Matchday]
     found = _CheckedFile([], players, games, [])
     tables, named, today = GameTables(), {}, timezone.localdate()
     club = default_club()  # once, not per new matchday
-    shorts = {row.player: players[name_key(row.player)].short_name for row in rows}  # each name once
+    shorts = {}  # each name once, under the short name of its player
+    for name in dict.fromkeys(row.player for row in rows):
+        # A name holding what no name may ("K" and a zero-width space) stays as typed for the check to
+        # refuse, as the entry page does, though its key (the space left out) finds the player.
+        shorts[name] = name if name_problem(name, "player", NAME_LENGTH) else players[name_key(name)].short_name
     for given in imported:
         game = games[name_key(given.game)]
         matchday = existing.get(given.number) or Matchday(number=given.number, club_id=club, source=given.source)
