@@ -16,7 +16,8 @@ from datetime import date
 
 from .checked import date_problem
 from .placings import competition_ranking
-from .validation import NAME_LENGTH, PLAYERS, name_key, name_problem, quoted
+from .results import read_given
+from .validation import NAME_LENGTH, PLAYERS, SIDE_LENGTH, name_key, name_problem, quoted
 
 LARGEST_FILE = 20 * 1024 * 1024  # bytes: a club's years of plays are well under one
 COMPETITIVE, CO_OP, SOLO = "competitive", "co-op", "solo"
@@ -256,8 +257,13 @@ def _score(n: int, row, players: dict, game: BgGame) -> Read:
     if not _is_int(rank) or not 0 <= rank <= PLAYERS.highest:
         raise ValueError(f"{name}'s rank {quoted(rank)} is not a whole number from 0 to {PLAYERS.highest}")
     team = row.get("team") or ""
-    if not isinstance(team, str) or len(team) > 20:
+    if not isinstance(team, str) or (not game.uses_teams and len(team) > SIDE_LENGTH):
         raise ValueError(f"{name}'s team {quoted(team)} is not a short text")
+    if game.uses_teams:  # a side's label, read as every way in reads one (an invisible character refused)
+        try:
+            team = read_given("side", team)
+        except ValueError as error:
+            raise ValueError(f"{name}'s team: {error}") from None
     return name, anonymous, rank, _points(name, row.get("score")), team.strip(), _flag(row, "winner", default=False)
 
 
@@ -314,8 +320,9 @@ def _placings(read: list[Read], game: BgGame, teams: list[str]) -> tuple[list[in
 
 
 def _team_keys(teams: list[str]) -> list[str | int]:
-    """A key per player: their team's label, or their own place when alone."""
-    return [team or index for index, team in enumerate(teams)]
+    """A key per player: their team's label compared as the check compares sides ("red" and "Red" are
+    one team), or their own place when alone."""
+    return [name_key(team) if team else index for index, team in enumerate(teams)]
 
 
 def _ranked(order: list, keys: list) -> list[int]:

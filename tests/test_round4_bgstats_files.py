@@ -107,6 +107,31 @@ def test_names_holding_control_or_format_characters_are_refused(name):
     assert any("invisible or control character" in p for p in found), found
 
 
+TEAMS = [{"id": 7, "name": "Azul", "highestWins": True, "noPoints": False, "cooperative": False, "usesTeams": True}]
+FOUR = [{"id": n, "name": name} for n, name in enumerate(["Ada", "Bo", "Cy", "Di"], start=1)]
+
+
+def teamed(*teams: str) -> bytes:
+    """A play of four in two teams of two, the first team winning on points."""
+    seats = [{"playerRefId": n, "score": "3" if n < 3 else "1", "team": team} for n, team in enumerate(teams, start=1)]
+    return export([play(seats=seats)], players=FOUR, games=TEAMS)
+
+
+def test_a_team_is_read_as_a_side_is_by_every_way_in():
+    """A team's label went past the side reader: a zero-width space was a team the check then met
+    as a side of one each, refused for points the reader itself had placed."""
+    found = problems(teamed("\u200b", "\u200b", "Blue", "Blue"))
+    assert found == [
+        "Play 1 (U-1): Ada's team: side '\\u200b' holds an invisible or control character, U+200B ZERO WIDTH "
+        "SPACE, at position 1; type the name again without it"
+    ]
+
+
+def test_teams_whose_labels_differ_only_in_case_are_one_team_as_sides_are():
+    (read,) = read_export(teamed("red", "Red", "Blue", "Blue"), TODAY).plays
+    assert [seat.placing for seat in read.seats] == [1, 1, 2, 2]  # was 1, 1, 3, 3: "red" and "Red" apart
+
+
 def test_a_game_missing_its_flags_is_refused_naming_it():
     found = problems(export([play()], games=[{"id": 7, "name": "Azul"}]))
     assert found[0].startswith("Game 1 of the file ('Azul'): highestWins must be true or false")
