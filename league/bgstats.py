@@ -17,7 +17,7 @@ from datetime import date
 from .checked import date_problem
 from .placings import competition_ranking
 from .results import read_given
-from .validation import NAME_LENGTH, PLAYERS, SIDE_LENGTH, name_key, name_problem, quoted
+from .validation import NAME_LENGTH, PLAYERS, SIDE_LENGTH, iso_date, name_key, name_problem, quoted
 
 LARGEST_FILE = 20 * 1024 * 1024  # bytes: a club's years of plays are well under one
 COMPETITIVE, CO_OP, SOLO = "competitive", "co-op", "solo"
@@ -235,7 +235,7 @@ def _day(value, today: date) -> date:
     if not isinstance(value, str):
         raise ValueError("its playDate is missing")
     try:
-        day = date.fromisoformat(value[:10])
+        day = iso_date(value[:10])  # not date.fromisoformat alone, which reads 20210808 and 2021-W45-1 too
     except ValueError:
         raise ValueError(f"its playDate {quoted(value)} is not a date (YYYY-MM-DD hh:mm:ss)") from None
     if problem := date_problem(day, today, "play"):

@@ -69,6 +69,9 @@ def test_a_file_of_50_mb_is_refused_unread():
         (play(uuid=17), "Play 1: its uuid is missing"),
         (play(day=None), "Play 1 (U-1): its playDate is missing"),
         (play(day="yesterday"), "its playDate 'yesterday' is not a date"),
+        # Read as a results file's date is: date.fromisoformat alone took these for 2021-08-08 and 2021-11-08.
+        (play(day="20210808"), "its playDate '20210808' is not a date (YYYY-MM-DD hh:mm:ss)"),
+        (play(day="2021-W45-1 10:00:00"), "its playDate '2021-W45-1 10:00:00' is not a date"),
         (play(day="2031-01-01 10:00:00"), "2031-01-01 is after today; enter the date the play was played."),
         (play(day="0205-11-30 10:00:00"), "0205-11-30 is before 1900; enter the date the play was played."),
         (play(seats=[]), "Play 1 (U-1): it has no players"),
