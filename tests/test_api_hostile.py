@@ -82,10 +82,19 @@ def test_an_unclosed_string_of_escaped_quotes_is_refused_in_plain_words(client, 
 
 @pytest.mark.parametrize(
     ("reason", "words"),
-    [("a\u0000b", "Why holds a NUL character (U+0000)"), ("x" * 301, "String should have at most 300 characters")],
+    [("a\u0000b", "Why holds a NUL character (U+0000)"), ("x" * 301, "Why is 301 characters long; keep it to 300.")],
 )
 def test_a_reason_the_history_cannot_keep_is_refused_naming_it(client, token, reason, words):
     refused(client, token, json.dumps({**NIGHT, "reason": reason}), words, field="reason")
+
+
+def test_a_reason_and_a_date_are_read_in_the_entry_pages_words_not_pydantics(client, token):
+    """The schema's own length caps answered first: a reason of 300 characters and a space was refused
+    ("String should have at most 300 characters"), where the entry page keeps it trimmed."""
+    refused(client, token, json.dumps({**NIGHT, "date": "10000-01-01"}), "Date '10000-01-01' is not a date like")
+    saved = post(client, {**NIGHT, "reason": "x" * 300 + " "}, token)
+    assert saved.status_code == 201, saved.content
+    assert Write.objects.get(way=Write.Way.API).reason == "x" * 300
 
 
 def test_a_deeply_nested_body_is_refused_before_it_is_parsed(client, token):
@@ -123,7 +132,7 @@ def test_a_huge_body_is_refused_unread(client, token, settings):
         ({"lines": ["GL", 7]}, "lines", "valid string"),
         ({"lines": ["GL"] * 1000}, "lines", "at most"),
         ({"another": "yes"}, "another", "valid boolean"),
-        ({"reason": "x" * 301}, "reason", "at most 300"),
+        ({"reason": "x" * 301}, "reason", "keep it to 300"),
         ({"colour": "red"}, "colour", "Extra inputs are not permitted"),
         ({"date": "2025-11-20\x00"}, "date", ""),
     ],

@@ -150,14 +150,16 @@ class MatchdayIn(Schema):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    date: StrictStr = Field(max_length=10, description="YYYY-MM-DD", examples=["2026-11-03"])
+    # No length caps of pydantic's on the date and the reason: they are read by the entry page's own
+    # readers, which refuse them in the words every way in uses (the body's size caps the text).
+    date: StrictStr = Field(description="YYYY-MM-DD", examples=["2026-11-03"])
     game: StrictStr = Field(max_length=100, description="The game's slug or name.")
     rounds: StrictInt | None = Field(
         None, description="Left out: the game's last matchday's rounds (1 for a new game)."
     )
     winner_score: StrictInt | None = None
     lines: list[StrictStr] = Field(max_length=ENTRY_LINES.highest, examples=[["GL + K", "I + J"]])
-    reason: StrictStr = Field("", max_length=300, description="Why, kept in the club's history.")
+    reason: StrictStr = Field("", description="Why, kept in the club's history: at most 300 characters.")
     another: StrictBool = Field(False, description="Save though it looks like a matchday already saved.")
 
 
