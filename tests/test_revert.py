@@ -11,7 +11,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 import league.history as history
-from league.models import Game, Matchday, Player, Season, Write
+from league.models import DealSession, Game, Matchday, Player, Season, Write
+from ratings.deals import services as deal_services
 from ratings.models import RatingEntry, RatingTable, Standing
 from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays
@@ -20,6 +21,7 @@ from ratings.services.revert import RevertRefused, plan, revert
 from ratings.services.seasons import save_season
 from tests.conftest import change_url, form_data, results_of, store
 from tests.test_club_admin import secretary
+from tests.test_deal_engine import play, solitaire  # noqa: F401 - the fixture
 from tests.test_enter import post as enter
 
 CSV = b"matchday,date,game,rounds,player,placing,rated_placing\n"
@@ -90,6 +92,27 @@ def test_a_deleted_matchday_comes_back_with_its_number_and_results(club):
     back = Matchday.objects.get(number=4)
     assert history.matchdays([back.pk])[back.pk] == kept
     assert ratings_now() == before
+
+
+def test_a_deleted_matchday_comes_back_under_its_id_so_earlier_writes_can_still_be_reverted(club):
+    matchday = Matchday.objects.get(number=4)
+    kept = history.matchdays([matchday.pk])[matchday.pk]
+    matchday.rounds += 1
+    store(matchday, list(results_of(matchday).values()))
+    edit = latest()
+    delete_matchdays([Matchday.objects.get(number=4)])
+    revert(latest())
+    assert Matchday.objects.get(number=4).pk == matchday.pk  # before: a new id, and the edit "deleted since"
+    revert(edit)
+    assert history.matchdays([matchday.pk])[matchday.pk] == kept
+
+
+def test_a_deleted_session_comes_back_under_its_id(solitaire):  # noqa: F811
+    session = play(solitaire, "2025-11-01", [("Ann", "8x4", 5, 1, True), ("Bob", "8x4", 5, 2, False)])
+    kept = history.sessions([session.pk])[session.pk]
+    deal_services.delete_sessions([DealSession.objects.get(pk=session.pk)])
+    revert(latest())
+    assert history.sessions([session.pk]) == {session.pk: kept}
 
 
 def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tmp_path, club):

@@ -198,8 +198,8 @@ def test_a_deleted_matchday_put_back_twice_says_by_which_write_its_number_came_b
     delete_matchdays([Matchday.objects.get(number=6)])
     deleted = latest()
     assert attempted(deleted) == "reverted"
-    answer = attempted(deleted)
-    assert answer.startswith("refused: Matchday 6 (Hearts, 2025-11-15): matchday 6 has been entered since as another")
+    answer = attempted(deleted)  # back under its own id: the same matchday, changed since
+    assert answer.startswith("refused: Matchday 6 (Hearts, 2025-11-15) has been changed since")
     assert f"by “{latest().summary}”" in answer
 
 

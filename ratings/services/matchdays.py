@@ -38,11 +38,13 @@ def save_matchdays(
     matchday to another date or game), from the earliest position touched, and move the revision on.
     A matchday's results are rated in the order they were entered: in an edited one, a player who
     stays keeps their place, and one added comes after (the admin lists its rows by placing); `as_listed`
-    (a revert, putting back a kept state), in the order given."""
+    (a revert, putting back a kept state), in the order given, and one with an id no row has is added."""
     matchdays = [c.matchday for c in checked]
     edited = [m.pk for m in matchdays if m.pk is not None]
     _hold(edited, [players[name_key(r.player)] for one in checked for r in one.results])
     before = list(Matchday.objects.filter(pk__in=edited).select_related("game")) if edited else []
+    # A revert puts a deleted matchday back under its own id, which the earlier writes of the history name.
+    present = {m.pk for m in before} if as_listed else set(edited)
     as_they_were = history.matchdays(edited)
     club = _club_of(matchdays, [players[name_key(r.player)] for one in checked for r in one.results])
     new_players = list({id(p): p for p in players.values() if p.pk is None}.values())
@@ -51,8 +53,8 @@ def save_matchdays(
     Player.objects.bulk_create(new_players)
     for matchday, one in zip(matchdays, checked, strict=True):
         matchday.winner_score = one.winner_score
-    Matchday.objects.bulk_update([m for m in matchdays if m.pk is not None], MATCHDAY_COLUMNS)
-    Matchday.objects.bulk_create([m for m in matchdays if m.pk is None])
+    Matchday.objects.bulk_update([m for m in matchdays if m.pk in present], MATCHDAY_COLUMNS)
+    Matchday.objects.bulk_create([m for m in matchdays if m.pk not in present])
     entered = {}
     if before:  # an edit: its results' order read, then the results replaced
         stored = Result.objects.filter(matchday__in=before)

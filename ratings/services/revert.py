@@ -239,7 +239,8 @@ def _put_matchdays(write: Write, changes: list[Change]) -> None:
     checked = []
     for change in back:
         state = change.before
-        matchday = Matchday.objects.filter(pk=change.key).first() or Matchday(club_id=write.club_id)
+        # under its own id: the earlier writes of the history that name it can still be reverted
+        matchday = Matchday.objects.filter(pk=change.key).first() or Matchday(pk=change.key, club_id=write.club_id)
         game = Game.objects.get(pk=state["game_id"])
         matchday.number, matchday.date, matchday.rounds = (
             state["number"],
@@ -268,7 +269,7 @@ def _put_sessions(changes: list[Change]) -> None:
         state = change.before
         if state is None:
             continue
-        session = DealSession.objects.filter(pk=change.key).first() or DealSession()
+        session = DealSession.objects.filter(pk=change.key).first() or DealSession(pk=change.key)
         session.game_id, session.date, session.notes = (
             state["game_id"],
             date.fromisoformat(state["date"]),
