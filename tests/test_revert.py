@@ -12,8 +12,10 @@ from django.urls import reverse
 
 import league.history as history
 from league.models import DealSession, Game, Matchday, Player, Season, Write
+from league.services import delete_players
 from ratings.deals import services as deal_services
 from ratings.models import RatingEntry, RatingTable, Standing
+from ratings.services.catalogue import delete_games
 from ratings.services.impact import impact
 from ratings.services.matchdays import delete_matchdays
 from ratings.services.rating_tables import save_rating_table
@@ -113,6 +115,19 @@ def test_a_deleted_session_comes_back_under_its_id(solitaire):  # noqa: F811
     deal_services.delete_sessions([DealSession.objects.get(pk=session.pk)])
     revert(latest())
     assert history.sessions([session.pk]) == {session.pk: kept}
+
+
+def test_a_session_whose_player_or_game_was_deleted_since_is_refused_naming_them(solitaire):  # noqa: F811
+    session = play(solitaire, "2025-11-01", [("Ann", "8x4", 5, 1, True), ("Bob", "8x4", 5, 2, False)])
+    deal_services.delete_sessions([DealSession.objects.get(pk=session.pk)])
+    deleted = latest()
+    delete_players([Player.objects.get(short_name="Bob")])  # he played nothing else
+    with pytest.raises(RevertRefused, match="Solitaire session of 2025-11-01: Bob has been deleted since by “Player"):
+        revert(deleted)  # before: a KeyError, the revert page's 500
+    delete_games([solitaire])
+    with pytest.raises(RevertRefused, match="its game Solitaire has been deleted since"):
+        revert(deleted)
+    assert not DealSession.objects.exists()
 
 
 def test_reverting_an_import_removes_what_it_added_and_the_players_it_brought(tmp_path, club):

@@ -98,6 +98,8 @@ def plan(write: Write) -> Plan:
                 if state:
                     found.touched.append((date.fromisoformat(state["date"]), state["number"], state["game_id"]))
             found.problems += _matchday_problems(write, change, _comes_back(write))
+        elif change.kind == "session" and change.before is not None:
+            found.problems += _gone(change, "attempts", _comes_back(write))
     return found
 
 
@@ -133,23 +135,32 @@ def _matchday_problems(write: Write, change: Change, back: set[tuple[str, int]])
     state = change.before
     if state is None:
         return []
-    problems = []
-    if not Game.objects.filter(pk=state["game_id"]).exists() and ("game", state["game_id"]) not in back:
-        problems.append(f"{change.label}: its game {state['game']} has been deleted since.")
-    ids = {r["player_id"] for r in state["results"]}
-    there = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
-    gone = {pk for pk in ids - there if ("player", pk) not in back}
-    problems += [
-        f"{change.label}: {r['player']} has been deleted since{_since(change, 'player', r['player_id'], last=True)}; "
-        "revert that first."
-        for r in state["results"]
-        if r["player_id"] in gone
-    ]
+    problems = _gone(change, "results", back)
     taken = Matchday.objects.filter(club_id=write.club_id, number=state["number"]).exclude(pk=change.key).first()
     if taken is not None:  # by whom: it may be this write put back by another revert
         by = _since(change, "matchday", taken.pk, last=True)
         problems.append(f"{change.label}: matchday {state['number']} has been entered since as another matchday{by}.")
     return problems
+
+
+def _gone(change: Change, rows: str, back: set[tuple[str, int]]) -> list[str]:
+    """The game and the players (each once) of a kept matchday's results or session's attempts that
+    have been deleted (merged away) since, and do not come back with the write's revert."""
+    state, problems = change.before, []
+    if not Game.objects.filter(pk=state["game_id"]).exists() and ("game", state["game_id"]) not in back:
+        problems.append(f"{change.label}: its game {state['game']} has been deleted since.")
+    rows = state[rows]
+    ids = {r["player_id"] for r in rows}
+    there = set(Player.objects.filter(pk__in=ids).values_list("pk", flat=True))
+    gone = {
+        r["player_id"]: r["player"]
+        for r in rows
+        if r["player_id"] not in there and ("player", r["player_id"]) not in back
+    }
+    return problems + [
+        f"{change.label}: {name} has been deleted since{_since(change, 'player', pk, last=True)}; revert that first."
+        for pk, name in gone.items()
+    ]
 
 
 @transaction.atomic
