@@ -10,6 +10,8 @@ import django_tables2
 import pytest
 from django.core.paginator import Paginator
 from django.test import RequestFactory
+from django.utils.encoding import force_str
+from django_tables2.columns.base import BoundColumns
 from django_tables2.rows import BoundRow
 from django_tables2.utils import Accessor
 
@@ -190,6 +192,30 @@ def test_site_rows_render_the_cells_django_tables2_renders(club):
         assert all(type(row) is tables.SiteRow for row in table.rows)
         for row in table.rows:
             assert cells(row) == cells(BoundRow(row.record, table))
+
+
+def test_site_rows_give_the_download_values_django_tables2_gives(club):
+    """A download (`as_values`) reads its cells through `SiteRow` too: every value of every table
+    is the one django-tables2's own row gives."""
+    for build in _cases().values():
+        table = build()
+        header, *rows = table.as_values()
+        names = [c.name for c in table.columns.iterall() if not c.column.exclude_from_export]
+        own = [[BoundRow(row.record, table).get_cell_value(name) for name in names] for row in table.rows]
+        assert len(header) == len(names) and rows == [[force_str(v, strings_only=True) for v in r] for r in own]
+
+
+def test_a_download_finds_each_column_and_its_value_arguments_once_not_per_cell(club, monkeypatch):
+    """A player's matchdays in a club of 150 games (a BG Stats import) has 300 columns: looking each
+    cell's column up by name among them, and its value method's arguments, took half a minute."""
+    lookups, signatures = [], []
+    find, read = BoundColumns.__getitem__, django_tables2.utils.signature
+    monkeypatch.setattr(BoundColumns, "__getitem__", lambda self, name: lookups.append(name) or find(self, name))
+    monkeypatch.setattr(django_tables2.utils, "signature", lambda fn: signatures.append(fn) or read(fn))
+    table = _cases()["player matchdays"]()
+    header, *rows = table.as_values()
+    assert len(rows) == 6 and len(header) == 8
+    assert len(lookups) < len(header) and len(signatures) < len(header)
 
 
 def failed_lookups(monkeypatch) -> list:
