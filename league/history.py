@@ -88,6 +88,7 @@ def record(club_id: int, changes: Iterable[Changed]) -> None:
 def summary(changes: list[Changed]) -> str:
     """What a write did: "Matchday 12 (Hearts, 2026-11-20) changed", or its changes counted by kind
     ("2 matchdays added"), the players a matchday brought in after it (", 1 player added")."""
+    changes = [c for c in changes if c.kind != "rating table"] or changes  # a game's table goes with it
     main = [c for c in changes if c.kind in ("matchday", "session")]
     rest = [c for c in changes if c.kind not in ("matchday", "session")] if main else []
     main = main or changes

@@ -306,3 +306,24 @@ def test_the_admins_matchday_form_refuses_a_reason_in_the_same_words(club, reaso
     assert not form.is_valid() and form.errors["reason"] == [
         words + ("; type it again without it." if "NUL" in words else "")
     ]
+
+
+def test_a_deleted_games_table_comes_back_with_its_method_under_its_own_id(club):
+    from ratings.services.catalogue import save_game
+
+    skat = Game(name="Skat", slug="skat")
+    save_game(skat)
+    table = RatingTable.objects.get(game=skat)
+    table.method = "pairwise-winner"
+    save_rating_table(table)
+    method_chosen = latest()
+    delete_games([Game.objects.get(pk=skat.pk)])
+    deleted = latest()
+    assert deleted.summary == "Game Skat deleted"  # its table, kept too, goes without saying
+    by = f"“{deleted.summary}” ({deleted.at:%Y-%m-%d %H:%M})"
+    assert plan(method_chosen).problems == [f"Rating table Skat has been deleted since by {by}; revert that first."]
+    revert(deleted)
+    back = RatingTable.objects.get(game_id=skat.pk)
+    assert (back.pk, back.method) == (table.pk, "pairwise-winner")
+    revert(method_chosen)  # the write that named the table by its id can be undone now
+    assert RatingTable.objects.get(game_id=skat.pk).method == "club"

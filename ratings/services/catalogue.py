@@ -149,7 +149,10 @@ def _deleted(kind: str, rows) -> None:
     """Delete the rows, then keep their clubs' tables in step."""
     clubs = set(rows.values_list("club", flat=True))
     for club in clubs:
-        history.record(club, history.deleted(kind, rows.filter(club=club)))
+        mine = rows.filter(club=club)
+        # Their tables go with them, kept too: a revert brings back a table's method and parameters.
+        tables = RatingTable.objects.filter(**{f"{kind}__in": mine})
+        history.record(club, history.deleted(kind, mine) + history.deleted("rating table", tables))
     rows.delete()
     for club in clubs:
         engine.sync_tables(club)

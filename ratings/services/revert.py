@@ -210,13 +210,24 @@ def _hold(write: Write) -> None:
 def _put_fields(change: Change) -> None:
     model, save, _ = KINDS[change.kind]
     manager = RatingTable.every if model is RatingTable else model.objects
-    obj = manager.filter(pk=change.key).first() or model(pk=change.key)
+    obj = manager.filter(pk=change.key).first()
+    if obj is None and model is RatingTable:
+        _make_way(change.before)
+    obj = obj or model(pk=change.key)
     for f in model._meta.concrete_fields:
         if f.name in change.before:
             setattr(obj, f.attname, f.to_python(change.before[f.name]))
         elif f.name == "club" and obj._state.adding:
             obj.club_id = change.write.club_id
     save(obj)
+
+
+def _make_way(table: dict) -> None:
+    """A game or category brought back got a new table from sync_tables, unplayed: the kept one, under
+    its own id (which the history's writes name), takes its place with its method and parameters."""
+    for owner in ("game", "category"):
+        if table.get(owner) is not None:
+            RatingTable.objects.filter(**{f"{owner}_id": table[owner]}).delete()
 
 
 def _remove(change: Change) -> None:
