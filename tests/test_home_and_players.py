@@ -346,3 +346,20 @@ def test_export_ratings_neutralises_formula_names_and_keeps_numbers(club):
     out = io.StringIO()
     call_command("export_ratings", "--format", "json", stdout=out)
     assert json.loads(out.getvalue())[2]["player"] == "@SUM(1)"
+
+
+def test_a_club_of_many_games_shows_the_tables_of_those_played_last_and_links_the_rest(client, club, make_matchday):
+    from web.league.views import HOME_GAME_TABLES
+
+    assert 'id="more-games"' not in client.get("/card-games/").content.decode()  # the club's page: all of them
+    for n in range(1, HOME_GAME_TABLES + 1):  # each played after Hearts, the last on the latest day
+        game = Game(name=f"Game {n:02}", slug=f"game-{n:02}")
+        save_game(game)
+        make_matchday(6 + n, f"2025-12-{n:02}", {"I": 1, "R": 2}, game=game)
+    html = client.get("/card-games/").content.decode()
+    shown = re.findall(r'<h2 id="(game-\d\d|hearts)-heading"', html)
+    assert shown == [f"game-{n:02}" for n in range(1, HOME_GAME_TABLES + 1)]  # in the page's order, by name
+    more = section(html, "more-games-heading")
+    assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', more) == [("/card-games/games/hearts/", "Hearts")]
+    hearts = client.get("/card-games/games/hearts/").content.decode()
+    assert 'id="hearts-heading"' in hearts  # its own page still shows its table

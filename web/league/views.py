@@ -42,6 +42,8 @@ def home(request):
     spans = spans_of(tables)
     # Games nobody has played yet get no empty table here; their own page says so.
     tables = [t for t in tables if t.scope != RatingTable.Scope.GAME or spans.of(t).matchdays]
+    more_games = _beyond_home(tables, spans)
+    tables = [t for t in tables if t not in more_games]
     per_page = club_setting("home_grid_page_size")
     repeats = _repeated(tables, spans)  # a category that repeats its one game is shown with it
     sections = [
@@ -74,8 +76,22 @@ def home(request):
         "overall": sections[:1],
         "results": results,
         "sections": sections[1:],
+        "more_games": more_games,
     }
     return exports.response() or render(request, "league/home.html", ctx)
+
+
+# A club of many games (a BG Stats file brings in every game it ever logged) gets the tables of those
+# played last: 150 were 1.5 MB and 2.7 s of a cold home page. Each game's page shows its own.
+HOME_GAME_TABLES = 12
+
+
+def _beyond_home(tables: list[RatingTable], spans) -> list[RatingTable]:
+    """The games' tables beyond the HOME_GAME_TABLES played most recently, in the page's order."""
+    games = [t for t in tables if t.scope == RatingTable.Scope.GAME]
+    latest_first = sorted(games, key=lambda t: spans.of(t).last, reverse=True)
+    beyond = {t.pk for t in latest_first[HOME_GAME_TABLES:]}
+    return [t for t in games if t.pk in beyond]
 
 
 def leaderboard(overall: RatingTable | None, spans, show_all: bool) -> tuple[boards.Board | None, Season | None]:
