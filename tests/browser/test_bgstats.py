@@ -64,6 +64,14 @@ def test_the_upload_previews_every_play_then_the_pages_show_the_games_record(bro
         page.locator("#against-the-game a").click()  # how: the methods page's section
         assert page.locator("#against-the-game-heading").is_visible()
         assert _serious(page) == [] and _sideways(page) <= 0
+        page.goto(f"{bg_site}/card-games/")  # a club of many games: the tables of those played last
+        assert page.locator("#more-games li").count() > 100
+        assert _serious(page) == [] and _sideways(page) <= 0
+        page.locator("#more-games").scroll_into_view_if_needed()
+        screenshot(page, f"bgstats-home-{width}", full_page=False)
+        name = page.locator("#more-games a").first.inner_text()
+        page.locator("#more-games a").first.click()
+        assert page.locator("h1").inner_text().startswith(name)
         page.goto(f"{bg_site}/card-games/players/")
         page.fill("input[name=q]", "Jul")
         page.keyboard.press("Enter")
