@@ -602,3 +602,20 @@ def test_a_game_played_against_deals_is_refused_also_beside_a_line_that_cannot_b
         "Matchday 1: Solitaire is played against deals; import its attempts with import_attempts instead."
     ]
     assert counts() == nothing_at_all() | {"Game": 1}
+
+
+def test_a_header_of_many_columns_names_each_once_the_first_ten_then_how_many_more(db):
+    from web.deals.importing import import_attempts
+
+    header = HEADER + "," + ",".join(f"c{n % 20_000}" for n in range(40_000))  # each twice
+    errors = failure(csv("1,2025-11-03,Hearts,2,A,1,", header=header))
+    first = ", ".join(f"'c{n}'" for n in range(10))
+    doubled = ", ".join(repr(c) for c in sorted(f"c{n}" for n in range(20_000))[:10])  # c0, c1, c10, c100...
+    assert errors == [
+        f"Line 1: header columns unknown {first} and 19,990 more; given twice {doubled} and 19,990 more. "
+        "Expected: matchday,date,game,rounds,player,placing,rated_placing"
+    ]
+    attempts = "date,game,variant,level,deal,player,won," + ",".join(f"c{n}" for n in range(40_000))
+    with pytest.raises(ImportFailed) as failed:  # the attempts' header is read by the same reader
+        import_attempts(attempts.encode() + b"\n")
+    assert failed.value.errors[0].startswith(f"Line 1: header columns unknown {first} and 39,990 more. Expected:")

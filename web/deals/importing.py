@@ -34,7 +34,6 @@ from league.validation import (
     name_key,
     parse_rated,
     parse_won,
-    quoted,
     seed_problem,
     variant_problem,
     whole_number,
@@ -46,7 +45,7 @@ from ratings.deals.services import (
     ImportedSeed,
     ImportedSession,
 )
-from web.importing import ImportFailed, _capped, _check_utf8, _lines
+from web.importing import ImportFailed, _capped, _check_utf8, _lines, checked_header
 
 ATTEMPT_COLUMNS = ["date", "game", "variant", "level", "deal", "player", "won"]
 ATTEMPT_OPTIONAL = ["rated"]
@@ -61,24 +60,7 @@ def _rows(data: bytes, required: list[str], optional: list[str]):
     reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""))
     lines = _lines(reader)
     _, header = next(lines, (1, None))
-    expected = ",".join(required + optional)
-    if header is None or not any(cell.strip() for cell in header):
-        raise ImportFailed([f"The file is empty; the first line must be the header: {expected}"])
-    header = [cell.strip().lower() for cell in header]
-    missing = [c for c in required if c not in header]
-    unknown = [c for c in header if c not in required + optional]
-    twice = sorted({c for c in header if header.count(c) > 1})
-    if missing or unknown or twice:
-        parts = [
-            f"{label} {', '.join(quoted(c) if quote else c for c in columns)}"
-            for label, columns, quote in (
-                ("missing", missing, False),
-                ("unknown", unknown, True),
-                ("given twice", twice, True),
-            )
-            if columns
-        ]
-        raise ImportFailed([f"Line 1: header columns {'; '.join(parts)}. Expected: {expected}"])
+    header = checked_header(header, required, optional, ",".join(required + optional))
     for line, cells in lines:
         if not any(cell.strip() for cell in cells):
             continue
