@@ -327,3 +327,25 @@ def test_a_deleted_games_table_comes_back_with_its_method_under_its_own_id(club)
     assert (back.pk, back.method) == (table.pk, "pairwise-winner")
     revert(method_chosen)  # the write that named the table by its id can be undone now
     assert RatingTable.objects.get(game_id=skat.pk).method == "club"
+
+
+def test_a_categorys_table_taken_away_when_its_game_turns_official_comes_back_with_its_method(club, make_matchday):
+    from league.models import Category
+    from ratings.services.catalogue import save_category, save_game
+
+    tcg = Category(name="Trading card games", slug="tcg")
+    save_category(tcg)
+    pokemon = Game(name="Pokemon", slug="pokemon", category=tcg, official=False)
+    save_game(pokemon)
+    make_matchday(7, "2025-11-21", {"I": 1, "R": 2}, game=pokemon)
+    table = RatingTable.objects.get(category=tcg)
+    table.method = "pairwise-winner"
+    save_rating_table(table)
+    before = ratings_now()
+    pokemon.official = True
+    save_game(pokemon)
+    made_official = latest()
+    assert made_official.summary == "Game Pokemon changed" and not RatingTable.objects.filter(category=tcg).exists()
+    revert(made_official)
+    back = RatingTable.objects.get(category=tcg)
+    assert (back.pk, back.method) == (table.pk, "pairwise-winner") and ratings_now() == before

@@ -109,13 +109,22 @@ def save_game(game: Game, *, new_game_method: bool = False) -> list[RatingTable]
     problems = moved_game_problems(game)
     if problems:
         raise ValidationError({"official": problems})
+    with history.one_write():  # the game and a category's table it took away
+        return _save_game(game)
+
+
+def _save_game(game: Game) -> list[RatingTable]:
     engine.wait_for_table_writes(game.club_id)
     old = Game.objects.filter(pk=game.pk).first()
     game.save()
     history.record(game.club_id, [history.saved("game", game, history.fields_of(old))])
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
+    categories = list(RatingTable.objects.filter(club_id=game.club_id, scope=RatingTable.Scope.CATEGORY))
     engine.sync_tables(game.club_id)  # before the recompute, which only makes tables that are missing
+    # A category's table goes once none of its games is unofficial: kept, so a revert brings back its method.
+    kept = set(RatingTable.objects.filter(pk__in=[t.pk for t in categories]).values_list("pk", flat=True))
+    history.record(game.club_id, history.deleted("rating table", [t for t in categories if t.pk not in kept]))
     moved = old is not None and (old.official, old.category_id) != (game.official, game.category_id)
     first = game.matchdays.in_play_order().first() if moved else None
     if first is None:
