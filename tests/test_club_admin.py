@@ -351,3 +351,12 @@ def test_a_token_another_clubs_save_took_says_nothing_of_what_it_saved(client, c
         answer = north.post(path, {"confirm": confirm}, follow=True).content.decode()
         assert "SouthOnly" not in answer and "1 matchday" not in answer
     assert Matchday.objects.count() == matchdays
+
+
+@pytest.mark.parametrize("model", ["league_matchday", "league_dealsession"])
+@pytest.mark.parametrize("query", ["date__year=99999999999", "date__year=2025&date__month=99999999999999999999"])
+def test_a_dated_lists_overflowing_date_link_is_the_invalid_filter_redirect(client, clubs, model, query):
+    secretary(client, clubs["north"])
+    url = reverse(f"admin:{model}_changelist")
+    response = client.get(f"{url}?{query}")
+    assert (response.status_code, response["Location"]) == (302, f"{url}?e=1")  # the sessions' list: a 500

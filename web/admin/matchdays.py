@@ -12,8 +12,6 @@ from itertools import groupby
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.options import IncorrectLookupParameters
-from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 from django.template.loader import render_to_string
@@ -213,17 +211,6 @@ def rating_changes_html(entries) -> str:
     return render_to_string("admin/league/matchday/rating_changes.html", {"rows": rows})
 
 
-class MatchdayChangeList(ChangeList):
-    """The matchday list, whose date links read `?date__year=`: Django builds a datetime from it and
-    turns a ValueError into its "invalid filter" redirect, but a year of 11 digits overflows instead."""
-
-    def get_filters(self, request):
-        try:
-            return super().get_filters(request)
-        except OverflowError as error:
-            raise IncorrectLookupParameters(error) from error
-
-
 class MatchdayForm(forms.ModelForm):
     reason = forms.CharField(
         required=False,
@@ -272,9 +259,6 @@ class MatchdayAdmin(CheckedAgainOnClash, ClubOwnedAdmin):
             path("import-bgstats/", from_app, name="league_matchday_import_bgstats"),
             *super().get_urls(),
         ]
-
-    def get_changelist(self, request, **kwargs):
-        return MatchdayChangeList
 
     @admin.display(description="Players")
     def players(self, matchday):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import flatten_fieldsets
+from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import ValidationError
 from django.http import Http404
 
@@ -86,6 +88,18 @@ def with_club(form_class, choices):
     return type(form_class.__name__, (ClubForm, form_class), {CLUB: field})
 
 
+class DateLinksChangeList(ChangeList):
+    """A list whose date links read `?date__year=` (matchdays, sessions): Django builds a datetime
+    from it and turns a ValueError into its "invalid filter" redirect, but a year of 11 digits
+    overflows instead."""
+
+    def get_filters(self, request):
+        try:
+            return super().get_filters(request)
+        except OverflowError as error:
+            raise IncorrectLookupParameters(error) from error
+
+
 class ClubOwnedAdmin(admin.ModelAdmin):
     """The admin of a model whose rows a club owns: another club's row is a 404 (Django would redirect
     with a message that it does not exist); a new row's club is chosen when the user has several;
@@ -96,6 +110,9 @@ class ClubOwnedAdmin(admin.ModelAdmin):
         if found is None:
             raise Http404(f"No {self.opts.verbose_name} has the ID “{object_id}”.")
         return found
+
+    def get_changelist(self, request, **kwargs):
+        return DateLinksChangeList
 
     def _owns_clubs(self) -> bool:
         return any(f.name == CLUB for f in self.opts.fields)
