@@ -360,3 +360,24 @@ def test_a_dated_lists_overflowing_date_link_is_the_invalid_filter_redirect(clie
     url = reverse(f"admin:{model}_changelist")
     response = client.get(f"{url}?{query}")
     assert (response.status_code, response["Location"]) == (302, f"{url}?e=1")  # the sessions' list: a 500
+
+
+def test_a_secretary_deletes_a_game_nobody_played_with_its_table(client, clubs):
+    north, south = clubs["north"], clubs["south"]
+    secretary(client, north)
+    for club in (north, south):
+        with scope(club=club.pk):
+            save_game(Game(name="Bridge", slug="bridge"))
+            save_game(Game(name="Skat", slug="skat"))
+    bridge, skat = (Game.objects.get(club=north, slug=slug) for slug in ("bridge", "skat"))
+    page = client.get(reverse("admin:league_game_delete", args=[bridge.pk])).content.decode()
+    assert "Are you sure" in page and "permission" not in page  # was: no permission for its rating table
+    assert client.post(reverse("admin:league_game_delete", args=[bridge.pk]), {"post": "yes"}).status_code == 302
+    action = {"action": "delete_selected", "_selected_action": [str(skat.pk)], "post": "yes"}
+    assert client.post(reverse("admin:league_game_changelist"), action).status_code == 302
+    assert not Game.objects.filter(club=north, slug__in=["bridge", "skat"]).exists()
+    assert not RatingTable.objects.filter(club=north, slug__in=["bridge", "skat"]).exists()
+    assert RatingTable.objects.filter(club=south, slug__in=["bridge", "skat"]).count() == 2
+    hearts = Game.objects.get(club=north, slug="hearts")  # played: its matchday protects it, named
+    page = client.get(reverse("admin:league_game_delete", args=[hearts.pk])).content.decode()
+    assert "Cannot delete game" in page and "Matchday 1" in page

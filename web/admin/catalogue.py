@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from league import history
 from league import services as league_services
 from league.models import Category, FormerName, Game, Page, Player
+from ratings.models import RatingTable
 from ratings.services.catalogue import (
     delete_categories,
     delete_games,
@@ -146,6 +147,12 @@ class GameAdmin(ClubOwnedAdmin):
 
     def save_model(self, request, obj, form, change):
         save_game(obj, new_game_method=not change)  # a new game's table on the method for one-round games
+
+    def get_deleted_objects(self, objs, request):
+        """A game's rating table goes with it (`delete_games`): the tables' admin deletes none on its
+        own, which Django would read as a permission the user lacks, refusing every game's delete."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, perms_needed - {str(RatingTable._meta.verbose_name)}, protected
 
     def delete_model(self, request, obj):
         delete_games([obj])
