@@ -381,3 +381,30 @@ def test_a_secretary_deletes_a_game_nobody_played_with_its_table(client, clubs):
     hearts = Game.objects.get(club=north, slug="hearts")  # played: its matchday protects it, named
     page = client.get(reverse("admin:league_game_delete", args=[hearts.pk])).content.decode()
     assert "Cannot delete game" in page and "Matchday 1" in page
+
+
+def test_a_form_opened_before_another_save_is_refused_saying_so(client, clubs):
+    """Every save writes the rows afresh: a second save of a page opened before it (Back, another tab)
+    named rows that were gone, and the page said only "Please correct the errors below"."""
+    north = clubs["north"]
+    secretary(client, north)
+    with scope(club=north.pk):
+        matchday = Matchday.objects.get(number=1)
+        opened = form_data(1, "2025-11-03", 2, [("GL", 1, None), ("K", 2, None)], matchday=matchday)
+        klondike, session = Game.objects.get(slug="klondike"), DealSession.objects.get()
+        rows = [("GL", "8x4", 5, 1, True, True), ("K", "8x4", 5, 1, False, True)]
+    url = reverse("admin:league_matchday_change", args=[matchday.pk])
+    assert client.post(url, {**opened, "notes": "first"}).status_code == 302
+    again = client.post(url, {**opened, "results-0-placing": "2", "results-1-placing": "1"})
+    assert "This matchday&#x27;s results were saved again after this page was opened" in again.content.decode()
+    assert list(matchday.results.order_by("placing").values_list("player__short_name", flat=True)) == ["GL", "K"]
+    url = reverse("admin:league_dealsession_change", args=[session.pk])
+    with scope(club=north.pk):
+        opened = session_form(klondike, "2025-11-03", rows, session=session)
+    assert client.post(url, opened).status_code == 302
+    with scope(club=north.pk):
+        opened = session_form(klondike, "2025-11-03", rows, session=session)
+    assert client.post(url, opened).status_code == 302
+    again = client.post(url, {**opened, "attempts-0-won": ""})
+    assert "This session&#x27;s attempts were saved again after this page was opened" in again.content.decode()
+    assert session.attempts.get(position=1).won

@@ -35,7 +35,7 @@ from web.admin.widgets import SharedOptionsSelect
 from web.bgstats import upload as bgstats_upload
 from web.fields import READERS, GivenField
 from web.pages.clashes import CheckedAgainOnClash
-from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs
+from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs, refuse_rows_saved_since
 from web.pages.formatting import format_change, format_rating
 
 
@@ -92,6 +92,7 @@ class ResultFormSet(LabelledRows, BaseInlineFormSet):
         return form
 
     def clean(self):
+        refuse_rows_saved_since(self, "This matchday's results")
         if any(form.errors for form in self.forms):
             return  # the rows' own errors come first; the whole is checked once they are fixed
         refuse_other_clubs(self.instance.club_id, [data["player"] for _, data in _kept_rows(self)])

@@ -21,7 +21,7 @@ from league.validation import DEALS, LEVELS, VARIANT_LENGTH, parse_won, variant_
 from ratings.deals import services as deal_services
 from ratings.deals.selectors import session_changes
 from web.fields import READERS, FlagField, WholeNumberField, refusal
-from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs
+from web.pages.club_admin import ClubOwnedAdmin, LabelledRows, refuse_other_clubs, refuse_rows_saved_since
 from web.pages.formatting import format_change, format_rating
 
 
@@ -75,6 +75,7 @@ def attempt_inputs(formset) -> list[deal_services.AttemptInput]:
 
 class AttemptFormSet(LabelledRows, BaseInlineFormSet):
     def clean(self):
+        refuse_rows_saved_since(self, "This session's attempts")
         if any(form.errors for form in self.forms):
             return  # the rows' own errors first
         game = self.instance.game if self.instance.game_id else None

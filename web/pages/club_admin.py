@@ -55,6 +55,17 @@ def refuse_other_clubs(club_id: int | None, players) -> None:
         raise ValidationError(f"{', '.join(others)}: another club's players; choose this club's.")
 
 
+def refuse_rows_saved_since(formset, rows: str) -> None:
+    """Every save writes a matchday's results (a session's attempts) afresh, under new ids: a form
+    opened before another save (another tab, Back, another secretary) names rows that are gone, and
+    Django refuses them on each row's hidden id, where no error is shown."""
+    if any("id" in form.errors for form in formset.forms):
+        raise ValidationError(
+            f"{rows} were saved again after this page was opened (in another tab or by another secretary), "
+            "so nothing was saved: open the page again to see them as they are now, then make the change."
+        )
+
+
 class ClubChoiceField(forms.ModelChoiceField):
     """A select of clubs, each named with its address: a copy of a club restored at another address
     has the same name."""
