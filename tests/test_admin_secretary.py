@@ -126,7 +126,9 @@ def test_a_bad_upload_lists_its_lines_and_imports_nothing(admin_client, club):
 def test_an_upload_of_existing_matchdays_is_refused_unless_replacing(admin_client, club):
     url = reverse("admin:league_matchday_import")
     data = CSV_HEADER + b"6,2025-11-15,Hearts,3,GL,1,,\n6,2025-11-15,Hearts,3,I,2,,\n"
-    assert "Matchday 6 already exists" in text(admin_client.post(url, {"file": _upload(data)}))
+    refused = text(admin_client.post(url, {"file": _upload(data)}))
+    # the page's own box named, not only the command's flag (it said "use --replace")
+    assert "Matchday 6 already exists; to replace its results, tick Replace on the upload page" in refused
     preview = text(admin_client.post(url, {"file": _upload(data), "replace": "on"}))
     assert "1 matchday with 2 results." in preview
 

@@ -450,7 +450,10 @@ def test_an_existing_matchday_is_refused_naming_it(db):
 
     errors = failure(csv("6,2025-11-15,Hearts,5,I,1,", "6,2025-11-15,Hearts,5,R,2,"))
 
-    assert errors == ["Matchday 6 already exists; use --replace to replace its results."]
+    assert errors == [
+        "Matchday 6 already exists; to replace its results, tick Replace on the upload page, "
+        "or give the command --replace."
+    ]
     assert counts() == before
 
 
@@ -541,7 +544,7 @@ def test_the_command_refuses_an_existing_matchday_unless_told_to_replace(db, tmp
 
     with pytest.raises(CommandError, match=r"^Nothing was imported") as raised:
         call_command("import_results", str(path))
-    assert "Matchday 6 already exists; use --replace to replace its results." in str(raised.value)
+    assert "Matchday 6 already exists; to replace its results, tick Replace" in str(raised.value)
 
     call_command("import_results", str(path), "--replace")
     assert "Imported 1 matchday with 2 results." in capsys.readouterr().out

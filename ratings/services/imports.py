@@ -178,6 +178,9 @@ def _as_named(row: TypedResult, shorts: dict[str, str]) -> TypedResult:
     return TypedResult(row.play, shorts[row.player], row.line, row.note, row.tied)
 
 
+HOW_TO_REPLACE = "tick Replace on the upload page, or give the command --replace"
+
+
 def _existing(imported: Sequence[ImportedMatchday], replace: bool) -> dict[int, Matchday]:
     """The file's matchdays that are stored already, by number; refused unless `replace`."""
     numbers = [m.number for m in imported]
@@ -185,9 +188,10 @@ def _existing(imported: Sequence[ImportedMatchday], replace: bool) -> dict[int, 
     if existing and not replace:
         shown = ", ".join(str(n) for n in sorted(existing))
         raise ValidationError(
-            f"Matchday {shown} already exists; use --replace to replace its results."
+            # one message for the admin's upload and the command, which ask for it each in its own way
+            f"Matchday {shown} already exists; to replace its results, {HOW_TO_REPLACE}."
             if len(existing) == 1
-            else f"Matchdays {shown} already exist; use --replace to replace their results."
+            else f"Matchdays {shown} already exist; to replace their results, {HOW_TO_REPLACE}."
         )
     return existing
 
