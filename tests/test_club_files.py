@@ -5,6 +5,7 @@ club's, of another version, or whose rows reach outside it is refused with nothi
 import io
 import json
 import re
+from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,10 +14,13 @@ from django.core.management.base import CommandError
 from django_scopes import scope
 
 from league import revision
+from league.bgstats import read_export
 from league.models import Club, FormerName, Matchday, Page, Player, Revision, Season
 from ratings.models import AttemptRating, RatingEntry, RatingTable, Standing
+from ratings.services.bgstats import import_bgstats
 from ratings.services.seasons import save_season
-from tests.conftest import CLUB_SLUG
+from tests.conftest import CLUB_SLUG, MIXED_MEMBERS
+from tests.test_against_the_game_mixed_league import export
 from web.importing import import_results
 
 NORTH_CSV = b"""matchday,date,game,rounds,player,placing,rated_placing
@@ -117,6 +121,27 @@ def test_a_club_at_the_address_already_is_replaced_only_when_asked(two_clubs, tm
 
     assert numbers(Club.objects.get(slug=CLUB_SLUG)) == before
     assert Club.objects.count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("games_after_players", [False, True], ids=["as-written", "as-written-before"])
+def test_a_club_with_plays_against_the_game_comes_back_with_its_stand_ins(two_clubs, tmp_path, games_after_players):
+    """A co-op or solo game's own rating is a player standing for the game: restored after its game,
+    also from a file written when players came first."""
+    club, _ = two_clubs
+    with scope(club=club.pk):
+        import_bgstats(read_export(export(MIXED_MEMBERS[:4]), date(2026, 11, 29)))
+    path = tmp_path / "club.json"
+    run("backup_database", str(path), "--club", CLUB_SLUG)
+    if games_after_players:
+        edited(path, lambda c: c["objects"].sort(key=lambda item: item["model"] == "league.game"))
+    before = numbers(club)
+
+    run("restore_database", str(path), "--club", "copy")
+
+    copy = Club.objects.get(slug="copy")
+    assert numbers(copy) == before
+    assert Player.objects.filter(club=copy, stands_for__club=copy).count() == 2  # Pandemic's and Azul's
 
 
 def edited(path, change) -> None:

@@ -37,13 +37,14 @@ from ratings.services.recompute import RecomputeError, rebuild_all
 
 FORMAT = "league-club"
 OWN_APPS = ("league", "ratings")
-# The club's rows, each model with the path to its club, in the order a restore writes them.
+# The club's rows, each model with the path to its club, in the order a restore writes them: games
+# before players, whom a game's own rating (a co-op or solo game's stand-in) refers to.
 CLUB_ROWS = [
     (Club, "pk"),
     (Category, "club"),
+    (Game, "club"),
     (Player, "club"),
     (FormerName, "player__club"),
-    (Game, "club"),
     (Page, "club"),
     (Season, "club"),
     (DealLevel, "game__club"),
@@ -56,6 +57,7 @@ CLUB_ROWS = [
     (RatingTable, "club"),
 ]
 MODELS = {model._meta.label_lower: model for model, _ in CLUB_ROWS}
+ORDER = {label: place for place, label in enumerate(MODELS)}
 
 
 class ClubFileError(Exception):
@@ -186,7 +188,10 @@ def _write(objects: list[dict], slug: str) -> Club:
     """Every row with a new key, its references to the file's other rows moved with them."""
     new_keys: dict[tuple[type, object], object] = {}
     club = None
-    for number, item in enumerate(objects, start=1):
+    # In CLUB_ROWS' order, each row keeping its number: a file written while players came before
+    # games (a stand-in before its game) restores too.
+    numbered = sorted(enumerate(objects, start=1), key=lambda pair: ORDER[pair[1]["model"]])
+    for number, item in numbered:
         try:
             (row,) = serializers.deserialize("json", json.dumps([item]))
         except (DeserializationError, ValueError) as exc:
