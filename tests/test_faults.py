@@ -4,6 +4,7 @@ module's limit, a backup into a folder that does not exist, a restore with no te
 In the site they end in a 503 page that says so."""
 
 import errno
+import io
 import os
 import sqlite3
 import subprocess
@@ -168,6 +169,36 @@ def test_an_import_into_a_read_only_database_says_so(db, tmp_path):
             cursor.execute("PRAGMA query_only = OFF")
     assert "the database is read-only" in message
     assert not Matchday.objects.exists()
+
+
+@sqlite_only
+@pytest.mark.parametrize(
+    ("command", "content", "words"),
+    [
+        (
+            "import_attempts",
+            "date,game,variant,level,deal,player,won\n2025-11-03,Solitaire,8x4,5,11,GL,W\n",
+            "imported",
+        ),
+        ("seed_deals", "game,variant,level,deal,plays,wins\nSolitaire,8x4,5,11,100,10\n", "imported"),
+        ("merge_players", None, "merged"),
+    ],
+    ids=["import_attempts", "seed_deals", "merge_players"],
+)
+def test_attempts_seeds_and_a_merge_on_a_read_only_database_say_so_in_one_line(db, tmp_path, command, content, words):
+    call_command("import_results", str(results_file(tmp_path, matchdays=2)), stdout=io.StringIO())
+    path = tmp_path / "file.csv"
+    path.write_text(content or "")
+    args = [str(path)] if content else ["A1", "B2"]
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA query_only = ON")
+    try:
+        message = refusal(command, *args)  # was a traceback ending in OperationalError
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA query_only = OFF")
+    assert message.startswith(f"Nothing was {words}") and "the database is read-only" in message
+    assert Player.objects.count() == 4
 
 
 @postgres_only

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from league import history
 from league.models import Write
 from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, import_attempts
+from web.faults import told
 from web.importing import ImportFailed
 from web.management.clubs import add_club_argument, club_named, in_club
 from web.page_cache.ahead import rendered_ahead
@@ -42,7 +43,12 @@ class Command(BaseCommand):
         club = club_named(club)
         data = read(file)
         try:
-            with in_club(club), history.way_in(Write.Way.IMPORT), rendered_ahead():
+            with (
+                told(f"Nothing was imported from {file}"),
+                in_club(club),
+                history.way_in(Write.Way.IMPORT),
+                rendered_ahead(),
+            ):
                 summary = import_attempts(data, replace=replace)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None

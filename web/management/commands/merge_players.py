@@ -5,6 +5,7 @@ from league.models import Player
 from league.validation import name_key
 from ratings.services.impact import impact
 from ratings.services.players import merge_players, merge_problems, played
+from web.faults import told
 from web.management.clubs import add_club_argument, club_named, in_club
 
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
 
     def handle(self, keep: str, drop: str, dry_run: bool, club: str | None, **options):
         club = club_named(club)
-        with in_club(club):
+        with told("Nothing was merged"), in_club(club):
             kept, dropped = _player(keep), _player(drop)
             problems = merge_problems(kept, dropped)
             if problems:

@@ -3,6 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from web.deals.importing import SEED_COLUMNS, import_seeds
+from web.faults import told
 from web.importing import ImportFailed
 from web.management.clubs import add_club_argument, club_named, in_club
 from web.management.commands.import_attempts import read
@@ -24,7 +25,7 @@ class Command(BaseCommand):
         club = club_named(club)
         data = read(file)
         try:
-            with in_club(club):
+            with told(f"Nothing was imported from {file}"), in_club(club):
                 summary = import_seeds(data)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
