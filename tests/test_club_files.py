@@ -2,6 +2,7 @@
 site's other clubs, at its own address or another, with every rating it had; a file that is not a
 club's, of another version, or whose rows reach outside it is refused with nothing written."""
 
+import codecs
 import io
 import json
 import re
@@ -142,6 +143,19 @@ def test_a_club_with_plays_against_the_game_comes_back_with_its_stand_ins(two_cl
     copy = Club.objects.get(slug="copy")
     assert numbers(copy) == before
     assert Player.objects.filter(club=copy, stands_for__club=copy).count() == 2  # Pandemic's and Azul's
+
+
+@pytest.mark.django_db
+def test_a_club_file_saved_by_an_editor_with_a_byte_order_mark_is_restored(two_clubs, tmp_path):
+    club, _ = two_clubs
+    path = tmp_path / "club.json"
+    run("backup_database", str(path), "--club", CLUB_SLUG)
+    path.write_bytes(codecs.BOM_UTF8 + path.read_bytes())  # Notepad's or PowerShell's "UTF-8"
+    before = numbers(club)
+
+    run("restore_database", str(path), "--club", "copy")  # was taken for a whole-database backup
+
+    assert numbers(Club.objects.get(slug="copy")) == before
 
 
 def edited(path, change) -> None:

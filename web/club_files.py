@@ -5,6 +5,7 @@ restore recomputes them, so a file can only hold facts."""
 
 from __future__ import annotations
 
+import codecs
 import json
 
 from django.contrib.auth import get_user_model
@@ -109,7 +110,7 @@ def _no_constant(name: str):
 
 def _read(data: bytes) -> dict:
     try:
-        content = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        content = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ClubFileError(f"it is not a club's file (not JSON: {exc})") from None
     if not isinstance(content, dict) or content.get("format") != FORMAT or not isinstance(content.get("objects"), list):
@@ -148,8 +149,9 @@ def _strings(values) -> bool:
 
 
 def is_club_file(data: bytes) -> bool:
-    """Whether `data` looks like a club's file (a whole-database backup does not)."""
-    return data.lstrip()[:1] == b"{"
+    """Whether `data` looks like a club's file (a whole-database backup does not). An editor may
+    have put a byte order mark before it, as the other files' readers allow."""
+    return data.removeprefix(codecs.BOM_UTF8).lstrip()[:1] == b"{"
 
 
 def _described(number: int, item: dict) -> str:
