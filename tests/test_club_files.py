@@ -258,3 +258,9 @@ def test_a_whole_database_backup_is_not_restored_with_a_clubs_options(two_clubs,
     path.write_bytes(b"SQLite format 3\x00")
     with pytest.raises(CommandError, match=r"is not a club's file, so --club and --replace mean nothing"):
         run("restore_database", str(path), "--club", "copy", "--no-input")
+
+
+@pytest.mark.django_db
+def test_a_club_file_that_is_not_there_is_said_to_be_missing(two_clubs, tmp_path):
+    with pytest.raises(CommandError, match=r"^Nothing was restored: .*north.json is not a file\.$"):
+        run("restore_database", str(tmp_path / "north.json"), "--club", "copy")  # was "not a club's file"

@@ -26,11 +26,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, source: Path, interactive: bool, club: str | None, replace: bool, **options):
-        data = b""  # not a file: the whole-database restore says so
+        if not source.is_file():  # a mistyped name is said to be one, whatever options came with it
+            raise CommandError(f"Nothing was restored: {source} is not a file.")
         try:
-            if source.is_file():
-                with source.open("rb") as head:
-                    data = head.read(64)
+            with source.open("rb") as head:
+                data = head.read(64)
         except OSError as exc:
             raise CommandError(f"Nothing was restored: {exc.strerror} ({source}).") from None
         if is_club_file(data):
