@@ -277,6 +277,15 @@ def test_a_new_secretary_is_created_with_the_password_typed_twice(monkeypatch):
     assert list(Club.objects.get(slug="north").secretaries.all()) == [bob]
 
 
+@pytest.mark.parametrize("username", ["Anna Berg", " bob", "x" * 151])
+def test_a_new_secretarys_name_that_no_user_may_have_is_refused_before_the_password(monkeypatch, username):
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": pytest.fail("asked for a password"))
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    with pytest.raises(CommandError, match=r"^No club was made: the user name '.*': (Enter a valid|.* at most 150)"):
+        run("create_club", "north", "North Card Club", "--secretary", username)
+    assert not Club.objects.exists() and not User.objects.exists()
+
+
 def test_with_no_input_a_secretary_who_is_no_user_is_refused_and_nothing_is_made():
     with pytest.raises(CommandError, match=r"^No club was made: there is no user 'bob', and with --no-input"):
         run("create_club", "north", "North Card Club", "--secretary", "bob", "--no-input")

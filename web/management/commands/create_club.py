@@ -57,6 +57,11 @@ class Command(BaseCommand):
                 "for one. Create the user first (createsuperuser, or Users in the admin), or run this in a terminal."
             )
         User = get_user_model()
+        try:  # as createsuperuser checks it: the admin refuses such a name, and one cut or stripped never logs in
+            User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
+        except ValidationError as exc:
+            why = " ".join(exc.messages)
+            raise CommandError(f"No club was made: the user name {quoted(username)}: {why}") from None
         while True:
             password = getpass.getpass(f"Password for the new user {username}: ")
             if password != getpass.getpass("Password (again): "):
