@@ -241,6 +241,17 @@ def test_a_club_file_is_never_written_over_an_existing_file(two_clubs, tmp_path)
 
 
 @pytest.mark.django_db
+def test_a_club_file_into_a_folder_that_does_not_exist_names_the_folder(two_clubs, tmp_path):
+    folder = tmp_path / "nowhere"
+    with pytest.raises(CommandError) as refused:
+        run("backup_database", str(folder / "club.json"), "--club", CLUB_SLUG)
+    assert str(refused.value) == (  # was "No such file or directory (.../club.json.partial)"
+        f"No backup was written: the folder {folder} does not exist; create it first or choose another."
+    )
+    assert not folder.exists()
+
+
+@pytest.mark.django_db
 def test_a_number_json_allows_but_no_rating_can_hold_is_refused(two_clubs, tmp_path):
     path = tmp_path / "club.json"
     run("backup_database", str(path), "--club", CLUB_SLUG)

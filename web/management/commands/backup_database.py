@@ -32,6 +32,10 @@ class Command(BaseCommand):
     def club(self, out: Path, club):
         if out.exists():
             raise CommandError(f"No backup was written: {out} exists already; choose a new name.")
+        if not out.parent.is_dir():  # said of the folder, as a whole-database backup says it
+            raise CommandError(
+                f"No backup was written: the folder {out.parent} does not exist; create it first or choose another."
+            )
         partial = out.with_name(out.name + ".partial")
         try:
             partial.write_text(club_file(club), encoding="utf-8")
