@@ -50,6 +50,17 @@ def test_dates_that_cannot_be_are_refused(tmp_path, dates, message):
         call_command("generate_league", str(tmp_path / "x.csv"), "--matchdays", "10", *dates)
 
 
+@pytest.mark.parametrize("option", ["", "--solitaire", "--attempts-out"])
+def test_a_file_in_a_folder_that_does_not_exist_is_refused_in_one_line(tmp_path, option):
+    missing = tmp_path / "nowhere" / "x.csv"
+    args = [str(missing)] if option != "--attempts-out" else [str(tmp_path / "league.csv"), option, str(missing)]
+    if option == "--solitaire":
+        args.append(option)
+    with pytest.raises(CommandError) as refused:  # was a traceback ending in FileNotFoundError
+        call_command("generate_league", *args, "--players", "5", "--matchdays", "3", "--attempts", "3")
+    assert str(refused.value) == f"Nothing was written: no such file or folder ({missing})."
+
+
 def test_with_sides_a_third_of_the_matchdays_are_played_in_sides_and_import_back(tmp_path, db):
     from league.models import Result
     from web.importing import import_results

@@ -10,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tools.generate import first_day, generate, last_day, numbered, people
 from tools.generate_deals import generate_attempts, generate_seeds
 from web.deals.importing import ATTEMPT_COLUMNS, ATTEMPT_OPTIONAL, SEED_COLUMNS
+from web.faults import describe
 from web.importing import COLUMNS
 
 
@@ -81,7 +82,7 @@ class Command(BaseCommand):
                 "Choose an earlier --start or --end."
             )
         names = people(players) if options["people"] else numbered(players)
-        stream = sys.stdout if out == "-" else Path(out).open("w", newline="", encoding="utf-8")
+        stream = opened(out)
         try:
             writer = csv.writer(stream, lineterminator="\n")
             sides = options["sides"]
@@ -132,8 +133,18 @@ class Command(BaseCommand):
             self.stdout.write(f"Wrote {rows} attempts ({players} players) to {out}.")
 
 
+def opened(out: str):
+    """Standard output for "-", else the file, made afresh; a folder not there is told in one line."""
+    if out == "-":
+        return sys.stdout
+    try:
+        return Path(out).open("w", newline="", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"Nothing was written: {describe(exc)}.") from None
+
+
 def write_csv(out: str, header: list[str], rows) -> int:
-    stream = sys.stdout if out == "-" else Path(out).open("w", newline="", encoding="utf-8")
+    stream = opened(out)
     try:
         writer = csv.writer(stream, lineterminator="\n")
         writer.writerow(header)
