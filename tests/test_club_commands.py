@@ -152,6 +152,19 @@ def test_the_demo_loads_as_its_own_club_once_beside_the_others(north_and_south):
     assert figures_of(north) == before
 
 
+def test_the_demo_into_a_club_whose_hearts_is_played_against_deals_is_refused_in_one_line(north_and_south, tmp_path):
+    (tmp_path / "hearts.csv").write_text(ATTEMPTS.replace("Solitaire", "Hearts"))
+    run("import_attempts", str(tmp_path / "hearts.csv"), "--club", "south")
+    with pytest.raises(CommandError) as refused:  # was a traceback ending in ImportFailed
+        run("load_demo", "--club", "south")
+    assert str(refused.value) == (
+        "The demo data was not loaded: Matchday 1: Hearts is played against deals; "
+        "import its attempts with import_attempts instead."
+    )
+    assert not Matchday.objects.filter(club__slug="south").exists()
+    assert not Game.objects.filter(club__slug="south").exclude(name="Hearts").exists()
+
+
 def test_make_runs_demo_comes_once_on_a_site_without_clubs_and_stays_deleted():
     makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
     assert "manage.py load_demo --club demo --if-no-clubs\n" in makefile

@@ -12,7 +12,7 @@ from league.models import Category, Club, Game, Matchday, Page
 from league.placings import BY_PLACINGS, LOWEST_WINS
 from ratings.services.catalogue import save_category, save_game
 from web.faults import told
-from web.importing import import_results
+from web.importing import ImportFailed, import_results
 from web.management.clubs import add_club_argument, club_named, in_club
 
 DEMO = Path(__file__).resolve().parents[2] / "demo"
@@ -79,10 +79,14 @@ class Command(BaseCommand):
         if if_no_clubs and Club.objects.exists():
             self.stdout.write("The site has clubs already; demo data not loaded.")
             return
-        with told("The demo data was not loaded"), transaction.atomic():
-            found = demo_club(club) if club is not None else club_named(None)
-            with in_club(found):
-                self._load()
+        try:
+            with told("The demo data was not loaded"), transaction.atomic():
+                found = demo_club(club) if club is not None else club_named(None)
+                with in_club(found):
+                    self._load()
+        except (ImportFailed, ValidationError) as refused:  # the club's own games or names stand in the way
+            errors = refused.errors if isinstance(refused, ImportFailed) else refused.messages
+            raise CommandError("The demo data was not loaded: " + " ".join(errors)) from None
 
     def _load(self) -> None:
         if Matchday.objects.exists():
