@@ -20,6 +20,7 @@ from league.models.clubs import RESERVED_SLUGS
 from ratings.services.catalogue import save_game
 from tests.test_club_admin import CSV, clubs, owned, secretary  # noqa: F401 - the fixture
 from web.club_files import ClubFileError, club_file, restore_club
+from web.clubs.addresses import forget
 from web.importing import import_results
 
 pytestmark = pytest.mark.no_club
@@ -332,6 +333,11 @@ def test_a_clubs_address_typed_in_another_case_leads_to_that_club_and_never_anot
     for path, page in (("/North/players/", "/north/players/"), ("/SOUTH/players/", "/south/players/")):
         response = client.get(path)
         assert (response.status_code, response["Location"]) == (301, page), path
+    Club.objects.filter(slug="south").update(slug="South")  # made with capitals (create_club, the admin)
+    forget()
+    for path in ("/south/players/", "/SOUTH/players/"):
+        response = client.get(path)
+        assert (response.status_code, response["Location"]) == (301, "/South/players/"), path
     response = client.get("/ｓｏｕｔｈ/players/")  # another script's letters: no club's address
     assert response.status_code == 404
     assert "Southerner" not in response.content.decode()

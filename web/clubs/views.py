@@ -39,7 +39,7 @@ def old_address(request, rest: str):
     if not rest.endswith("/") and is_page(f"/{rest}/", getattr(request, "urlconf", None)):
         return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
     first, slash, after = rest.partition("/")
-    if first != first.lower() and (club := clubs_by_slug().get(first.lower())) is not None:
+    if (club := _in_another_case(first)) is not None:
         lowered = f"/{club.slug}{slash}{after}"
         if not lowered.endswith("/") and is_page(lowered + "/", urlconf(club.slug, club.pk)):
             lowered += "/"  # one redirect, not two
@@ -52,6 +52,13 @@ def old_address(request, rest: str):
         if is_page(target, urlconf(slug)):
             return _redirect(request, target)
     raise Http404("No page has this address.")
+
+
+def _in_another_case(first: str) -> Club | None:
+    """The club whose address `first` is in another case (addresses are unique in any case): /North/
+    for north, and /north/ for a club made with capitals, North."""
+    wanted = first.lower()
+    return next((club for slug, club in clubs_by_slug().items() if slug != first and slug.lower() == wanted), None)
 
 
 def _redirect(request, path: str) -> HttpResponsePermanentRedirect:
