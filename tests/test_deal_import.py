@@ -1,5 +1,6 @@
 """The attempts and seeds CSV imports: all or nothing, with messages that name the line."""
 
+import io
 import re
 
 import pytest
@@ -154,3 +155,13 @@ def test_seeds_and_attempts_together_agree_with_a_full_recompute(db):
     import_seeds(SEEDS.replace("7x4", "8x4").encode())
     import_attempts(ATTEMPTS.encode())
     call_command("recompute_ratings", "--check")
+
+
+def test_seeding_one_deal_says_one_deal(db, tmp_path):
+    out = io.StringIO()
+    call_command(
+        "seed_deals",
+        str(write(tmp_path, "game,variant,level,deal,plays,wins\nSolitaire,7x4,5,11,100,10\n")),
+        stdout=out,
+    )
+    assert out.getvalue().splitlines()[0] == "Seeded 1 deal (1 new)."

@@ -29,6 +29,7 @@ class Command(BaseCommand):
                 summary = import_seeds(data)
         except ImportFailed as exc:
             raise CommandError(f"Nothing was imported from {file}:\n" + "\n".join(exc.errors)) from None
-        self.stdout.write(f"Seeded {summary.deals_seeded} deals ({summary.deals_created} new).")
+        n = summary.deals_seeded
+        self.stdout.write(f"Seeded {n} deal{'' if n == 1 else 's'} ({summary.deals_created} new).")
         if summary.games_created:
             self.stdout.write("New games (played against deals): " + ", ".join(summary.games_created))
