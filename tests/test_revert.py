@@ -349,3 +349,74 @@ def test_a_categorys_table_taken_away_when_its_game_turns_official_comes_back_wi
     revert(made_official)
     back = RatingTable.objects.get(category=tcg)
     assert (back.pk, back.method) == (table.pk, "pairwise-winner") and ratings_now() == before
+
+
+def _trading_cards(*games: tuple[str, bool]):
+    """A category of unofficial games and its table on another method than the club formula."""
+    from league.models import Category
+    from ratings.services.catalogue import save_category, save_game
+
+    tcg = Category(name="Trading card games", slug="tcg")
+    save_category(tcg)
+    made = [Game(name=name, slug=name.lower(), category=tcg, official=official) for name, official in games]
+    for game in made:
+        save_game(game)
+    table = RatingTable.objects.get(category=tcg)
+    table.method = "pairwise-winner"
+    save_rating_table(table)
+    return tcg, table, made
+
+
+def test_a_categorys_table_taken_away_with_its_last_unofficial_game_comes_back_when_the_delete_is_undone(club):
+    tcg, table, (pokemon,) = _trading_cards(("Pokemon", False))
+    delete_games([pokemon])
+    deleted = latest()
+    assert not RatingTable.objects.filter(category=tcg).exists() and deleted.summary == "Game Pokemon deleted"
+    revert(deleted)
+    back = RatingTable.objects.get(category=tcg)
+    assert (back.pk, back.method) == (table.pk, "pairwise-winner")
+
+
+def test_a_categorys_table_made_again_since_is_overwritten_only_when_asked_and_kept_in_the_history(club):
+    from ratings.services.catalogue import save_game
+
+    tcg, table, (pokemon, magic) = _trading_cards(("Pokemon", False), ("Magic", True))
+    pokemon.official = True
+    save_game(pokemon)  # the category's table goes
+    made_official = latest()
+    magic.official = False
+    save_game(magic)  # a new table for the category, which a later write sets
+    again = RatingTable.objects.get(category=tcg)
+    again.method = "pairwise-placing"
+    save_rating_table(again)
+    method_set = latest()
+    with pytest.raises(RevertRefused) as refused:
+        revert(made_official)
+    assert refused.value.problems == [
+        f"Rating table Trading card games: its category has another table since by "
+        f"“{method_set.summary}” ({method_set.at:%Y-%m-%d %H:%M}), which this would replace."
+    ]
+    assert RatingTable.objects.get(category=tcg).pk == again.pk
+    revert(made_official, overwrite=True)
+    assert RatingTable.objects.get(category=tcg).pk == table.pk
+    assert "has been deleted since by" in plan(method_set).problems[0]  # named: it can be put back in turn
+
+
+def test_an_object_whose_id_was_given_again_to_another_is_not_put_back_over_it(club):
+    from league.services import save_player
+
+    gone = Player(name="Gone Player", short_name="Gone")
+    save_player(gone)
+    old_id = gone.pk
+    delete_players([gone])
+    deleted = latest()
+    other = Player(name="Other Player", short_name="Other")
+    save_player(other)
+    added = latest()
+    # as SQLite counts on from the highest id left once a migration remakes a table
+    Player.objects.filter(pk=other.pk).update(id=old_id)
+    added.changes.update(key=old_id)
+    with pytest.raises(RevertRefused) as refused:
+        revert(deleted, overwrite=True)
+    assert refused.value.problems == [f"Player Gone cannot come back: its id is taken since by “{added.summary}”."]
+    assert Player.objects.get(pk=old_id).short_name == "Other"

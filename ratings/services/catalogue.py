@@ -5,6 +5,7 @@ tables in step: a game's table, the overall and category tables it counts in, re
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -120,11 +121,9 @@ def _save_game(game: Game) -> list[RatingTable]:
     history.record(game.club_id, [history.saved("game", game, history.fields_of(old))])
     if old is not None and old.against_deals != game.against_deals:
         _switch_kind(game)
-    categories = list(RatingTable.objects.filter(club_id=game.club_id, scope=RatingTable.Scope.CATEGORY))
-    engine.sync_tables(game.club_id)  # before the recompute, which only makes tables that are missing
-    # A category's table goes once none of its games is unofficial: kept, so a revert brings back its method.
-    kept = set(RatingTable.objects.filter(pk__in=[t.pk for t in categories]).values_list("pk", flat=True))
-    history.record(game.club_id, history.deleted("rating table", [t for t in categories if t.pk not in kept]))
+    with tables_kept(game.club_id) as gone:
+        engine.sync_tables(game.club_id)  # before the recompute, which only makes tables that are missing
+    history.record(game.club_id, gone)
     moved = old is not None and (old.official, old.category_id) != (game.official, game.category_id)
     first = game.matchdays.in_play_order().first() if moved else None
     if first is None:
@@ -158,14 +157,23 @@ def _deleted(kind: str, rows) -> None:
     """Delete the rows, then keep their clubs' tables in step."""
     clubs = set(rows.values_list("club", flat=True))
     for club in clubs:
-        mine = rows.filter(club=club)
-        # Their tables go with them, kept too: a revert brings back a table's method and parameters.
-        tables = RatingTable.objects.filter(**{f"{kind}__in": mine})
-        history.record(club, history.deleted(kind, mine) + history.deleted("rating table", tables))
-    rows.delete()
-    for club in clubs:
-        engine.sync_tables(club)
+        with tables_kept(club) as gone:  # its own, and a category's that had no other unofficial game
+            changes = history.deleted(kind, rows.filter(club=club))
+            rows.filter(club=club).delete()
+            engine.sync_tables(club)
+        history.record(club, changes + gone)
     Revision.bump(*clubs)
+
+
+@contextmanager
+def tables_kept(club: int):
+    """The club's tables (not a season's) that go within, as the history keeps them: a game's with it,
+    a category's once none of its games is unofficial. A revert then brings back their methods."""
+    tables = list(RatingTable.objects.filter(club_id=club))
+    gone: list = []
+    yield gone
+    there = set(RatingTable.objects.filter(pk__in=[t.pk for t in tables]).values_list("pk", flat=True))
+    gone += history.deleted("rating table", [t for t in tables if t.pk not in there])
 
 
 def _switch_kind(game: Game) -> None:

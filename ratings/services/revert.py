@@ -91,8 +91,18 @@ def plan(write: Write) -> Plan:
             found.problems.append(
                 f"{change.label} has been deleted since{_since(change, last=True)}; revert that first."
             )
+        elif now is not None and change.after is None and (other := _added_since(change)) is not None:
+            # the id was given again to another object (SQLite counts on from the highest id left
+            # when a migration remakes a table): putting this one back would overwrite that one
+            found.problems.append(f"{change.label} cannot come back: its id is taken since by “{other.summary}”.")
         elif _compared(now) != _compared(change.after):
             found.changed_since.append(f"{change.label} has been changed since{_since(change)}.")
+        if change.kind == "rating table" and now is None and change.before is not None:
+            if (standing := _in_its_place(change.before)) is not None:
+                found.changed_since.append(
+                    f"{change.label}: its {'game' if standing.game_id else 'category'} has another table since"
+                    f"{_since(change, 'rating table', standing.pk)}, which this would replace."
+                )
         if change.kind == "matchday":
             for state in (change.before, change.after):
                 if state:
@@ -173,13 +183,14 @@ def revert(write: Write, *, user=None, reason: str = "", overwrite: bool = False
     if found.problems or (found.changed_since and not overwrite):
         raise RevertRefused(found.problems or found.changed_since)
     changes = list(write.changes.all())
+    standing = set(RatingTable.objects.filter(club_id=write.club_id).values_list("pk", flat=True))
     try:
         with history.way_in(Write.Way.REVERT, user, reason, reverts=write), history.one_write():
             # Objects the write deleted or changed come back first (a matchday's player, game), its
             # matchdays and sessions next, and what it added goes last (a player once their results have).
             for change in changes:
                 if change.kind in KINDS and change.before is not None:
-                    _put_fields(change)
+                    _put_fields(change, standing)
             _put_matchdays(write, [c for c in changes if c.kind == "matchday"])
             _put_sessions([c for c in changes if c.kind == "session"])
             for change in changes:
@@ -207,12 +218,12 @@ def _hold(write: Write) -> None:
         list(rows.values_list("pk", flat=True))
 
 
-def _put_fields(change: Change) -> None:
+def _put_fields(change: Change, standing: set[int]) -> None:
     model, save, _ = KINDS[change.kind]
     manager = RatingTable.every if model is RatingTable else model.objects
     obj = manager.filter(pk=change.key).first()
     if obj is None and model is RatingTable:
-        _make_way(change.before)
+        _make_way(change.before, standing)
     obj = obj or model(pk=change.key)
     for f in model._meta.concrete_fields:
         if f.name in change.before:
@@ -222,12 +233,35 @@ def _put_fields(change: Change) -> None:
     save(obj)
 
 
-def _make_way(table: dict) -> None:
-    """A game or category brought back got a new table from sync_tables, unplayed: the kept one, under
-    its own id (which the history's writes name), takes its place with its method and parameters."""
-    for owner in ("game", "category"):
-        if table.get(owner) is not None:
-            RatingTable.objects.filter(**{f"{owner}_id": table[owner]}).delete()
+def _in_its_place(table: dict) -> RatingTable | None:
+    """The table its game or category has now, if any."""
+    owner = next((name for name in ("game", "category") if table.get(name) is not None), None)
+    return RatingTable.objects.filter(**{f"{owner}_id": table[owner]}).first() if owner else None
+
+
+def _make_way(table: dict, standing: set[int]) -> None:
+    """The kept table comes back under its own id (which the history's writes name), with its method
+    and parameters, in place of the one its game or category has: a game brought back got one from
+    sync_tables, unplayed; one `standing` before the revert (overwritten, as asked) is kept too."""
+    found = _in_its_place(table)
+    if found is None:
+        return
+    if found.pk in standing:
+        history.record(found.club_id, history.deleted("rating table", [found]))
+    found.delete()
+
+
+def _added_since(change: Change) -> Write | None:
+    """The later write that added another object under the key of one the change deleted: not a
+    revert, which only ever puts an object back under its own key."""
+    added = (
+        Change.objects.filter(kind=change.kind, key=change.key, write__pk__gt=change.write_id, before__isnull=True)
+        .filter(write__reverts__isnull=True)
+        .select_related("write")
+        .order_by("-write")
+        .first()
+    )
+    return added.write if added is not None else None
 
 
 def _remove(change: Change) -> None:
