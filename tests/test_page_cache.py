@@ -236,6 +236,28 @@ def test_a_write_in_one_club_leaves_the_pages_of_another_cached(backend, client,
     assert not served(client, "/another/")[1]
 
 
+def test_a_second_club_renews_the_firsts_pages_which_then_link_to_the_list_of_clubs(backend, client, club):
+    """A club's pages link to the list of clubs only while the site holds others: the second club made
+    renews the first's pages, which gain the link, and so does deleting it, which takes the link away;
+    a third club leaves the others' pages cached (web.context_processors: `nav_clubs`)."""
+    link = '<a href="/">Clubs</a>'
+    assert link not in served(client, "/card-games/")[0].content.decode()
+    assert served(client, "/card-games/")[1]
+    with backend():
+        another = Club.objects.create(slug="another", name="Another")
+    page, hit = served(client, "/card-games/")
+    assert not hit and link in page.content.decode()
+    served(client, "/another/")
+    with backend():
+        Club.objects.create(slug="third", name="Third")
+    assert served(client, "/card-games/")[1] and served(client, "/another/")[1]
+    with backend():
+        league_services.delete_club(Club.objects.get(slug="third"))
+        league_services.delete_club(another)
+    page, hit = served(client, "/card-games/")
+    assert not hit and link not in page.content.decode()
+
+
 def test_downloads_are_cached_per_table_and_format(backend, client, club):
     csv, _ = served(client, "/card-games/?export=csv&table=overall")
     assert csv["Content-Type"].startswith("text/csv")

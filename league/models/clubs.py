@@ -100,13 +100,15 @@ class Club(models.Model):
         return self.name
 
     def save(self, *args, **kwargs) -> None:
+        adding = self._state.adding
         super().save(*args, **kwargs)
-        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(self.pk))  # every worker's addresses
+        others = _the_one_other(self.pk) if adding else ()
+        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(self.pk), *others)  # every worker's addresses
 
     def delete(self, *args, **kwargs):
         pk = self.pk
         deleted = super().delete(*args, **kwargs)
-        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(pk))
+        Revision.renew(revision.CLUBS, revision.LEAGUE, revision.of_club(pk), *_the_one_other(pk))
         return deleted
 
     def validate_unique(self, exclude=None) -> None:
@@ -135,6 +137,15 @@ class Club(models.Model):
         """The club's choice, else the site's."""
         value = getattr(self, name)
         return value if value is not None else getattr(settings, CLUB_SETTINGS[name])
+
+
+def _the_one_other(pk: int) -> tuple[str, ...]:
+    """The scope of the site's one club beside club `pk`, when there is exactly one: a club's pages
+    link to the list of clubs only while there are others (web.context_processors: `nav_clubs`), so
+    the second club made, or the last but one deleted, changes the other's pages; a third leaves
+    them as they were."""
+    others = list(Club.objects.exclude(pk=pk).values_list("pk", flat=True)[:2])
+    return (revision.of_club(others[0]),) if len(others) == 1 else ()
 
 
 _answering: ContextVar = ContextVar("answering", default=None)
