@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -68,9 +68,23 @@ def one_write():
         with transaction.atomic():
             yield
             if pending:
-                _store(pending[0][0], [change for _, changes in pending for change in changes])
+                changes = _merged([change for _, changes in pending for change in changes])
+                if changes:
+                    _store(pending[0][0], changes)
     finally:
         _open.reset(token)
+
+
+def _merged(changes: list[Changed]) -> list[Changed]:
+    """One change an object, where it first stands: as the write found it and as it left it (a
+    revert's game brings back its table's method, then the table its own). Those left as found go."""
+    merged: dict[tuple[str, int], Changed] = {}
+    for change in changes:
+        first = merged.get((change.kind, change.key))
+        if first is not None:
+            change = replace(change, before=first.before, players=first.players | change.players)
+        merged[change.kind, change.key] = change
+    return [change for change in merged.values() if change.before != change.after]
 
 
 def record(club_id: int, changes: Iterable[Changed]) -> None:

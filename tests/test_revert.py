@@ -420,3 +420,22 @@ def test_an_object_whose_id_was_given_again_to_another_is_not_put_back_over_it(c
         revert(deleted, overwrite=True)
     assert refused.value.problems == [f"Player Gone cannot come back: its id is taken since by “{added.summary}”."]
     assert Player.objects.get(pk=old_id).short_name == "Other"
+
+
+@pytest.mark.parametrize("to_deals", [True, False])
+def test_a_game_switched_to_or_from_deals_comes_back_with_its_tables_method_and_so_does_the_switch(club, to_deals):
+    from ratings.services.catalogue import save_game
+
+    skat = Game(name="Skat", slug="skat", against_deals=not to_deals)
+    save_game(skat, new_game_method=True)  # unplayed, on the new game method (deals: theirs)
+    kept = history.fields_of(RatingTable.objects.get(game=skat))
+    skat.against_deals = to_deals
+    save_game(skat)
+    switched = latest()
+    assert switched.summary == "Game Skat changed"
+    after = history.fields_of(RatingTable.objects.get(game=skat))
+    revert(switched)  # before: the club formula, whatever the table's method was
+    assert history.fields_of(RatingTable.objects.get(game=skat)) == kept
+    revert(latest())  # before: refused, the table changed twice in the revert
+    assert history.fields_of(RatingTable.objects.get(game=skat)) == after
+    assert Game.objects.get(pk=skat.pk).against_deals == to_deals

@@ -178,11 +178,14 @@ def tables_kept(club: int):
 
 def _switch_kind(game: Game) -> None:
     """A game newly played against deals (or no longer) gets its table's method for that; it has
-    nothing to rate yet (`Game.clean` refuses a switch once played)."""
+    nothing to rate yet (`Game.clean` refuses a switch once played). The table's method is in the
+    history with the game's, so that a revert of the switch puts back the method it had."""
     table = game_table(game)
+    before = history.fields_of(table)
     table.method = methods.deals.SLUG if game.against_deals else "club"
     table.parameters = {}
     table.save()
+    history.record(game.club_id, [history.saved("rating table", table, before)])
     if game.against_deals:
         deal_engine.recompute(table)
     else:
