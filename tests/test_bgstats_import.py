@@ -238,3 +238,16 @@ def test_two_new_games_under_one_name_are_refused_by_name_and_nothing_is_saved(d
         add_games([Game(name="Azul", slug="azul"), Game(name="AZUL", slug="azul-2")])
     assert refused.value.messages == ["AZUL and Azul would have the same name (AZUL)."]
     assert not Game.objects.exists()
+
+
+def test_an_import_reverted_then_the_revert_reverted_brings_back_the_games_stand_ins(imported):
+    from ratings.services.revert import revert
+    from tests.test_revert import latest, ratings_now
+
+    before, players = ratings_now(), Player.objects.count()
+    revert(Write.objects.get())
+    undo = latest()
+    # a game's stand-in goes with the game (on delete, cascade): the history keeps it deleted too
+    assert undo.changes.filter(kind="player").count() == players
+    revert(undo)  # before: refused, each co-op play's stand-in "has been deleted since"
+    assert Player.objects.count() == players and ratings_now() == before

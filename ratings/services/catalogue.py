@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 import league.history as history
-from league.models import Category, Game, Result, Revision
+from league.models import Category, Game, Player, Result, Revision
 from league.validation import fitting_slug, name_key
 
 from .. import engine, methods
@@ -159,6 +159,8 @@ def _deleted(kind: str, rows) -> None:
     for club in clubs:
         with tables_kept(club) as gone:  # its own, and a category's that had no other unofficial game
             changes = history.deleted(kind, rows.filter(club=club))
+            if kind == "game":  # its stand-in (a co-op game's own rating) goes with it
+                changes += history.deleted("player", Player.objects.filter(stands_for__in=rows.filter(club=club)))
             rows.filter(club=club).delete()
             engine.sync_tables(club)
         history.record(club, changes + gone)
