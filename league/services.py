@@ -65,7 +65,11 @@ def delete_players(players: Iterable[Player]) -> None:
     gone = Player.objects.filter(pk__in=[p.pk for p in players])
     clubs = set(gone.values_list("club", flat=True))
     for club in clubs:
-        history.record(club, history.deleted("player", gone.filter(club=club)))
+        # their former names go with them (on delete, cascade): kept too, so that a revert brings them back
+        formers = FormerName.objects.filter(player__in=gone.filter(club=club))
+        history.record(
+            club, history.deleted("player", gone.filter(club=club)) + history.deleted("former name", formers)
+        )
     gone.delete()
     Revision.bump(*clubs)
 

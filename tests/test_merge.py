@@ -8,7 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from league.models import Matchday, Player, Result, Write
+from league.models import FormerName, Matchday, Player, Result, Write
+from league.services import delete_players, save_player
 from ratings.models import Standing
 from ratings.services.imports import players_by_name
 from ratings.services.players import merge_players, merge_problems
@@ -121,3 +122,28 @@ def test_a_merge_in_the_mixed_league_with_solitaire_round_trips(mixed_league, ma
     assert not Player.objects.filter(pk=drop.pk).exists() and keep.attempts.filter(session__date="2026-07-02").exists()
     revert(Write.objects.order_by("-pk").first())
     assert ratings_now() == before
+
+
+def test_a_merge_redone_by_reverting_its_revert_then_reverted_again_gives_back_the_dropped_players_former_names(
+    twice,
+):
+    keep, drop = twice
+    drop.short_name = "Gerdo"
+    save_player(drop)  # "Gerd" is his former name
+    before, names = ratings_now(), sorted(FormerName.objects.values_list("player_id", "name"))
+    merge_players(Player.objects.get(pk=keep.pk), Player.objects.get(pk=drop.pk))
+    revert(Write.objects.order_by("-pk").first())
+    revert(Write.objects.order_by("-pk").first())  # merged again: his former names went with him, unkept
+    revert(Write.objects.order_by("-pk").first())
+    assert sorted(FormerName.objects.values_list("player_id", "name")) == names == [(drop.pk, "Gerd")]
+    assert ratings_now() == before
+
+
+def test_a_deleted_players_former_names_come_back_with_the_revert(db):
+    zed = Player(name="Zed Zimmer", short_name="Zed")
+    save_player(zed)
+    zed.short_name = "Zee"
+    save_player(zed)
+    delete_players([zed])
+    revert(Write.objects.order_by("-pk").first())
+    assert list(FormerName.objects.values_list("player_id", "name")) == [(zed.pk, "Zed")]
